@@ -1,0 +1,20 @@
+// Lint runs as part of `npm test`: correctness rules from eslint and typescript-eslint, nothing stylistic.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'custom-elements.json'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['src/cli/**', 'demo/**', 'test/**', 'bench/**', '*.config.*', 'test/*.mjs'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,29 @@
+/**
+ * The payment partners the spec names only by role: the single cash-voucher partner (bills are
+ * EGP only, country Egypt) and the consumer-financing partner. The spec leaves their codes open;
+ * these are this project's names for them, sent as `payment_partner` and `payment_option`.
+ */
+import { normalizeDigits } from './language.ts';
+
+/** `payment_partner` of BILL_PRESENTMENT (max 5 characters). */
+export const VOUCHER_PARTNER_CODE = 'CASHP';
+
+/** The only currency a cash bill can be issued in. */
+export const VOUCHER_CURRENCY = 'EGP';
+
+/** `payment_option` of the financing steps. */
+export const FINANCING_PARTNER_CODE = 'FINCO';
+
+/** The market the financing partner serves; phone numbers are checked for it before any request. */
+export const FINANCING_MARKET = 'EG';
+
+/**
+ * An Egyptian mobile number as the partner registers it (`01` + operator digit + 8 digits), from
+ * what a customer types: spaces, dashes, bidi marks, Arabic-Indic digits and a +20 / 0020 prefix
+ * are accepted. Undefined when it is not such a number.
+ */
+export function normalizeFinancingPhone(input: string): string | undefined {
+  const digits = normalizeDigits(input).replace(/[\s\-().]/g, '');
+  const national = digits.replace(/^(?:\+20|0020|20(?=1\d{9}$))/, '0');
+  return /^01[0125]\d{8}$/.test(national) ? national : undefined;
+}

@@ -1,0 +1,124 @@
+/**
+ * What a gateway answer means. `response_code` is five digits: the first two are the status, the
+ * last three the message (spec, General rules 3). The spec lists the success pairs it has seen;
+ * the codes it leaves open are this project's decisions, recorded in docs/decisions.md and used
+ * by the sandbox, so that one table says what every code means.
+ */
+import type { Language } from './language.ts';
+
+export interface ResponseCode {
+  readonly status: string;
+  readonly message: string;
+  readonly code: string;
+}
+
+/** Splits "14000" into status "14" and message "000". Undefined for anything but five digits. */
+export function parseResponseCode(code: unknown): ResponseCode | undefined {
+  const text = typeof code === 'number' ? String(code).padStart(5, '0') : code;
+  if (typeof text !== 'string' || !/^\d{5}$/.test(text)) return undefined;
+  return { code: text, status: text.slice(0, 2), message: text.slice(2) };
+}
+
+export type Outcome = 'success' | 'pending' | 'failure';
+
+interface CodeMeaning {
+  readonly outcome: Outcome;
+  /** The status sent with this code, where it is not the code's first two digits. */
+  readonly status?: string;
+  readonly operation: string;
+  readonly en: string;
+  readonly ar: string;
+}
+
+/**
+ * Every response code this project knows. The first block is the spec's "Status codes seen";
+ * the rest are decisions where the spec is silent (authorization, tokenization, void, bill,
+ * financing purchase, pending 3-D Secure, failures).
+ */
+export const RESPONSE_CODES = {
+  // From the spec.
+  // The spec pairs 20064 with status 04, not with its own first two digits.
+  '20064': { outcome: 'success', operation: 'capture or refund', status: '04', en: 'Request accepted', ar: 'تم قبول الطلب' },
+  '12000': { outcome: 'success', operation: 'check status', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '14000': { outcome: 'success', operation: 'purchase', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '44000': { outcome: 'success', operation: '3-D Secure', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '50000': { outcome: 'success', operation: 'batch upload', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '54000': { outcome: 'success', operation: 'token list', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '56000': { outcome: 'success', operation: 'report generation', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '62000': { outcome: 'success', operation: 'installments plans', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '70000': { outcome: 'success', operation: 'batch results', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '72147': { outcome: 'success', operation: 'process batch', en: 'Batch processing request received', ar: 'تم استلام طلب معالجة الدفعة' },
+  '88000': { outcome: 'success', operation: 'OTP generation', en: 'OTP sent', ar: 'تم إرسال رمز التحقق' },
+  '90000': { outcome: 'success', operation: 'customer verification', en: 'Customer verified', ar: 'تم التحقق من العميل' },
+  '92182': { outcome: 'success', operation: 'OTP verification', en: 'OTP verified', ar: 'تم التحقق من الرمز' },
+  // Decisions where the spec is silent.
+  '02000': { outcome: 'success', operation: 'authorization', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '18000': { outcome: 'success', operation: 'tokenization', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '08000': { outcome: 'success', operation: 'void authorization', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '30000': { outcome: 'success', operation: 'bill presentment', en: 'Bill issued', ar: 'تم إصدار الفاتورة' },
+  '20000': { outcome: 'pending', operation: '3-D Secure check requested', en: '3-D Secure check requested', ar: 'مطلوب التحقق ثلاثي الأبعاد' },
+  '19000': { outcome: 'pending', operation: 'transaction pending', en: 'Transaction pending', ar: 'العملية قيد الانتظار' },
+  '00008': { outcome: 'failure', operation: 'any', en: 'Signature mismatch', ar: 'التوقيع غير مطابق' },
+  '00001': { outcome: 'failure', operation: 'any', en: 'Missing parameter', ar: 'معامل مفقود' },
+  '00002': { outcome: 'failure', operation: 'any', en: 'Invalid parameter format', ar: 'صيغة المعامل غير صحيحة' },
+  '00003': { outcome: 'failure', operation: 'any', en: 'Parameter too long', ar: 'المعامل أطول من المسموح' },
+  '00004': { outcome: 'failure', operation: 'any', en: 'Invalid character set', ar: 'أحرف غير مسموح بها' },
+  '00005': { outcome: 'failure', operation: 'any', en: 'Duplicate merchant reference', ar: 'مرجع التاجر مكرر' },
+  '00006': { outcome: 'failure', operation: 'any', en: 'Invalid access code or merchant identifier', ar: 'رمز الوصول أو معرف التاجر غير صحيح' },
+  '00007': { outcome: 'failure', operation: 'any', en: 'Order not found', ar: 'الطلب غير موجود' },
+  '00009': { outcome: 'failure', operation: 'any', en: 'Currency not supported for this service', ar: 'العملة غير مدعومة لهذه الخدمة' },
+  '00010': { outcome: 'failure', operation: 'any', en: 'Invalid token', ar: 'الرمز المميز غير صالح' },
+  '13001': { outcome: 'failure', operation: 'purchase', en: 'Transaction declined', ar: 'تم رفض العملية' },
+  '13002': { outcome: 'failure', operation: 'purchase', en: 'Insufficient funds', ar: 'الرصيد غير كافٍ' },
+  '13003': { outcome: 'failure', operation: 'purchase', en: 'Invalid card number', ar: 'رقم البطاقة غير صحيح' },
+  '13004': { outcome: 'failure', operation: 'purchase', en: '3-D Secure authentication failed', ar: 'فشل التحقق ثلاثي الأبعاد' },
+  '03001': { outcome: 'failure', operation: 'authorization', en: 'Transaction declined', ar: 'تم رفض العملية' },
+  '03002': { outcome: 'failure', operation: 'authorization', en: 'Insufficient funds', ar: 'الرصيد غير كافٍ' },
+  '03003': { outcome: 'failure', operation: 'authorization', en: 'Invalid card number', ar: 'رقم البطاقة غير صحيح' },
+  '03004': { outcome: 'failure', operation: 'authorization', en: '3-D Secure authentication failed', ar: 'فشل التحقق ثلاثي الأبعاد' },
+  '05001': { outcome: 'failure', operation: 'capture', en: 'Amount exceeds the authorized amount', ar: 'المبلغ يتجاوز المبلغ المصرح به' },
+  '05002': { outcome: 'failure', operation: 'capture', en: 'Order cannot be captured in its current state', ar: 'لا يمكن تحصيل الطلب في حالته الحالية' },
+  '06001': { outcome: 'failure', operation: 'refund', en: 'Amount exceeds the captured amount', ar: 'المبلغ يتجاوز المبلغ المحصل' },
+  '06002': { outcome: 'failure', operation: 'refund', en: 'Order cannot be refunded in its current state', ar: 'لا يمكن استرداد الطلب في حالته الحالية' },
+  '09001': { outcome: 'failure', operation: 'void authorization', en: 'Captured payments can only be refunded', ar: 'المدفوعات المحصلة يمكن استردادها فقط' },
+  '09002': { outcome: 'failure', operation: 'void authorization', en: 'Order cannot be voided in its current state', ar: 'لا يمكن إلغاء الطلب في حالته الحالية' },
+  '31001': { outcome: 'failure', operation: 'bill presentment', en: 'Bill expired', ar: 'انتهت صلاحية الفاتورة' },
+  '91001': { outcome: 'failure', operation: 'customer verification', en: 'Customer is not registered with the financing partner', ar: 'العميل غير مسجل لدى شريك التمويل' },
+  '93001': { outcome: 'failure', operation: 'OTP verification', en: 'Wrong OTP', ar: 'رمز التحقق غير صحيح' },
+  '93002': { outcome: 'failure', operation: 'OTP verification', en: 'Too many wrong OTP attempts', ar: 'تم تجاوز عدد المحاولات المسموح بها' },
+  '93003': { outcome: 'failure', operation: 'financing purchase', en: 'OTP not verified for this transaction', ar: 'لم يتم التحقق من الرمز لهذه العملية' },
+  '12001': { outcome: 'failure', operation: 'check status', en: 'Order not found', ar: 'الطلب غير موجود' },
+} as const satisfies Record<string, CodeMeaning>;
+
+export type KnownResponseCode = keyof typeof RESPONSE_CODES;
+
+/** The status that goes with a code: its first two digits, or the spec's exception (20064 → 04). */
+export function expectedStatus(code: string): string {
+  const known = (RESPONSE_CODES as Record<string, CodeMeaning>)[code];
+  return known?.status ?? code.slice(0, 2);
+}
+
+/** The message for a known code in the request's language. */
+export function responseMessage(code: KnownResponseCode, language: Language): string {
+  return RESPONSE_CODES[code][language];
+}
+
+/**
+ * What the elements and the endpoint do with an answer: success, pending (3-D Secure or the
+ * gateway still working) or failure. Unknown codes are failures: never report a payment that
+ * is not known to have succeeded as paid.
+ */
+export function classifyResponse(response: { readonly response_code?: unknown; readonly status?: unknown }): Outcome {
+  const parsed = parseResponseCode(response.response_code);
+  if (!parsed) return 'failure';
+  const known = (RESPONSE_CODES as Record<string, CodeMeaning>)[parsed.code];
+  if (!known) return 'failure';
+  // A status that disagrees with the code's is a malformed answer.
+  if (response.status !== undefined && String(response.status) !== expectedStatus(parsed.code)) return 'failure';
+  return known.outcome;
+}
+
+/** True when the answer is one of the success pairs (status and code agree). */
+export function isSuccess(response: { readonly response_code?: unknown; readonly status?: unknown }): boolean {
+  return classifyResponse(response) === 'success';
+}

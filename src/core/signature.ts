@@ -1,0 +1,180 @@
+/**
+ * Request and response signatures (spec, "Authentication"): every parameter but `signature`,
+ * sorted by name, written `name=value` and concatenated, the phrase at both ends, hashed with
+ * SHA-256 or SHA-512 over UTF-8, hex out. Web Crypto only, so one implementation serves
+ * browsers, Node 20 and edge runtimes.
+ *
+ * Empty and absent values: `undefined` and `null` mean "not sent" and are left out of the string;
+ * an empty string is a value that is sent, so it is signed as `name=`. `wireParams()` gives
+ * the exact map to send, so what is signed and what is posted cannot drift apart.
+ */
+
+export type ShaType = 'sha256' | 'sha512';
+
+export type SignableScalar = string | number | boolean;
+export interface SignableObject {
+  readonly [key: string]: SignableValue;
+}
+export type SignableValue = SignableScalar | null | undefined | SignableObject | readonly SignableValue[];
+export type SignableParams = Readonly<Record<string, SignableValue>>;
+
+export interface SignatureOptions {
+  /** Merchant page 2.0: the card fields are posted to the gateway but left out of the string. */
+  readonly merchantPage?: boolean;
+}
+
+/** Fields that merchant page 2.0 leaves out of the signature string even when sent. */
+export const MERCHANT_PAGE_UNSIGNED_FIELDS: readonly string[] = [
+  'card_security_code',
+  'card_number',
+  'expiry_date',
+  'card_holder_name',
+  'remember_me',
+];
+
+/** A refused signature setting, such as the weak 128-bit SHA variant. */
+export class SignatureConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SignatureConfigError';
+  }
+}
+
+/**
+ * Reads a back-office SHA type ("SHA-256", "sha512", …). The 128-bit variant the back-office
+ * still lists is refused: it is too weak to protect a payment request.
+ */
+export function parseShaType(value: string): ShaType {
+  const normalized = value.trim().toLowerCase().replace(/[-_\s]/g, '');
+  if (normalized === 'sha256') return 'sha256';
+  if (normalized === 'sha512') return 'sha512';
+  if (normalized === 'sha128' || normalized === 'sha1' || normalized === 'md5') {
+    throw new SignatureConfigError(
+      `SHA type "${value}" is the weak 128-bit variant the back-office lists as not recommended; ` +
+        'choose SHA-256 or SHA-512 in the back-office and here.',
+    );
+  }
+  throw new SignatureConfigError(`SHA type "${value}" is not supported; use SHA-256 or SHA-512.`);
+}
+
+/** How one value is written in the string: lists `[a, b]`, objects `{k=v, k=v}` in sent order. */
+export function canonicalValue(value: SignableValue): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return `[${value.map(canonicalValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as SignableObject).filter(([, v]) => v !== undefined && v !== null);
+    return `{${entries.map(([k, v]) => `${k}=${canonicalValue(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
+/** Byte order of the UTF-8 encodings, which is code point order (not UTF-16 unit order). */
+export function compareByteOrder(a: string, b: string): number {
+  const left = Array.from(a, (c) => c.codePointAt(0) ?? 0);
+  const right = Array.from(b, (c) => c.codePointAt(0) ?? 0);
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i++) {
+    const difference = (left[i] ?? 0) - (right[i] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return left.length - right.length;
+}
+
+/** The parameters that take part in the signature, sorted: without `signature`, absent values or (merchant page) card fields. */
+function signedEntries(params: SignableParams, options: SignatureOptions): [string, SignableValue][] {
+  return Object.entries(params)
+    .filter(([name, value]) => {
+      if (name === 'signature' || value === undefined || value === null) return false;
+      return !(options.merchantPage && MERCHANT_PAGE_UNSIGNED_FIELDS.includes(name));
+    })
+    .sort(([a], [b]) => compareByteOrder(a, b));
+}
+
+/** The concatenated `name=value` string, without the phrase. */
+export function canonicalString(params: SignableParams, options: SignatureOptions = {}): string {
+  return signedEntries(params, options)
+    .map(([name, value]) => `${name}=${canonicalValue(value)}`)
+    .join('');
+}
+
+/** The exact text that is hashed: phrase + canonical string + phrase. */
+export function signingString(params: SignableParams, phrase: string, options: SignatureOptions = {}): string {
+  return `${phrase}${canonicalString(params, options)}${phrase}`;
+}
+
+/** The signing string with the phrase masked, for `--explain` and support tickets. */
+export function explainSigningString(params: SignableParams, options: SignatureOptions = {}): string {
+  const masked = '<phrase>';
+  return `${masked}${canonicalString(params, options)}${masked}`;
+}
+
+const ALGORITHM: Record<ShaType, string> = { sha256: 'SHA-256', sha512: 'SHA-512' };
+const encoder = new TextEncoder();
+
+async function hexDigest(sha: ShaType, text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], encoder.encode(text));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** The signature of a request (request phrase) or response (response phrase), lowercase hex. */
+export async function sign(
+  params: SignableParams,
+  phrase: string,
+  sha: ShaType,
+  options: SignatureOptions = {},
+): Promise<string> {
+  if (phrase.length === 0) throw new SignatureConfigError('The SHA phrase must not be empty.');
+  return hexDigest(sha, signingString(params, phrase, options));
+}
+
+/** Compares two hex digests case-insensitively in time independent of where they differ. */
+export function constantTimeEqualHex(a: string, b: string): boolean {
+  const left = a.toLowerCase();
+  const right = b.toLowerCase();
+  let difference = left.length ^ right.length;
+  const length = Math.max(left.length, right.length);
+  for (let i = 0; i < length; i++) {
+    difference |= (left.charCodeAt(i) || 0) ^ (right.charCodeAt(i) || 0);
+  }
+  return difference === 0;
+}
+
+export type VerifyResult =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly reason: 'missing' | 'mismatch' };
+
+/** Checks the `signature` a message carries against one recomputed over the rest of it. */
+export async function verifySignature(
+  params: SignableParams,
+  phrase: string,
+  sha: ShaType,
+  options: SignatureOptions = {},
+): Promise<VerifyResult> {
+  const received = params['signature'];
+  if (typeof received !== 'string' || received.length === 0) return { valid: false, reason: 'missing' };
+  const expected = await sign(params, phrase, sha, options);
+  return constantTimeEqualHex(expected, received) ? { valid: true } : { valid: false, reason: 'mismatch' };
+}
+
+/** The parameters as they are sent: absent values dropped, so every signed value is also posted. */
+export function wireParams<T extends SignableParams>(params: T): Record<string, Exclude<SignableValue, null | undefined>> {
+  const sent: Record<string, Exclude<SignableValue, null | undefined>> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null) sent[name] = value;
+  }
+  return sent;
+}
+
+/** Signs a request and returns the map to send, signature included. */
+export async function signParams(
+  params: SignableParams,
+  phrase: string,
+  sha: ShaType,
+  options: SignatureOptions = {},
+): Promise<Record<string, Exclude<SignableValue, null | undefined>>> {
+  const sent = wireParams(params);
+  delete sent['signature'];
+  return { ...sent, signature: await sign(sent, phrase, sha, options) };
+}
