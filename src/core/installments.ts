@@ -1,0 +1,420 @@
+/**
+ * Installment plans (spec: "Installment objects" and "Installments plan formulas"): which plans an
+ * order may use, what each costs per month, and which issuer a card number belongs to.
+ *
+ * Every amount here is an integer in minor units of the order currency. The flat and fixed formulas
+ * are evaluated exactly with BigInt and rounded once; only the reducing kind goes through the
+ * spreadsheet PMT in floating point, and is also rounded once. Units and rounding are explained in
+ * docs/installments.md.
+ */
+import { AmountError, currencyExponent, parseWireAmount, toMinorUnits } from './amounts.ts';
+
+// The plans-response types list every field of the spec. Fields that the endpoint's schema
+// (endpoint-api.ts) allows to be missing are optional here, so a parsed response fits these types.
+
+/** One entry of an issuer's `bins`: leading card digits that identify the issuer. */
+export interface IssuerBin {
+  readonly bin: string;
+  readonly country_code?: string | undefined;
+  readonly currency_code?: string | undefined;
+  readonly card_brand_code?: string | undefined;
+}
+
+/** One entry of an issuer's `plan_details`, as the plans query returns it. */
+export interface InstallmentPlan {
+  readonly plan_code: string;
+  readonly currency_code: string;
+  readonly number_of_installment: number;
+  /** Values: `Percentage` (seen) and `Fixed` (implied by the formulas). */
+  readonly fees_type: string;
+  /** A percentage for `Percentage` plans; minor units of `currency_code` for `Fixed` plans. */
+  readonly fees_amount: number | string;
+  readonly processing_fees_type?: string | null | undefined;
+  readonly processing_fees_amount?: number | string | null | undefined;
+  /** Values: `Flat` (seen) and `Reducing` (implied by the formulas). */
+  readonly rate_type: string;
+  readonly plan_merchant_type?: string | undefined;
+  readonly plan_type?: string | undefined;
+  readonly fee_display_value?: number | string | null | undefined;
+  /** Smallest order amount, in minor units; `null` means no lower bound. */
+  readonly minimum_amount: number | string | null;
+  /** Largest order amount, in minor units; `null` means no upper bound. */
+  readonly maximum_amount: number | string | null;
+  /** The gateway's own monthly amount, a decimal in major units ("1033.33"). */
+  readonly amountPerMonth?: string | null | undefined;
+}
+
+/** One entry of `installment_detail.issuer_detail` in the plans query response. */
+export interface InstallmentIssuer {
+  readonly issuer_code: string;
+  readonly issuer_name_ar: string;
+  readonly issuer_name_en: string;
+  readonly terms_and_condition_ar?: string | null | undefined;
+  readonly terms_and_condition_en?: string | null | undefined;
+  readonly country_code?: string | undefined;
+  readonly issuer_logo_ar?: string | null | undefined;
+  readonly issuer_logo_en?: string | null | undefined;
+  /** Values: `Non Islamic` (seen) and `Islamic` (implied by the formulas). */
+  readonly banking_system: string;
+  /** Not interpreted: the formula kind is chosen from the plan's fees_type and rate_type. */
+  readonly formula?: string | null | undefined;
+  readonly plan_details: readonly InstallmentPlan[];
+  readonly bins: readonly IssuerBin[];
+  readonly confirmation_message_ar?: string | null | undefined;
+  readonly confirmation_message_en?: string | null | undefined;
+  readonly disclaimer_message_ar?: string | null | undefined;
+  readonly disclaimer_message_en?: string | null | undefined;
+  readonly processing_fees_message_ar?: string | null | undefined;
+  readonly processing_fees_message_en?: string | null | undefined;
+}
+
+/** Which row of the spec's formula table a plan uses. */
+export type FormulaKind = 'percentage-flat' | 'percentage-flat-islamic' | 'fixed' | 'reducing';
+
+/**
+ * The spec gives two formulas for a non-Islamic flat percentage plan:
+ * - `per-month` (the default): `(amount + amount × fees% × months) / months`, the fee is charged
+ *   for every month of the term. This is the spec's first formula, the usual meaning of a "flat
+ *   rate", and algebraically the same as the spec's Islamic flat formula.
+ * - `one-off`: `(amount + amount × fees%) / months`, the fee is charged once.
+ */
+export type FlatVariant = 'per-month' | 'one-off';
+
+export interface QuoteOptions {
+  /** Only affects `percentage-flat` plans; see {@link FlatVariant}. */
+  readonly flatVariant?: FlatVariant;
+}
+
+/** The gateway's `amountPerMonth` set beside the module's own figure. */
+export interface GatewayMonthly {
+  /** `amountPerMonth` exactly as received. */
+  readonly text: string;
+  /** That value in minor units (rounded half up if it had more decimals); undefined if unreadable. */
+  readonly shown: number | undefined;
+  /** Largest difference, in minor units, that is put down to rounding rather than reported. */
+  readonly tolerance: number;
+  /** The formula's monthly minus `shown`, present only when it exceeds `tolerance`. */
+  readonly disagreement: number | undefined;
+}
+
+/** What a plan costs the customer for one order; every amount is in minor units. */
+export interface PlanQuote {
+  readonly formulaKind: FormulaKind;
+  readonly months: number;
+  /** The formula's monthly amount, rounded half up to the minor unit. */
+  readonly monthly: number;
+  /** `monthly × months`: what the customer actually pays. */
+  readonly totalPayable: number;
+  /** `totalPayable − amount`; it differs from `fees` by the rounding of `monthly`. */
+  readonly costOverFull: number;
+  /** The fee as the formula states it, before it is spread over the months, rounded half up. */
+  readonly fees: number;
+  /** Present when the plan carries `amountPerMonth`. */
+  readonly gatewayMonthly?: GatewayMonthly;
+}
+
+export type InstallmentRule = 'unknown_value' | 'format' | 'negative' | 'currency_mismatch' | 'out_of_range';
+
+/** A plan that cannot be quoted; `field` names the plan field, `rule` the broken rule. */
+export class InstallmentError extends Error {
+  readonly field: string;
+  readonly rule: InstallmentRule;
+
+  constructor(field: string, rule: InstallmentRule, detail: string) {
+    super(`${field}: ${detail}`);
+    this.name = 'InstallmentError';
+    this.field = field;
+    this.rule = rule;
+  }
+}
+
+/**
+ * The spreadsheet PMT (same arguments and sign convention as Excel and LibreOffice Calc): the
+ * payment per period that pays off `pv` and leaves `fv` after `nper` periods at `rate` per period.
+ * Money lent (`pv` > 0) gives a negative payment. `type` 1 means payments at the start of each
+ * period. Where a spreadsheet shows an error (nper = 0), the result is not finite.
+ */
+export function pmt(rate: number, nper: number, pv: number, fv = 0, type: 0 | 1 = 0): number {
+  if (rate === 0) return -(pv + fv) / nper;
+  // The same evaluation as LibreOffice: log1p/expm1 keep (1 + rate)^nper − 1 accurate for small rates.
+  const growthLog = nper * Math.log1p(rate);
+  const denominator =
+    type === 1 ? Math.expm1((nper + 1) * Math.log1p(rate)) - rate : Math.expm1(growthLog);
+  return -((fv + pv * Math.exp(growthLog)) * rate) / denominator;
+}
+
+type KindFields = Pick<InstallmentPlan, 'fees_type' | 'rate_type'>;
+
+/**
+ * The formula row for a plan: Fixed fees use the fixed formula whatever the rate type; Percentage
+ * fees use PMT when the rate is Reducing, otherwise the flat formula of the issuer's banking system.
+ */
+export function formulaKindOf(
+  plan: KindFields,
+  issuer: Pick<InstallmentIssuer, 'banking_system'>,
+): FormulaKind {
+  const feesType = normalizedName(plan.fees_type);
+  if (feesType === 'fixed') return 'fixed';
+  if (feesType !== 'percentage') {
+    throw new InstallmentError('fees_type', 'unknown_value', 'must be Percentage or Fixed');
+  }
+  const rateType = normalizedName(plan.rate_type);
+  if (rateType === 'reducing') return 'reducing';
+  if (rateType !== 'flat') {
+    throw new InstallmentError('rate_type', 'unknown_value', 'must be Flat or Reducing');
+  }
+  const bankingSystem = normalizedName(issuer.banking_system);
+  if (bankingSystem === 'islamic') return 'percentage-flat-islamic';
+  if (bankingSystem === 'nonislamic') return 'percentage-flat';
+  throw new InstallmentError('banking_system', 'unknown_value', 'must be Islamic or Non Islamic');
+}
+
+/** "Non Islamic", "non-islamic", "NON_ISLAMIC" → "nonislamic". */
+function normalizedName(value: unknown): string {
+  return typeof value === 'string' ? value.toLowerCase().replace(/[\s_-]+/g, '') : '';
+}
+
+type QuotedPlan = KindFields &
+  Pick<InstallmentPlan, 'currency_code' | 'number_of_installment' | 'fees_amount' | 'amountPerMonth'>;
+
+/**
+ * What `plan` costs for an order of `amountMinor` in `currency`. The monthly amount is the formula's
+ * exact value rounded half up to the minor unit, and the customer pays `monthly × months`.
+ * Throws InstallmentError for a plan it cannot quote, AmountError for a bad amount or currency.
+ */
+export function planQuote(
+  plan: QuotedPlan,
+  issuer: Pick<InstallmentIssuer, 'banking_system'>,
+  amountMinor: number,
+  currency: string,
+  options: QuoteOptions = {},
+): PlanQuote {
+  const amount = parseWireAmount(amountMinor, 'amount');
+  currencyExponent(currency);
+  if (!planHasCurrency(plan, currency)) {
+    throw new InstallmentError('currency_code', 'currency_mismatch', `must be ${currency}`);
+  }
+  const months = plan.number_of_installment;
+  if (!Number.isSafeInteger(months) || months < 1) {
+    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number of at least 1');
+  }
+  const formulaKind = formulaKindOf(plan, issuer);
+  const { monthly, fees } =
+    formulaKind === 'reducing'
+      ? reducingInstallment(amount, months, parsePercentage(plan.fees_amount))
+      : exactInstallment(formulaKind, amount, months, plan.fees_amount, options.flatVariant ?? 'per-month');
+  const totalPayable = monthly * months;
+  if (!Number.isSafeInteger(totalPayable)) {
+    throw new InstallmentError('fees_amount', 'out_of_range', 'gives a total too large to represent');
+  }
+  const quote: PlanQuote = {
+    formulaKind,
+    months,
+    monthly,
+    totalPayable,
+    costOverFull: totalPayable - amount,
+    fees,
+  };
+  const gatewayText = plan.amountPerMonth?.trim();
+  return gatewayText
+    ? { ...quote, gatewayMonthly: compareWithGateway(gatewayText, monthly, currency) }
+    : quote;
+}
+
+/** The monthly amount, in minor units, that {@link planQuote} gives. */
+export function monthlyInstallment(
+  plan: QuotedPlan,
+  issuer: Pick<InstallmentIssuer, 'banking_system'>,
+  amountMinor: number,
+  currency: string,
+  options: QuoteOptions = {},
+): number {
+  return planQuote(plan, issuer, amountMinor, currency, options).monthly;
+}
+
+/** A non-negative exact decimal: `units / 10^scale`. */
+interface ExactDecimal {
+  readonly units: bigint;
+  readonly scale: bigint;
+}
+
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/** A percentage such as 2, "2" or "1.75"; exponent notation is refused. */
+function parsePercentage(value: number | string): ExactDecimal {
+  const text = typeof value === 'number' ? String(value) : String(value).trim();
+  if (text.startsWith('-')) throw new InstallmentError('fees_amount', 'negative', 'must not be negative');
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match) throw new InstallmentError('fees_amount', 'format', 'must be a decimal percentage such as 2 or 1.75');
+  const fraction = match[2] ?? '';
+  return { units: BigInt((match[1] ?? '') + fraction), scale: BigInt(fraction.length) };
+}
+
+interface Installment {
+  readonly monthly: number;
+  readonly fees: number;
+}
+
+function exactInstallment(
+  kind: Exclude<FormulaKind, 'reducing'>,
+  amount: number,
+  months: number,
+  feesAmount: number | string,
+  flatVariant: FlatVariant,
+): Installment {
+  const a = BigInt(amount);
+  const n = BigInt(months);
+  let fee: { numerator: bigint; denominator: bigint };
+  if (kind === 'fixed') {
+    fee = { numerator: BigInt(parseWireAmount(feesAmount, 'fees_amount')), denominator: 1n };
+  } else {
+    // fees% of amount is amount × units / (100 × 10^scale).
+    const { units, scale } = parsePercentage(feesAmount);
+    const feeMonths = kind === 'percentage-flat' && flatVariant === 'one-off' ? 1n : n;
+    fee = { numerator: a * units * feeMonths, denominator: 100n * 10n ** scale };
+  }
+  // The Islamic formula ((months × fees% + 1) × amount) / months expands to this same sum.
+  const totalNumerator = a * fee.denominator + fee.numerator;
+  return {
+    monthly: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator * n)),
+    fees: toSafeNumber(roundHalfUp(fee.numerator, fee.denominator)),
+  };
+}
+
+/** fees_amount is the annual percentage rate; interest accrues monthly on the outstanding balance. */
+function reducingInstallment(amount: number, months: number, annualPercent: ExactDecimal): Installment {
+  const monthlyRate = Number(annualPercent.units) / 10 ** Number(annualPercent.scale) / 100 / 12;
+  const payment = -pmt(monthlyRate, months, amount);
+  const monthly = Math.round(payment);
+  const fees = Math.round(payment * months - amount);
+  if (!Number.isSafeInteger(monthly) || !Number.isSafeInteger(fees)) {
+    throw new InstallmentError('fees_amount', 'out_of_range', 'gives an amount too large to represent');
+  }
+  return { monthly, fees };
+}
+
+/** numerator / denominator rounded to the nearest integer, halves upwards; denominator > 0. */
+function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+  const doubled = 2n * numerator;
+  const quotient = doubled / (2n * denominator);
+  // BigInt division truncates towards zero; step down to the floor for negative quotients.
+  return doubled % (2n * denominator) < 0n ? quotient - 1n : quotient;
+}
+
+function toSafeNumber(value: bigint): number {
+  if (value > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new InstallmentError('fees_amount', 'out_of_range', 'gives an amount too large to represent');
+  }
+  return Number(value);
+}
+
+/**
+ * Reads the gateway's decimal and compares. The tolerance is one minor unit (both sides may round a
+ * half), or one unit of the gateway's last printed digit when it printed fewer decimals than the
+ * currency has ("83.33" for KWD can be 9 fils away from the exact amount).
+ */
+function compareWithGateway(text: string, monthly: number, currency: string): GatewayMonthly {
+  const exponent = currencyExponent(currency);
+  const printedDecimals = PLAIN_DECIMAL.exec(text)?.[2]?.length ?? 0;
+  const tolerance = printedDecimals >= exponent ? 1 : 10 ** (exponent - printedDecimals);
+  const shown = gatewayMinorUnits(text, currency, exponent);
+  const difference = shown === undefined ? undefined : monthly - shown;
+  const disagreement = difference !== undefined && Math.abs(difference) > tolerance ? difference : undefined;
+  return { text, shown, tolerance, disagreement };
+}
+
+/** A decimal in major units to minor units, rounding half up any digits beyond the currency's. */
+function gatewayMinorUnits(text: string, currency: string, exponent: number): number | undefined {
+  const match = PLAIN_DECIMAL.exec(text);
+  if (!match) return undefined;
+  const whole = match[1] ?? '';
+  const fraction = match[2] ?? '';
+  const kept = exponent === 0 ? whole : `${whole}.${fraction.slice(0, exponent)}`;
+  const carry = (fraction[exponent] ?? '0') >= '5' ? 1 : 0;
+  try {
+    return toMinorUnits(fraction.length > exponent ? kept : text, currency, 'amountPerMonth') + carry;
+  } catch (error) {
+    if (error instanceof AmountError) return undefined;
+    throw error;
+  }
+}
+
+type RangedPlan = Pick<InstallmentPlan, 'currency_code' | 'minimum_amount' | 'maximum_amount'>;
+
+function planHasCurrency(plan: Pick<InstallmentPlan, 'currency_code'>, currency: string): boolean {
+  return typeof plan.currency_code === 'string' && plan.currency_code.trim().toUpperCase() === currency.toUpperCase();
+}
+
+/**
+ * The plans an order may use: same currency, and minimum_amount ≤ amount ≤ maximum_amount, both
+ * bounds in minor units and inclusive. A null bound is open; an unreadable bound excludes the plan.
+ */
+export function filterPlans<P extends RangedPlan>(
+  plans: readonly P[],
+  amountMinor: number,
+  currency: string,
+): P[] {
+  const amount = parseWireAmount(amountMinor, 'amount');
+  return plans.filter(
+    (plan) =>
+      planHasCurrency(plan, currency) &&
+      isWithinBound(plan.minimum_amount, (bound) => bound <= amount) &&
+      isWithinBound(plan.maximum_amount, (bound) => amount <= bound),
+  );
+}
+
+/** {@link filterPlans} over one issuer's `plan_details`. */
+export function eligiblePlans<P extends RangedPlan>(
+  issuer: { readonly plan_details: readonly P[] },
+  amountMinor: number,
+  currency: string,
+): P[] {
+  return filterPlans(issuer.plan_details, amountMinor, currency);
+}
+
+function isWithinBound(
+  bound: number | string | null | undefined,
+  holds: (boundMinor: number) => boolean,
+): boolean {
+  if (bound === null || bound === undefined) return true;
+  try {
+    return holds(parseWireAmount(typeof bound === 'string' ? bound.trim() : bound, 'amount_bound'));
+  } catch (error) {
+    if (error instanceof AmountError) return false;
+    throw error;
+  }
+}
+
+/** The issuer a card belongs to, and the bin that decided it. */
+export interface BinMatch<I extends BinnedIssuer> {
+  readonly issuer: I;
+  readonly bin: I['bins'][number];
+}
+
+type BinnedIssuer = { readonly bins: readonly Pick<IssuerBin, 'bin'>[] };
+
+/**
+ * The issuer whose bin is a prefix of the digits typed so far; the longest bin wins, and on a tie
+ * the issuer listed first. Spaces and hyphens are ignored; any other non-digit means no match. A
+ * bin only matches once all its digits are typed, so 6-digit bins need 6 digits and a shorter bin
+ * matches sooner. The answer can change while the customer types more digits.
+ */
+export function matchIssuerByBin<I extends BinnedIssuer>(
+  issuers: readonly I[],
+  cardNumberOrPrefix: string,
+): BinMatch<I> | undefined {
+  const digits = cardNumberOrPrefix.replace(/[\s-]+/g, '');
+  if (!/^\d+$/.test(digits)) return undefined;
+  let best: BinMatch<I> | undefined;
+  let bestLength = 0;
+  for (const issuer of issuers) {
+    for (const entry of issuer.bins) {
+      const bin = typeof entry.bin === 'string' ? entry.bin.replace(/[\s-]+/g, '') : '';
+      if (/^\d+$/.test(bin) && bin.length > bestLength && digits.startsWith(bin)) {
+        best = { issuer, bin: entry };
+        bestLength = bin.length;
+      }
+    }
+  }
+  return best;
+}

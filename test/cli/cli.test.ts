@@ -1,0 +1,119 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+
+function cli(args: string[], input?: string) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], {
+    input: input ?? '',
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** An independent signature: openssl over the exact bytes. */
+function opensslDigest(algorithm: 'sha256' | 'sha512', text: string): string {
+  const result = spawnSync('openssl', ['dgst', `-${algorithm}`, '-r'], { input: text, encoding: 'utf8' });
+  return result.stdout.split(' ')[0] ?? '';
+}
+
+const request = { command: 'PURCHASE', amount: '10000', currency: 'EGP', merchant_reference: 'order-1', language: 'en' };
+const canonical = 'amount=10000command=PURCHASEcurrency=EGPlanguage=enmerchant_reference=order-1';
+
+describe('pg-checkout sign', () => {
+  it('prints the signature that openssl computes over phrase + string + phrase', () => {
+    const { code, stdout } = cli(['sign', '--phrase', 'in$ecret'], JSON.stringify(request));
+    assert.equal(code, 0);
+    assert.equal(stdout.trim(), opensslDigest('sha256', `in$ecret${canonical}in$ecret`));
+  });
+
+  it('signs with SHA-512 when asked', () => {
+    const { stdout } = cli(['sign', '--phrase', 'p', '--sha', 'sha512'], JSON.stringify(request));
+    assert.equal(stdout.trim(), opensslDigest('sha512', `p${canonical}p`));
+  });
+
+  it('explains the hashed string with the phrase masked, then prints the signature', () => {
+    const { stdout } = cli(['sign', '--phrase', 'in$ecret', '--explain'], JSON.stringify(request));
+    const [explained, signature] = stdout.trim().split('\n');
+    assert.equal(explained, `<phrase>${canonical}<phrase>`);
+    assert.doesNotMatch(stdout, /in\$ecret/);
+    assert.match(signature ?? '', /^[0-9a-f]{64}$/);
+  });
+
+  it('leaves card fields out in merchant page mode', () => {
+    const withCard = { ...request, card_number: '4005550000000001', card_security_code: '123' };
+    const { stdout } = cli(['sign', '--phrase', 'p', '--merchant-page', '--explain'], JSON.stringify(withCard));
+    assert.equal(stdout.split('\n')[0], `<phrase>${canonical}<phrase>`);
+  });
+
+  it('refuses the weak SHA variant with a one-line reason', () => {
+    const { code, stderr } = cli(['sign', '--phrase', 'p', '--sha', 'SHA-128'], JSON.stringify(request));
+    assert.equal(code, 2);
+    assert.match(stderr, /weak 128-bit variant/);
+    assert.equal(stderr.trim().split('\n').length, 1);
+  });
+});
+
+describe('pg-checkout verify', () => {
+  const signature = opensslDigest('sha256', `resp${canonical}resp`);
+
+  it('exits 0 for a correctly signed JSON response', () => {
+    const { code, stdout } = cli(['verify', '--phrase', 'resp'], JSON.stringify({ ...request, signature }));
+    assert.equal(code, 0);
+    assert.match(stdout, /signature valid/);
+  });
+
+  it('reads a return-URL form body a=b&c=d', () => {
+    const body = new URLSearchParams({ ...request, signature }).toString();
+    assert.equal(cli(['verify', '--phrase', 'resp'], body).code, 0);
+  });
+
+  it('exits 1 with the reason when a value was changed', () => {
+    const { code, stderr } = cli(['verify', '--phrase', 'resp'], JSON.stringify({ ...request, amount: '1', signature }));
+    assert.equal(code, 1);
+    assert.match(stderr, /does not match/);
+  });
+
+  it('exits 1 when there is no signature at all', () => {
+    const { code, stderr } = cli(['verify', '--phrase', 'resp'], JSON.stringify(request));
+    assert.equal(code, 1);
+    assert.match(stderr, /no signature/);
+  });
+});
+
+describe('bad input', () => {
+  it('says so in one line when stdin is empty', () => {
+    const { code, stderr } = cli(['sign', '--phrase', 'p'], '');
+    assert.equal(code, 2);
+    assert.match(stderr, /^pg-checkout sign: no input on stdin/);
+  });
+
+  it('says so in one line when the JSON is invalid', () => {
+    const { code, stderr } = cli(['sign', '--phrase', 'p'], '{"amount": ');
+    assert.equal(code, 2);
+    assert.match(stderr, /invalid JSON/);
+    assert.equal(stderr.trim().split('\n').length, 1);
+  });
+
+  it('refuses a JSON array', () => {
+    assert.match(cli(['sign', '--phrase', 'p'], '[1,2]').stderr, /one JSON object/);
+  });
+
+  it('refuses an unknown option', () => {
+    const { code, stderr } = cli(['sign', '--phrase', 'p', '--colour'], JSON.stringify(request));
+    assert.equal(code, 2);
+    assert.match(stderr, /Unknown option '--colour'/);
+  });
+
+  it('refuses an unknown command', () => {
+    const { code, stderr } = cli(['signn']);
+    assert.equal(code, 2);
+    assert.match(stderr, /unknown command "signn"/);
+  });
+
+  it('requires the phrase', () => {
+    assert.match(cli(['sign'], JSON.stringify(request)).stderr, /--phrase is required/);
+  });
+});

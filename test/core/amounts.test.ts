@@ -1,0 +1,138 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  AmountError,
+  amountErrorMessage,
+  currencyExponent,
+  formatMoney,
+  fromMinorUnits,
+  parseWireAmount,
+  toMinorUnits,
+} from '../../src/core/amounts.ts';
+
+describe('currencyExponent', () => {
+  it('gives 2 for EGP, 3 for KWD and BHD, 0 for JPY', () => {
+    assert.equal(currencyExponent('EGP'), 2);
+    assert.equal(currencyExponent('KWD'), 3);
+    assert.equal(currencyExponent('BHD'), 3);
+    assert.equal(currencyExponent('JPY'), 0);
+  });
+
+  it('follows ISO 4217 where CLDR writes fewer digits (IQD has 3)', () => {
+    assert.equal(currencyExponent('IQD'), 3);
+  });
+
+  it('refuses a code that is not a currency, naming the field', () => {
+    assert.throws(() => currencyExponent('XYZ'), (error: unknown) => {
+      return error instanceof AmountError && error.field === 'currency' && error.rule === 'unknown_currency';
+    });
+    assert.throws(() => currencyExponent('egp'), AmountError);
+  });
+});
+
+describe('toMinorUnits', () => {
+  it('multiplies a 2-decimal currency by 100 without float error', () => {
+    assert.equal(toMinorUnits('123.45', 'EGP'), 12345);
+    assert.equal(toMinorUnits('0.29', 'EGP'), 29); // 0.29 * 100 is 28.999999999999996 in floats
+    assert.equal(toMinorUnits('1.1', 'SAR'), 110);
+    assert.equal(toMinorUnits('10', 'AED'), 1000);
+  });
+
+  it('multiplies a 3-decimal currency by 1000', () => {
+    assert.equal(toMinorUnits('1.5', 'KWD'), 1500);
+    assert.equal(toMinorUnits('0.125', 'JOD'), 125);
+  });
+
+  it('keeps a 0-decimal currency as it is', () => {
+    assert.equal(toMinorUnits('500', 'JPY'), 500);
+  });
+
+  it('refuses more decimals than the currency has', () => {
+    assert.throws(() => toMinorUnits('1.234', 'EGP'), /at most 2 decimal places/);
+    assert.throws(() => toMinorUnits('5.5', 'JPY'), /at most 0 decimal places/);
+  });
+
+  it('refuses negatives, text and empty input', () => {
+    assert.throws(() => toMinorUnits('-1.00', 'EGP'), /must not be negative/);
+    assert.throws(() => toMinorUnits('ten', 'EGP'), /must be a decimal number/);
+    assert.throws(() => toMinorUnits('', 'EGP'), /must be a decimal number/);
+    assert.throws(() => toMinorUnits('1e3', 'EGP'), /must be a decimal number/);
+  });
+
+  it('refuses an amount over 10 digits in minor units', () => {
+    assert.equal(toMinorUnits('99999999.99', 'EGP'), 9999999999);
+    assert.throws(() => toMinorUnits('100000000.00', 'EGP'), /at most 10 digits/);
+  });
+
+  it('refuses an unknown currency', () => {
+    assert.throws(() => toMinorUnits('1.00', 'ABC'), /ISO 4217/);
+  });
+});
+
+describe('fromMinorUnits', () => {
+  it('writes the decimal amount for each exponent', () => {
+    assert.equal(fromMinorUnits(12345, 'EGP'), '123.45');
+    assert.equal(fromMinorUnits(5, 'EGP'), '0.05');
+    assert.equal(fromMinorUnits(1500, 'KWD'), '1.500');
+    assert.equal(fromMinorUnits(500, 'JPY'), '500');
+  });
+
+  it('refuses fractions and negatives', () => {
+    assert.throws(() => fromMinorUnits(1.5, 'EGP'), AmountError);
+    assert.throws(() => fromMinorUnits(-1, 'EGP'), AmountError);
+  });
+});
+
+describe('parseWireAmount', () => {
+  it('reads the amount as a string or number of digits', () => {
+    assert.equal(parseWireAmount('10000'), 10000);
+    assert.equal(parseWireAmount(10000), 10000);
+  });
+
+  it('refuses decimals, signs and eleven digits', () => {
+    assert.throws(() => parseWireAmount('100.00'), AmountError);
+    assert.throws(() => parseWireAmount('-5'), AmountError);
+    assert.throws(() => parseWireAmount('12345678901'), AmountError);
+  });
+});
+
+describe('amountErrorMessage', () => {
+  it('names the field in English and Arabic', () => {
+    const error = { field: 'amount', rule: 'too_many_decimals' as const, limit: 2 };
+    assert.equal(amountErrorMessage(error, 'en'), 'amount: must have at most 2 decimal places for this currency');
+    assert.match(amountErrorMessage(error, 'ar'), /^amount: يجب ألا يزيد عدد الخانات العشرية عن 2/);
+  });
+});
+
+describe('formatMoney', () => {
+  const plainSpaces = (text: string) => text.replace(/\s/g, ' ');
+
+  it('formats the exact amount in the page language', () => {
+    assert.equal(plainSpaces(formatMoney(123450, 'EGP', 'en')), 'EGP 1,234.50');
+    assert.match(formatMoney(123450, 'EGP', 'ar'), /١٬٢٣٤٫٥٠/);
+    assert.equal(plainSpaces(formatMoney(1500, 'KWD', 'en')), 'KWD 1.500');
+    assert.equal(plainSpaces(formatMoney(2345678901, 'EGP', 'en')), 'EGP 23,456,789.01');
+  });
+});
+
+describe('amount round trips', () => {
+  const currencies = fc.constantFrom('EGP', 'SAR', 'KWD', 'BHD', 'JPY', 'AED');
+
+  it('fromMinorUnits then toMinorUnits gives back the same integer', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9_999_999_999 }), currencies, (minor, currency) => {
+        return toMinorUnits(fromMinorUnits(minor, currency), currency) === minor;
+      }),
+    );
+  });
+
+  it('toMinorUnits then fromMinorUnits gives back the canonical decimal', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9_999_999 }), fc.integer({ min: 0, max: 99 }), (whole, cents) => {
+        const decimal = `${whole}.${String(cents).padStart(2, '0')}`;
+        return fromMinorUnits(toMinorUnits(decimal, 'EGP'), 'EGP') === decimal;
+      }),
+    );
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * Two builds:
+ * - default: the package's entry points as ES modules, dependencies left external
+ *   (`pg-checkout`, `/define`, `/core`, `/server`, `/sandbox`, `/sandbox/msw`, the CLI);
+ * - `--mode bundle`: one self-contained, minified file with Lit, zod and every element, for a
+ *   plain `<script type="module">` and for the size budget.
+ */
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+const libraryEntries = {
+  index: path('src/index.ts'),
+  define: path('src/define.ts'),
+  core: path('src/core/index.ts'),
+  server: path('src/server/index.ts'),
+  sandbox: path('src/sandbox/index.ts'),
+  'sandbox-msw': path('src/sandbox/msw.ts'),
+  cli: path('src/cli/bin.ts'),
+};
+
+export default defineConfig(({ mode }) => {
+  if (mode === 'bundle') {
+    return {
+      build: {
+        outDir: 'dist/bundle',
+        emptyOutDir: true,
+        target: 'es2022',
+        lib: { entry: path('src/define.ts'), formats: ['es'], fileName: () => 'pg-checkout.js' },
+        rolldownOptions: { output: { minify: true } },
+      },
+    };
+  }
+  return {
+    build: {
+      outDir: 'dist',
+      emptyOutDir: false,
+      target: 'es2022',
+      minify: false,
+      lib: { entry: libraryEntries, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+      rolldownOptions: {
+        external: [/^node:/, /^lit(\/|$)/, /^@lit\//, /^zod(\/|$)/, /^msw(\/|$)/],
+      },
+    },
+  };
+});
