@@ -1,0 +1,46 @@
+/**
+ * Debian's Chromium driven by playwright-core: never a downloaded browser build. Each launch gets a
+ * fresh profile and the flags that keep Chromium off the closed network.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+export function chromiumPath(): string {
+  return process.env.CHROME_PATH ?? '/usr/bin/chromium';
+}
+
+export interface LaunchedBrowser {
+  readonly context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(options: { locale?: string } = {}): Promise<LaunchedBrowser> {
+  const profile = mkdtempSync(join(tmpdir(), 'pg-checkout-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+    locale: options.locale ?? 'en-US',
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
