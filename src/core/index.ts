@@ -7,4 +7,11 @@ export * from './amounts.ts';
 export * from './signature.ts';
 export * from './response.ts';
 export * from './partners.ts';
-export * from './endpoint-api.ts';
+export * from './schemas.ts';
+export * from './field-errors.ts';
+export * from './card-number.ts';
+export * from './voucher.ts';
+/** The element ↔ merchant endpoint contract (routes and their schemas), as one namespace. */
+export * as endpointApi from './endpoint-api.ts';
+export { ROUTES, CARD_FIELDS } from './endpoint-api.ts';
+export * from './installments.ts';
