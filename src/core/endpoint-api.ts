@@ -5,6 +5,7 @@
  * always come from the merchant's order, and a request that names different ones is refused.
  */
 import * as z from 'zod/mini';
+import { field, financingProductEntry, installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas.ts';
 
 /** Route paths, relative to the endpoint URL the element is given. */
 export const ROUTES = {
@@ -24,11 +25,16 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
-const language = z.enum(['en', 'ar']);
-const merchantReference = z.string().check(z.minLength(1), z.maxLength(40), z.regex(/^[A-Za-z0-9\-_.]+$/));
+// Field rules come from the core's one table (schemas.ts FIELD_RULES); only the shapes are new here.
+const language = field('language');
+const merchantReference = field('merchant_reference');
 /** Integer minor units, as the merchant's order holds them. */
 const minorUnits = z.number().check(z.int(), z.nonnegative());
-const currency = z.string().check(z.regex(/^[A-Z]{3}$/));
+const currency = field('currency');
+const email = field('customer_email');
+const customerName = field('customer_name');
+const planCode = field('plan_code');
+const issuerCode = field('issuer_code');
 
 /** Fields every element request carries. `amount`/`currency`, when sent, must match the order. */
 const base = {
@@ -47,7 +53,7 @@ export const hostedPageRequest = z.object({
   command: z.enum(['AUTHORIZATION', 'PURCHASE']),
   /** Let the hosted page offer installments (installments STANDALONE). */
   installments: z.optional(z.literal('STANDALONE')),
-  customer_email: z.optional(z.string().check(z.maxLength(254))),
+  customer_email: z.optional(email),
 });
 
 export const merchantPageRequest = z.object({
@@ -55,16 +61,16 @@ export const merchantPageRequest = z.object({
   /** How the token is completed server-side after tokenization. */
   command: z.optional(z.enum(['AUTHORIZATION', 'PURCHASE'])),
   /** A plan chosen in <pg-installments>, completed as a direct installments (YES) operation. */
-  plan_code: z.optional(z.string().check(z.regex(/^[A-Za-z0-9]{1,8}$/))),
-  issuer_code: z.optional(z.string().check(z.regex(/^[A-Za-z0-9]{1,8}$/))),
+  plan_code: z.optional(planCode),
+  issuer_code: z.optional(issuerCode),
 });
 
 export const installmentPlansRequest = z.object({ ...base });
 
 export const billRequest = z.object({
   ...base,
-  customer_name: z.optional(z.string().check(z.maxLength(50))),
-  customer_email: z.optional(z.string().check(z.maxLength(254))),
+  customer_name: z.optional(customerName),
+  customer_email: z.optional(email),
 });
 
 const phoneNumber = z.string().check(z.minLength(6), z.maxLength(20), z.regex(/^\+?\d+$/));
@@ -74,11 +80,7 @@ export const financingVerifyCustomerRequest = z.object({
   phone_number: phoneNumber,
 });
 
-export const financingProduct = z.object({
-  product_name: z.string().check(z.minLength(1), z.maxLength(100)),
-  product_price: z.string().check(z.regex(/^\d+(\.\d+)?$/)),
-  product_category: z.string().check(z.minLength(1), z.maxLength(50)),
-});
+export const financingProduct = financingProductEntry;
 
 export const financingOtpRequest = z.object({
   ...base,
@@ -98,7 +100,7 @@ export const financingPurchaseRequest = z.object({
   ...base,
   flow: z.string().check(z.minLength(1)),
   tenure: z.number().check(z.int(), z.positive()),
-  customer_email: z.optional(z.string().check(z.maxLength(254))),
+  customer_email: z.optional(email),
 });
 
 export const statusRequest = z.object({ ...base });
@@ -120,52 +122,10 @@ export const formPostResult = z.object({
   fields: z.record(z.string(), z.string()),
 });
 
-const nullableText = z.nullish(z.string());
-
-export const issuerBin = z.object({
-  bin: z.string(),
-  country_code: z.optional(z.string()),
-  currency_code: z.optional(z.string()),
-  card_brand_code: z.optional(z.string()),
-});
-
-export const installmentPlan = z.object({
-  plan_code: z.string(),
-  currency_code: z.string(),
-  number_of_installment: z.number(),
-  fees_type: z.string(),
-  fees_amount: z.number(),
-  processing_fees_type: nullableText,
-  processing_fees_amount: z.nullish(z.number()),
-  rate_type: z.string(),
-  plan_merchant_type: z.optional(z.string()),
-  plan_type: z.optional(z.string()),
-  fee_display_value: z.optional(z.union([z.string(), z.number()])),
-  minimum_amount: z.number(),
-  maximum_amount: z.number(),
-  amountPerMonth: nullableText,
-});
-
-export const installmentIssuer = z.object({
-  issuer_code: z.string(),
-  issuer_name_ar: z.string(),
-  issuer_name_en: z.string(),
-  terms_and_condition_ar: nullableText,
-  terms_and_condition_en: nullableText,
-  country_code: z.optional(z.string()),
-  issuer_logo_ar: nullableText,
-  issuer_logo_en: nullableText,
-  banking_system: z.string(),
-  formula: nullableText,
-  plan_details: z.array(installmentPlan),
-  bins: z.array(issuerBin),
-  confirmation_message_ar: nullableText,
-  confirmation_message_en: nullableText,
-  disclaimer_message_ar: nullableText,
-  disclaimer_message_en: nullableText,
-  processing_fees_message_ar: nullableText,
-  processing_fees_message_en: nullableText,
-});
+/** The gateway's issuer entries are passed through as the core's plans-response schema reads them. */
+export const installmentPlan = installmentPlanDetail;
+export const issuerBin = installmentBin;
+export const installmentIssuer = installmentIssuerDetail;
 
 export const installmentPlansResult = z.object({
   merchant_reference: merchantReference,
@@ -176,7 +136,7 @@ export const installmentPlansResult = z.object({
 
 export const billResult = z.object({
   merchant_reference: merchantReference,
-  bill_number: z.string().check(z.regex(/^\d{1,14}$/)),
+  bill_number: field('bill_number'),
   amount: minorUnits,
   currency: z.literal('EGP'),
   payment_partner: z.string(),
@@ -235,6 +195,8 @@ export const endpointError = z.object({
     code: z.string(),
     message: z.string(),
     field: z.optional(z.string()),
+    /** The gateway's five-digit response_code when the gateway refused (`gateway_refused`). */
+    response_code: z.optional(z.string()),
   }),
 });
 
@@ -256,7 +218,8 @@ export type EndpointErrorCode =
   | 'step_out_of_order'
   | 'gateway_unreachable'
   | 'gateway_signature_invalid'
-  | 'gateway_refused';
+  | 'gateway_refused'
+  | 'internal_error';
 
 export type OrderRequest = z.infer<typeof orderRequest>;
 export type HostedPageRequest = z.infer<typeof hostedPageRequest>;

@@ -487,8 +487,8 @@ export const installmentPlanDetail = z.looseObject({
   fee_display_value: numberOrText,
   minimum_amount: numberOrText,
   maximum_amount: numberOrText,
-  /** A decimal string, e.g. "350.50". */
-  amountPerMonth: z.string(),
+  /** A decimal string, e.g. "350.50"; absent or null when the gateway does not compute it. */
+  amountPerMonth: z.nullish(z.string()),
 });
 
 /** A BIN range of an issuer's cards. */
