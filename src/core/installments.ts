@@ -3,9 +3,10 @@
  * order may use, what each costs per month, and which issuer a card number belongs to.
  *
  * Every amount here is an integer in minor units of the order currency. The flat and fixed formulas
- * are evaluated exactly with BigInt and rounded once; only the reducing kind goes through the
- * spreadsheet PMT in floating point, and is also rounded once. Units and rounding are explained in
- * docs/installments.md.
+ * are evaluated exactly with BigInt; only the reducing kind goes through the spreadsheet PMT in
+ * floating point. Either way the total the customer pays is the formula's total rounded once, and the
+ * monthly amounts are derived from that total so that they add up to it exactly. Units and rounding
+ * are explained in docs/installments.md.
  */
 import { AmountError, currencyExponent, parseWireAmount, toMinorUnits } from './amounts.ts';
 
@@ -93,27 +94,44 @@ export interface GatewayMonthly {
   readonly shown: number | undefined;
   /** Largest difference, in minor units, that is put down to rounding rather than reported. */
   readonly tolerance: number;
-  /** The formula's monthly minus `shown`, present only when it exceeds `tolerance`. */
+  /**
+   * The formula's own monthly amount (its exact value rounded half up, which can be one minor unit
+   * below {@link PlanQuote.monthly}) minus `shown`; present only when it exceeds `tolerance`.
+   */
   readonly disagreement: number | undefined;
 }
 
-/** What a plan costs the customer for one order; every amount is in minor units. */
+/**
+ * What a plan costs the customer for one order; every amount is an integer in minor units. The
+ * customer pays `monthly` for each of the first `months − 1` months and `lastMonthly` in the last,
+ * so `monthly × (months − 1) + lastMonthly === totalPayable` and `0 ≤ monthly − lastMonthly < months`.
+ */
 export interface PlanQuote {
   readonly formulaKind: FormulaKind;
   readonly months: number;
-  /** The formula's monthly amount, rounded half up to the minor unit. */
+  /** `totalPayable ÷ months` rounded up: what the customer pays each month except the last. */
   readonly monthly: number;
-  /** `monthly × months`: what the customer actually pays. */
+  /** `totalPayable − monthly × (months − 1)`: the last month's payment, from 0 up to `monthly`. */
+  readonly lastMonthly: number;
+  /**
+   * The formula's exact total (amount plus fees) rounded half up once: what the customer pays in
+   * all. Never below the amount when the fee is not negative.
+   */
   readonly totalPayable: number;
-  /** `totalPayable − amount`; it differs from `fees` by the rounding of `monthly`. */
+  /** `totalPayable − amount`: what paying in instalments costs over paying in full. */
   readonly costOverFull: number;
-  /** The fee as the formula states it, before it is spread over the months, rounded half up. */
+  /** The fee the plan charges, equal to `costOverFull`. */
   readonly fees: number;
   /** Present when the plan carries `amountPerMonth`. */
   readonly gatewayMonthly?: GatewayMonthly;
 }
 
-export type InstallmentRule = 'unknown_value' | 'format' | 'negative' | 'currency_mismatch' | 'out_of_range';
+export type InstallmentRule =
+  | 'unknown_value'
+  | 'format'
+  | 'negative'
+  | 'currency_mismatch'
+  | 'out_of_range';
 
 /** A plan that cannot be quoted; `field` names the plan field, `rule` the broken rule. */
 export class InstallmentError extends Error {
@@ -178,9 +196,11 @@ type QuotedPlan = KindFields &
   Pick<InstallmentPlan, 'currency_code' | 'number_of_installment' | 'fees_amount' | 'amountPerMonth'>;
 
 /**
- * What `plan` costs for an order of `amountMinor` in `currency`. The monthly amount is the formula's
- * exact value rounded half up to the minor unit, and the customer pays `monthly × months`.
- * Throws InstallmentError for a plan it cannot quote, AmountError for a bad amount or currency.
+ * What `plan` costs for an order of `amountMinor` in `currency`. The total is the formula's exact
+ * total rounded half up to the minor unit; `monthly` is that total divided by the months and rounded
+ * up, and `lastMonthly` is what remains for the last month, so the payments add up to the total.
+ * Throws InstallmentError for a plan it cannot quote (including a total too small to split that way:
+ * fewer minor units than about months × (months − 1)), AmountError for a bad amount or currency.
  */
 export function planQuote(
   plan: QuotedPlan,
@@ -190,35 +210,55 @@ export function planQuote(
   options: QuoteOptions = {},
 ): PlanQuote {
   const amount = parseWireAmount(amountMinor, 'amount');
-  currencyExponent(currency);
+  currencyExponent(currency); // refuses an unknown currency code
   if (!planHasCurrency(plan, currency)) {
     throw new InstallmentError('currency_code', 'currency_mismatch', `must be ${currency}`);
   }
   const months = plan.number_of_installment;
   if (!Number.isSafeInteger(months) || months < 1) {
-    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number of at least 1');
+    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
   }
   const formulaKind = formulaKindOf(plan, issuer);
-  const { monthly, fees } =
+  const flatVariant = options.flatVariant ?? 'per-month';
+  const { totalPayable, formulaMonthly } =
     formulaKind === 'reducing'
       ? reducingInstallment(amount, months, parsePercentage(plan.fees_amount))
-      : exactInstallment(formulaKind, amount, months, plan.fees_amount, options.flatVariant ?? 'per-month');
-  const totalPayable = monthly * months;
-  if (!Number.isSafeInteger(totalPayable)) {
-    throw new InstallmentError('fees_amount', 'out_of_range', 'gives a total too large to represent');
-  }
+      : exactInstallment(formulaKind, amount, months, plan.fees_amount, flatVariant);
+  const { monthly, lastMonthly } = splitTotal(totalPayable, months);
+  const costOverFull = totalPayable - amount;
   const quote: PlanQuote = {
     formulaKind,
     months,
     monthly,
+    lastMonthly,
     totalPayable,
-    costOverFull: totalPayable - amount,
-    fees,
+    costOverFull,
+    fees: costOverFull,
   };
   const gatewayText = plan.amountPerMonth?.trim();
   return gatewayText
-    ? { ...quote, gatewayMonthly: compareWithGateway(gatewayText, monthly, currency) }
+    ? { ...quote, gatewayMonthly: compareWithGateway(gatewayText, formulaMonthly, currency) }
     : quote;
+}
+
+/**
+ * `total` as `months − 1` payments of `monthly` (the total divided by the months, rounded up) and a
+ * last payment of what remains. When the total is so small that the rounded-up payments alone would
+ * exceed it (5 over 4 months: 2 + 2 + 2 is already 6), no such split exists and the plan is refused.
+ */
+function splitTotal(total: number, months: number): { monthly: number; lastMonthly: number } {
+  const t = BigInt(total);
+  const n = BigInt(months);
+  const monthly = (t + n - 1n) / n;
+  const lastMonthly = t - monthly * (n - 1n);
+  if (lastMonthly < 0n) {
+    throw new InstallmentError(
+      'number_of_installment',
+      'out_of_range',
+      `is too many to split a total of ${total} minor units into equal payments and a smaller last one`,
+    );
+  }
+  return { monthly: Number(monthly), lastMonthly: Number(lastMonthly) };
 }
 
 /** The monthly amount, in minor units, that {@link planQuote} gives. */
@@ -242,17 +282,24 @@ const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /** A percentage such as 2, "2" or "1.75"; exponent notation is refused. */
 function parsePercentage(value: number | string): ExactDecimal {
-  const text = typeof value === 'number' ? String(value) : String(value).trim();
-  if (text.startsWith('-')) throw new InstallmentError('fees_amount', 'negative', 'must not be negative');
+  const text = String(value).trim();
+  if (text.startsWith('-')) {
+    throw new InstallmentError('fees_amount', 'negative', 'must not be negative');
+  }
   const match = PLAIN_DECIMAL.exec(text);
-  if (!match) throw new InstallmentError('fees_amount', 'format', 'must be a decimal percentage such as 2 or 1.75');
+  if (!match) {
+    throw new InstallmentError('fees_amount', 'format', 'must be a decimal percentage such as 2 or 1.75');
+  }
   const fraction = match[2] ?? '';
   return { units: BigInt((match[1] ?? '') + fraction), scale: BigInt(fraction.length) };
 }
 
-interface Installment {
-  readonly monthly: number;
-  readonly fees: number;
+/** A formula's result for one order, in minor units. */
+interface FormulaResult {
+  /** The exact total (amount plus fees) rounded half up to the minor unit. */
+  readonly totalPayable: number;
+  /** The exact monthly amount rounded half up: what the gateway's `amountPerMonth` is checked against. */
+  readonly formulaMonthly: number;
 }
 
 function exactInstallment(
@@ -261,7 +308,7 @@ function exactInstallment(
   months: number,
   feesAmount: number | string,
   flatVariant: FlatVariant,
-): Installment {
+): FormulaResult {
   const a = BigInt(amount);
   const n = BigInt(months);
   let fee: { numerator: bigint; denominator: bigint };
@@ -276,26 +323,28 @@ function exactInstallment(
   // The Islamic formula ((months × fees% + 1) × amount) / months expands to this same sum.
   const totalNumerator = a * fee.denominator + fee.numerator;
   return {
-    monthly: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator * n)),
-    fees: toSafeNumber(roundHalfUp(fee.numerator, fee.denominator)),
+    totalPayable: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator)),
+    formulaMonthly: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator * n)),
   };
 }
 
 /** fees_amount is the annual percentage rate; interest accrues monthly on the outstanding balance. */
-function reducingInstallment(amount: number, months: number, annualPercent: ExactDecimal): Installment {
+function reducingInstallment(amount: number, months: number, annualPercent: ExactDecimal): FormulaResult {
   const monthlyRate = Number(annualPercent.units) / 10 ** Number(annualPercent.scale) / 100 / 12;
   const payment = -pmt(monthlyRate, months, amount);
-  const monthly = Math.round(payment);
-  const fees = Math.round(payment * months - amount);
-  if (!Number.isSafeInteger(monthly) || !Number.isSafeInteger(fees)) {
+  // For a rate ≥ 0 the exact total is never below the amount; Math.max keeps a floating-point error
+  // from rounding it there.
+  const totalPayable = Math.max(amount, Math.round(payment * months));
+  const formulaMonthly = Math.round(payment);
+  if (!Number.isSafeInteger(totalPayable) || !Number.isSafeInteger(formulaMonthly)) {
     throw new InstallmentError('fees_amount', 'out_of_range', 'gives an amount too large to represent');
   }
-  return { monthly, fees };
+  return { totalPayable, formulaMonthly };
 }
 
 /** numerator / denominator rounded to the nearest integer, halves upwards; denominator > 0. */
 function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
-  const doubled = 2n * numerator;
+  const doubled = 2n * numerator + denominator;
   const quotient = doubled / (2n * denominator);
   // BigInt division truncates towards zero; step down to the floor for negative quotients.
   return doubled % (2n * denominator) < 0n ? quotient - 1n : quotient;
@@ -313,13 +362,14 @@ function toSafeNumber(value: bigint): number {
  * half), or one unit of the gateway's last printed digit when it printed fewer decimals than the
  * currency has ("83.33" for KWD can be 9 fils away from the exact amount).
  */
-function compareWithGateway(text: string, monthly: number, currency: string): GatewayMonthly {
+function compareWithGateway(text: string, formulaMonthly: number, currency: string): GatewayMonthly {
   const exponent = currencyExponent(currency);
   const printedDecimals = PLAIN_DECIMAL.exec(text)?.[2]?.length ?? 0;
   const tolerance = printedDecimals >= exponent ? 1 : 10 ** (exponent - printedDecimals);
   const shown = gatewayMinorUnits(text, currency, exponent);
-  const difference = shown === undefined ? undefined : monthly - shown;
-  const disagreement = difference !== undefined && Math.abs(difference) > tolerance ? difference : undefined;
+  const difference = shown === undefined ? undefined : formulaMonthly - shown;
+  const disagreement =
+    difference !== undefined && Math.abs(difference) > tolerance ? difference : undefined;
   return { text, shown, tolerance, disagreement };
 }
 
@@ -342,7 +392,8 @@ function gatewayMinorUnits(text: string, currency: string, exponent: number): nu
 type RangedPlan = Pick<InstallmentPlan, 'currency_code' | 'minimum_amount' | 'maximum_amount'>;
 
 function planHasCurrency(plan: Pick<InstallmentPlan, 'currency_code'>, currency: string): boolean {
-  return typeof plan.currency_code === 'string' && plan.currency_code.trim().toUpperCase() === currency.toUpperCase();
+  const code = typeof plan.currency_code === 'string' ? plan.currency_code.trim().toUpperCase() : '';
+  return code === currency.toUpperCase();
 }
 
 /**
@@ -391,7 +442,12 @@ export interface BinMatch<I extends BinnedIssuer> {
   readonly bin: I['bins'][number];
 }
 
-type BinnedIssuer = { readonly bins: readonly Pick<IssuerBin, 'bin'>[] };
+type BinnedIssuer = { readonly bins: readonly Pick<IssuerBin, 'bin' | 'currency_code'>[] };
+
+export interface BinMatchOptions {
+  /** Skip bins whose currency_code names another currency (the same bin can serve several countries). */
+  readonly currency?: string;
+}
 
 /**
  * The issuer whose bin is a prefix of the digits typed so far; the longest bin wins, and on a tie
@@ -402,14 +458,18 @@ type BinnedIssuer = { readonly bins: readonly Pick<IssuerBin, 'bin'>[] };
 export function matchIssuerByBin<I extends BinnedIssuer>(
   issuers: readonly I[],
   cardNumberOrPrefix: string,
+  options: BinMatchOptions = {},
 ): BinMatch<I> | undefined {
   const digits = cardNumberOrPrefix.replace(/[\s-]+/g, '');
   if (!/^\d+$/.test(digits)) return undefined;
+  const currency = options.currency?.toUpperCase();
   let best: BinMatch<I> | undefined;
   let bestLength = 0;
   for (const issuer of issuers) {
     for (const entry of issuer.bins) {
       const bin = typeof entry.bin === 'string' ? entry.bin.replace(/[\s-]+/g, '') : '';
+      const binCurrency = entry.currency_code?.trim().toUpperCase();
+      if (currency && binCurrency && binCurrency !== currency) continue;
       if (/^\d+$/.test(bin) && bin.length > bestLength && digits.startsWith(bin)) {
         best = { issuer, bin: entry };
         bestLength = bin.length;

@@ -1,8 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { AmountError, toMinorUnits } from '../../src/core/amounts.ts';
+import { AmountError, fromMinorUnits, toMinorUnits } from '../../src/core/amounts.ts';
 import type { InstallmentPlansResult } from '../../src/core/endpoint-api.ts';
+import type { installmentIssuerDetail } from '../../src/core/schemas.ts';
+import type * as z from 'zod/mini';
 import {
   eligiblePlans,
   filterPlans,
@@ -15,10 +17,13 @@ import {
   type InstallmentIssuer,
   type InstallmentPlan,
   type IssuerBin,
+  type PlanQuote,
+  type QuoteOptions,
 } from '../../src/core/installments.ts';
 
-// Compile-time check: what the endpoint's schema parses fits the types these functions take.
+// Compile-time checks: what the endpoint's and the gateway's schemas parse fits these types.
 const _parsedIssuerFits = (issuer: InstallmentPlansResult['issuers'][number]): InstallmentIssuer => issuer;
+const _gatewayIssuerFits = (issuer: z.infer<typeof installmentIssuerDetail>): InstallmentIssuer => issuer;
 
 function plan(overrides: Partial<InstallmentPlan> = {}): InstallmentPlan {
   return {
@@ -71,6 +76,15 @@ const nonIslamic = { banking_system: 'Non Islamic' };
 const islamic = { banking_system: 'Islamic' };
 /** 10,000.00 EGP. */
 const TEN_THOUSAND_EGP = 1_000_000;
+
+/** A quote for 10,000.00 EGP on the default plan with `overrides`. */
+function quoteTenThousand(
+  overrides: Partial<InstallmentPlan>,
+  bank: { banking_system: string } = nonIslamic,
+  options?: QuoteOptions,
+) {
+  return planQuote(plan(overrides), bank, TEN_THOUSAND_EGP, 'EGP', options);
+}
 
 function assertClose(actual: number, expected: number, tolerance = 1e-9): void {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not within ${tolerance} of ${expected}`);
@@ -145,7 +159,8 @@ describe('when the formula kind is chosen from the plan and the issuer', () => {
   });
 
   it('reads the values regardless of letter case, spaces, hyphens and underscores', () => {
-    assert.equal(formulaKindOf(plan({ fees_type: 'PERCENTAGE', rate_type: 'flat' }), { banking_system: 'NON_ISLAMIC' }), 'percentage-flat');
+    const shouted = plan({ fees_type: 'PERCENTAGE', rate_type: 'flat' });
+    assert.equal(formulaKindOf(shouted, { banking_system: 'NON_ISLAMIC' }), 'percentage-flat');
     assert.equal(formulaKindOf(plan(), { banking_system: 'non-islamic' }), 'percentage-flat');
   });
 
@@ -172,61 +187,74 @@ describe('when the formula kind is chosen from the plan and the issuer', () => {
 });
 
 describe('when a non-Islamic flat percentage plan is quoted', () => {
-  it('by default charges the fee for every month: 10,000.00 EGP at 2% over 12 months is 1,033.33 a month', () => {
-    // (1,000,000 + 1,000,000 × 2/100 × 12) / 12 = 1,240,000 / 12 = 103,333.33… → 103,333
-    const quote = planQuote(plan(), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
+  it('by default charges the fee for every month: 10,000.00 EGP at 2% over 12 months costs 12,400.00', () => {
+    // 1,000,000 + 1,000,000 × 2/100 × 12 = 1,240,000 in all; 1,240,000 / 12 = 103,333.33… → 103,334
+    // for 11 months, and 1,240,000 − 11 × 103,334 = 103,326 in the last.
+    const quote = quoteTenThousand({});
     assert.deepEqual(quote, {
       formulaKind: 'percentage-flat',
       months: 12,
-      monthly: 103_333,
-      totalPayable: 1_239_996,
-      costOverFull: 239_996,
+      monthly: 103_334,
+      lastMonthly: 103_326,
+      totalPayable: 1_240_000,
+      costOverFull: 240_000,
       fees: 240_000,
     });
   });
 
-  it('with the one-off variant charges the fee once: 10,000.00 EGP at 10% over 12 months is 916.67 a month', () => {
-    // (1,000,000 + 1,000,000 × 10/100) / 12 = 1,100,000 / 12 = 91,666.67 → 91,667
-    const quote = planQuote(plan({ fees_amount: 10 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP', { flatVariant: 'one-off' });
+  it('with the one-off variant charges the fee once: 10,000.00 EGP at 10% over 12 months costs 11,000.00', () => {
+    // 1,000,000 + 1,000,000 × 10/100 = 1,100,000; / 12 = 91,666.67 → 91,667; last 1,100,000 − 11 × 91,667 = 91,663
+    const quote = quoteTenThousand({ fees_amount: 10 }, nonIslamic, { flatVariant: 'one-off' });
+    assert.equal(quote.totalPayable, 1_100_000);
     assert.equal(quote.monthly, 91_667);
-    assert.equal(quote.totalPayable, 1_100_004);
+    assert.equal(quote.lastMonthly, 91_663);
     assert.equal(quote.fees, 100_000);
   });
 
-  it('accepts a decimal percentage: 1.5% a month on 10,000.00 EGP over 12 months is 983.33 a month', () => {
-    // (1,000,000 + 1,000,000 × 1.5/100 × 12) / 12 = 1,180,000 / 12 = 98,333.33 → 98,333
-    assert.equal(planQuote(plan({ fees_amount: '1.5' }), nonIslamic, TEN_THOUSAND_EGP, 'EGP').monthly, 98_333);
-    assert.equal(planQuote(plan({ fees_amount: 1.5 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP').monthly, 98_333);
+  it('accepts a decimal percentage: 1.5% a month on 10,000.00 EGP over 12 months costs 11,800.00', () => {
+    // 1,000,000 + 1,000,000 × 1.5/100 × 12 = 1,180,000; / 12 = 98,333.33 → 98,334; last 98,326
+    for (const fees_amount of ['1.5', 1.5]) {
+      const quote = quoteTenThousand({ fees_amount });
+      assert.equal(quote.totalPayable, 1_180_000);
+      assert.equal(quote.monthly, 98_334);
+      assert.equal(quote.lastMonthly, 98_326);
+    }
   });
 
   it('with no fee, splits the amount evenly', () => {
-    assert.equal(planQuote(plan({ fees_amount: 0 }), nonIslamic, 120_000, 'EGP').monthly, 10_000);
+    const quote = planQuote(plan({ fees_amount: 0 }), nonIslamic, 120_000, 'EGP');
+    assert.equal(quote.monthly, 10_000);
+    assert.equal(quote.lastMonthly, 10_000);
+    assert.equal(quote.costOverFull, 0);
   });
 });
 
 describe('when an Islamic flat percentage plan is quoted', () => {
-  it('gives 1,033.33 a month for 10,000.00 EGP at 2% over 12 months', () => {
-    // (((12 × 2/100) + 1) × 1,000,000) / 12 = 1.24 × 1,000,000 / 12 = 103,333.33… → 103,333
-    const quote = planQuote(plan(), islamic, TEN_THOUSAND_EGP, 'EGP');
+  it('costs 12,400.00 for 10,000.00 EGP at 2% over 12 months', () => {
+    // ((12 × 2/100) + 1) × 1,000,000 = 1,240,000 in all; 103,334 for 11 months and 103,326 in the last
+    const quote = quoteTenThousand({}, islamic);
     assert.equal(quote.formulaKind, 'percentage-flat-islamic');
-    assert.equal(quote.monthly, 103_333);
+    assert.equal(quote.totalPayable, 1_240_000);
+    assert.equal(quote.monthly, 103_334);
+    assert.equal(quote.lastMonthly, 103_326);
     assert.equal(quote.fees, 240_000);
   });
 
   it('ignores the one-off variant, which only concerns non-Islamic plans', () => {
-    const quote = planQuote(plan(), islamic, TEN_THOUSAND_EGP, 'EGP', { flatVariant: 'one-off' });
-    assert.equal(quote.monthly, 103_333);
+    const quote = quoteTenThousand({}, islamic, { flatVariant: 'one-off' });
+    assert.equal(quote.totalPayable, 1_240_000);
   });
 });
 
 describe('when a fixed-fee plan is quoted', () => {
   it('adds the fee in minor units: 10,000.00 EGP plus 500.00 over 12 months is 875.00 a month', () => {
     // (1,000,000 + 50,000) / 12 = 87,500
-    const quote = planQuote(plan({ fees_type: 'Fixed', fees_amount: 50_000 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
+    const quote = quoteTenThousand({ fees_type: 'Fixed', fees_amount: 50_000 });
     assert.deepEqual(quote, {
       formulaKind: 'fixed',
       months: 12,
       monthly: 87_500,
+      lastMonthly: 87_500,
       totalPayable: 1_050_000,
       costOverFull: 50_000,
       fees: 50_000,
@@ -234,105 +262,141 @@ describe('when a fixed-fee plan is quoted', () => {
   });
 
   it('accepts the fee as a string of digits', () => {
-    const quote = planQuote(plan({ fees_type: 'Fixed', fees_amount: '50000' }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
+    const quote = quoteTenThousand({ fees_type: 'Fixed', fees_amount: '50000' });
     assert.equal(quote.monthly, 87_500);
   });
 
   it('refuses a decimal fee, since the fee is in minor units', () => {
     assert.throws(
-      () => planQuote(plan({ fees_type: 'Fixed', fees_amount: '500.00' }), nonIslamic, TEN_THOUSAND_EGP, 'EGP'),
+      () => quoteTenThousand({ fees_type: 'Fixed', fees_amount: '500.00' }),
       (error) => error instanceof AmountError && error.field === 'fees_amount',
     );
   });
 });
 
 describe('when a reducing-rate plan is quoted', () => {
-  it('uses PMT at fees/12 % a month: 10,000.00 EGP at 12% a year over 12 months is 888.49 a month', () => {
-    // PMT(0.01, 12, 1,000,000) = -88,848.7886783417… → 88,849; interest 12 × 88,848.7886783417 − 1,000,000
-    // = 66,185.464… → 66,185
-    const quote = planQuote(plan({ rate_type: 'Reducing', fees_amount: 12 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
+  it('uses PMT at fees/12 % a month: 10,000.00 EGP at 12% a year over 12 months costs 10,661.85', () => {
+    // PMT(0.01, 12, 1,000,000) = -88,848.7886783417…; 12 × 88,848.7886783417 = 1,066,185.464… → 1,066,185
+    // in all; 1,066,185 / 12 = 88,848.75 → 88,849 for 11 months, 1,066,185 − 977,339 = 88,846 in the last.
+    const quote = quoteTenThousand({ rate_type: 'Reducing', fees_amount: 12 });
     assert.deepEqual(quote, {
       formulaKind: 'reducing',
       months: 12,
       monthly: 88_849,
-      totalPayable: 1_066_188,
-      costOverFull: 66_188,
+      lastMonthly: 88_846,
+      totalPayable: 1_066_185,
+      costOverFull: 66_185,
       fees: 66_185,
     });
   });
 
-  it('with a zero rate, splits the amount evenly', () => {
-    // 1,000,000 / 12 = 83,333.33 → 83,333
-    const quote = planQuote(plan({ rate_type: 'Reducing', fees_amount: 0 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
-    assert.equal(quote.monthly, 83_333);
+  it('with a zero rate, costs exactly the amount', () => {
+    // 1,000,000 / 12 = 83,333.33 → 83,334 for 11 months, 1,000,000 − 916,674 = 83,326 in the last
+    const quote = quoteTenThousand({ rate_type: 'Reducing', fees_amount: 0 });
+    assert.equal(quote.totalPayable, TEN_THOUSAND_EGP);
+    assert.equal(quote.monthly, 83_334);
+    assert.equal(quote.lastMonthly, 83_326);
     assert.equal(quote.fees, 0);
   });
 
   it('costs less than the flat plan at the same yearly rate', () => {
-    // Flat 1% a month over 12 months = 12% a year on the whole amount: 1,120,000 / 12 = 93,333.
-    const flat = planQuote(plan({ fees_amount: 1 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
-    const reducing = planQuote(plan({ rate_type: 'Reducing', fees_amount: 12 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP');
-    assert.equal(flat.monthly, 93_333);
+    // Flat 1% a month over 12 months = 12% a year on the whole amount: 1,120,000 in all.
+    const flat = quoteTenThousand({ fees_amount: 1 });
+    const reducing = quoteTenThousand({ rate_type: 'Reducing', fees_amount: 12 });
+    assert.equal(flat.totalPayable, 1_120_000);
     assert.ok(reducing.totalPayable < flat.totalPayable);
   });
 });
 
-describe('when the monthly amount is rounded to the minor unit', () => {
+describe('when the amounts are rounded to the minor unit', () => {
   const fixedFree = plan({ fees_type: 'Fixed', fees_amount: 0 });
+  const freeOver = (months: number, amount: number) =>
+    planQuote({ ...fixedFree, number_of_installment: months }, nonIslamic, amount, 'EGP');
 
-  it('rounds an exact half up: 10.01 over 2 months is 5.01 a month', () => {
-    assert.equal(planQuote({ ...fixedFree, number_of_installment: 2 }, nonIslamic, 1001, 'EGP').monthly, 501);
+  it('with no fee, never shows the customer paying less than the amount: 10.00 over 3 months', () => {
+    // 1000 / 3 = 333.33 → 334 for 2 months, 1000 − 668 = 332 in the last; 1000 in all, no cost.
+    assert.deepEqual(freeOver(3, 1000), {
+      formulaKind: 'fixed',
+      months: 3,
+      monthly: 334,
+      lastMonthly: 332,
+      totalPayable: 1000,
+      costOverFull: 0,
+      fees: 0,
+    });
   });
 
-  it('rounds less than a half down, so the customer may pay slightly less than the amount', () => {
-    // 1000 / 3 = 333.33 → 333; the customer pays 3 × 333 = 999.
-    const quote = planQuote({ ...fixedFree, number_of_installment: 3 }, nonIslamic, 1000, 'EGP');
-    assert.equal(quote.monthly, 333);
-    assert.equal(quote.totalPayable, 999);
-    assert.equal(quote.costOverFull, -1);
-  });
-
-  it('rounds more than a half up, and the total is what the customer pays', () => {
-    // 1000 / 6 = 166.67 → 167; 6 × 167 = 1002.
-    const quote = planQuote({ ...fixedFree, number_of_installment: 6 }, nonIslamic, 1000, 'EGP');
+  it('rounds the monthly amount up even past a half, and takes the excess off the last month', () => {
+    // 1000 / 6 = 166.67 → 167 for 5 months, 1000 − 835 = 165 in the last.
+    const quote = freeOver(6, 1000);
     assert.equal(quote.monthly, 167);
-    assert.equal(quote.totalPayable, 1002);
-    assert.equal(quote.costOverFull, 2);
+    assert.equal(quote.lastMonthly, 165);
+    assert.equal(quote.totalPayable, 1000);
+    assert.equal(quote.costOverFull, 0);
   });
 
-  it('rounds the percentage fee on its own the same way', () => {
-    // 333 × 2/100 × 12 = 79.92 → 80 as the fee; (333 + 79.92) / 12 = 34.41 → 34 a month.
+  it('rounds an exact half up too: 10.01 over 2 months is 5.01 then 5.00', () => {
+    const quote = freeOver(2, 1001);
+    assert.equal(quote.monthly, 501);
+    assert.equal(quote.lastMonthly, 500);
+  });
+
+  it('rounds the exact total once, half up, and derives the monthly amounts from it', () => {
+    // 333 + 333 × 2/100 × 12 = 412.92 → 413 in all, 80 in fees; 413 / 12 = 34.42 → 35 for 11 months,
+    // 413 − 385 = 28 in the last.
     const quote = planQuote(plan(), nonIslamic, 333, 'EGP');
+    assert.equal(quote.totalPayable, 413);
     assert.equal(quote.fees, 80);
-    assert.equal(quote.monthly, 34);
+    assert.equal(quote.costOverFull, 80);
+    assert.equal(quote.monthly, 35);
+    assert.equal(quote.lastMonthly, 28);
+  });
+
+  it('rounds an exact half of the total up', () => {
+    // 50 + 50 × 1/100 × 1 = 50.5 → 51.
+    const quote = planQuote(plan({ fees_amount: 1, number_of_installment: 1 }), nonIslamic, 50, 'EGP');
+    assert.equal(quote.totalPayable, 51);
+    assert.equal(quote.monthly, 51);
+    assert.equal(quote.lastMonthly, 51);
+  });
+
+  it('refuses a total too small to split into equal payments and a smaller last one', () => {
+    // 0.05 over 4 months: 5 / 4 → 2, but 3 × 2 = 6 is already more than 5.
+    assert.throws(
+      () => freeOver(4, 5),
+      (error) =>
+        error instanceof InstallmentError && error.field === 'number_of_installment' && error.rule === 'out_of_range',
+    );
+    assert.deepEqual([freeOver(4, 4).monthly, freeOver(4, 4).lastMonthly], [1, 1]);
+    assert.deepEqual([freeOver(4, 0).monthly, freeOver(4, 0).lastMonthly], [0, 0]);
   });
 });
 
 describe('when a plan cannot be quoted for the order', () => {
   it('refuses a plan in another currency', () => {
     assert.throws(
-      () => planQuote(plan({ currency_code: 'SAR' }), nonIslamic, TEN_THOUSAND_EGP, 'EGP'),
+      () => quoteTenThousand({ currency_code: 'SAR' }),
       (error) => error instanceof InstallmentError && error.rule === 'currency_mismatch',
     );
   });
 
   it('refuses a plan of zero months', () => {
     assert.throws(
-      () => planQuote(plan({ number_of_installment: 0 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP'),
+      () => quoteTenThousand({ number_of_installment: 0 }),
       (error) => error instanceof InstallmentError && error.field === 'number_of_installment',
     );
   });
 
   it('refuses a negative fee', () => {
     assert.throws(
-      () => planQuote(plan({ fees_amount: -2 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP'),
+      () => quoteTenThousand({ fees_amount: -2 }),
       (error) => error instanceof InstallmentError && error.field === 'fees_amount' && error.rule === 'negative',
     );
   });
 
   it('refuses a fee percentage that is not a plain decimal', () => {
     assert.throws(
-      () => planQuote(plan({ fees_amount: '2%' }), nonIslamic, TEN_THOUSAND_EGP, 'EGP'),
+      () => quoteTenThousand({ fees_amount: '2%' }),
       (error) => error instanceof InstallmentError && error.rule === 'format',
     );
   });
@@ -347,8 +411,7 @@ describe('when a plan cannot be quoted for the order', () => {
 });
 
 describe('when the gateway sends its own amountPerMonth', () => {
-  const quoteWith = (amountPerMonth: string | null | undefined, currency = 'EGP', overrides: Partial<InstallmentPlan> = {}) =>
-    planQuote(plan({ amountPerMonth, currency_code: currency, ...overrides }), nonIslamic, TEN_THOUSAND_EGP, currency);
+  const quoteWith = (amountPerMonth: string | null | undefined) => quoteTenThousand({ amountPerMonth });
 
   it('shows the gateway value beside the formula and reports no disagreement when they are equal', () => {
     assert.deepEqual(quoteWith('1033.33').gatewayMonthly, {
@@ -365,14 +428,25 @@ describe('when the gateway sends its own amountPerMonth', () => {
     assert.equal(gateway?.disagreement, undefined);
   });
 
+  it('compares with the formula\'s monthly amount rounded half up, not the rounded-up monthly payment', () => {
+    // The formula's monthly is 103,333.33 → 103,333; the customer pays 103,334 for 11 months.
+    const quote = quoteWith('1033.32');
+    assert.equal(quote.monthly, 103_334);
+    assert.equal(quote.gatewayMonthly?.disagreement, undefined);
+    assert.equal(quoteWith('1033.31').gatewayMonthly?.disagreement, 2);
+    assert.equal(quoteWith('1033.35').gatewayMonthly?.disagreement, -2);
+  });
+
   it('reports a larger difference as formula minus gateway, in minor units', () => {
     // The gateway's 916.67 would be the one-off variant at 10%; the formula says 1,033.33.
     const quote = quoteWith('916.67');
     assert.equal(quote.gatewayMonthly?.disagreement, 103_333 - 91_667);
   });
 
-  it('keeps its own formula value as the monthly amount when the gateway disagrees', () => {
-    assert.equal(quoteWith('916.67').monthly, 103_333);
+  it('keeps its own amounts when the gateway disagrees', () => {
+    const quote = quoteWith('916.67');
+    assert.equal(quote.monthly, 103_334);
+    assert.equal(quote.totalPayable, 1_240_000);
   });
 
   it('rounds a gateway value with more decimals than the currency half up', () => {
@@ -395,7 +469,7 @@ describe('when the gateway sends its own amountPerMonth', () => {
 
   it('reports an unreadable value as not shown, without failing the quote', () => {
     const quote = quoteWith('N/A');
-    assert.equal(quote.monthly, 103_333);
+    assert.equal(quote.monthly, 103_334);
     assert.equal(quote.gatewayMonthly?.text, 'N/A');
     assert.equal(quote.gatewayMonthly?.shown, undefined);
   });
@@ -409,8 +483,9 @@ describe('when the gateway sends its own amountPerMonth', () => {
 
 describe('monthlyInstallment', () => {
   it('gives the monthly amount of the quote', () => {
-    assert.equal(monthlyInstallment(plan(), nonIslamic, TEN_THOUSAND_EGP, 'EGP'), 103_333);
-    assert.equal(monthlyInstallment(plan({ fees_amount: 10 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP', { flatVariant: 'one-off' }), 91_667);
+    assert.equal(monthlyInstallment(plan(), nonIslamic, TEN_THOUSAND_EGP, 'EGP'), 103_334);
+    const oneOff = { flatVariant: 'one-off' } as const;
+    assert.equal(monthlyInstallment(plan({ fees_amount: 10 }), nonIslamic, TEN_THOUSAND_EGP, 'EGP', oneOff), 91_667);
   });
 });
 
@@ -501,6 +576,18 @@ describe('when a card number is matched to an issuer by BIN', () => {
     assert.equal(matchIssuerByBin([issuer({ bins: [bin('')] })], '4111111111111111'), undefined);
   });
 
+  it('with an order currency, skips bins of issuers in another currency', () => {
+    const inDirhams = issuer({ issuer_code: 'AED', bins: [{ ...bin('411111'), currency_code: 'AED' }] });
+    const inPounds = issuer({ issuer_code: 'EGP', bins: [bin('411111')] });
+    assert.equal(matchIssuerByBin([inDirhams, inPounds], '411111', { currency: 'EGP' })?.issuer.issuer_code, 'EGP');
+    assert.equal(matchIssuerByBin([inDirhams, inPounds], '411111')?.issuer.issuer_code, 'AED');
+  });
+
+  it('with an order currency, still matches a bin that names no currency', () => {
+    const unnamed = issuer({ bins: [{ bin: '411111' }] });
+    assert.equal(matchIssuerByBin([unnamed], '411111', { currency: 'EGP' })?.issuer, unnamed);
+  });
+
   it('picks the issuer listed first when two list the same bin', () => {
     const twin = issuer({ issuer_code: 'TWIN', bins: [bin('520000')] });
     assert.equal(matchIssuerByBin([first, twin], '520000')?.issuer.issuer_code, 'FIRST');
@@ -508,47 +595,100 @@ describe('when a card number is matched to an issuer by BIN', () => {
 });
 
 describe('whatever the plan and amount', () => {
-  const amounts = fc.integer({ min: 0, max: 9_999_999_999 });
+  // Small amounts are drawn often, to reach totals too small to split over many months.
+  const amounts = fc.oneof(fc.integer({ min: 0, max: 4000 }), fc.integer({ min: 0, max: 9_999_999_999 }));
+  const terms = (feesType: string, rateType: string, maxFee: number) =>
+    fc.record({
+      fees_type: fc.constant(feesType),
+      rate_type: fc.constant(rateType),
+      fees_amount: fc.integer({ min: 0, max: maxFee }),
+    });
   const months = fc.integer({ min: 1, max: 60 });
   const anyPlan = fc.oneof(
-    fc.record({ fees_type: fc.constant('Percentage'), rate_type: fc.constant('Flat'), fees_amount: fc.integer({ min: 0, max: 50 }) }),
-    fc.record({ fees_type: fc.constant('Percentage'), rate_type: fc.constant('Reducing'), fees_amount: fc.integer({ min: 0, max: 60 }) }),
-    fc.record({ fees_type: fc.constant('Fixed'), rate_type: fc.constant('Flat'), fees_amount: fc.integer({ min: 0, max: 1_000_000 }) }),
+    terms('Percentage', 'Flat', 50),
+    terms('Percentage', 'Reducing', 60),
+    terms('Fixed', 'Flat', 1_000_000),
   );
   const banking = fc.constantFrom(nonIslamic, islamic);
   const variant = fc.constantFrom('per-month' as const, 'one-off' as const);
 
-  it('gives whole minor units, with totalPayable = monthly × months and costOverFull = totalPayable − amount', () => {
+  /** The quote, or undefined when the total is too small to split over the months. */
+  function quoteOrRefusal(...args: Parameters<typeof planQuote>): PlanQuote | undefined {
+    try {
+      return planQuote(...args);
+    } catch (error) {
+      const refused =
+        error instanceof InstallmentError && error.field === 'number_of_installment' && error.rule === 'out_of_range';
+      if (!refused) throw error;
+      return undefined;
+    }
+  }
+
+  it('gives whole minor units whose payments add up exactly to totalPayable', () => {
     fc.assert(
-      fc.property(amounts, months, anyPlan, banking, variant, (amount, n, terms, bank, flatVariant) => {
-        const quote = planQuote(plan({ ...terms, number_of_installment: n }), bank, amount, 'EGP', { flatVariant });
-        for (const value of [quote.monthly, quote.totalPayable, quote.costOverFull, quote.fees]) {
+      fc.property(amounts, months, anyPlan, banking, variant, (amount, n, chosen, bank, flatVariant) => {
+        const quote = quoteOrRefusal(plan({ ...chosen, number_of_installment: n }), bank, amount, 'EGP', {
+          flatVariant,
+        });
+        if (quote === undefined) return;
+        for (const value of [quote.monthly, quote.lastMonthly, quote.totalPayable, quote.costOverFull, quote.fees]) {
           assert.ok(Number.isSafeInteger(value), `${value} is not a safe integer`);
         }
-        assert.equal(quote.totalPayable, quote.monthly * n);
+        assert.equal(quote.monthly * (n - 1) + quote.lastMonthly, quote.totalPayable);
+        assert.ok(quote.lastMonthly >= 0, `last month ${quote.lastMonthly}`);
+        const difference = quote.monthly - quote.lastMonthly;
+        assert.ok(difference >= 0 && difference < n, `monthly ${quote.monthly}, last ${quote.lastMonthly}, ${n} months`);
         assert.equal(quote.costOverFull, quote.totalPayable - amount);
+        assert.equal(quote.fees, quote.costOverFull);
       }),
     );
   });
 
-  it('never lets the customer pay less than the amount by more than half a minor unit a month', () => {
+  it('never shows the customer paying less than the amount', () => {
     fc.assert(
-      fc.property(amounts, months, anyPlan, banking, variant, (amount, n, terms, bank, flatVariant) => {
-        const quote = planQuote(plan({ ...terms, number_of_installment: n }), bank, amount, 'EGP', { flatVariant });
-        assert.ok(2 * quote.totalPayable >= 2 * amount - n, `${quote.totalPayable} for ${amount} over ${n}`);
+      fc.property(amounts, months, anyPlan, banking, variant, (amount, n, chosen, bank, flatVariant) => {
+        const quote = quoteOrRefusal(plan({ ...chosen, number_of_installment: n }), bank, amount, 'EGP', {
+          flatVariant,
+        });
+        if (quote === undefined) return;
+        assert.ok(quote.totalPayable >= amount, `${quote.totalPayable} for ${amount} over ${n}`);
+        assert.ok(quote.costOverFull >= 0);
       }),
     );
   });
 
-  it('rounds the flat monthly amount to the nearest minor unit of the spec formula', () => {
-    // With fee f (integer percent): exact monthly = amount × (100 + f × n) / (100 × n), so
-    // |monthly − exact| ≤ 1/2 is |200 × n × monthly − 2 × amount × (100 + f × n)| ≤ 100 × n.
+  it('refuses a split only when the amount is below months × (months − 1) minor units', () => {
+    fc.assert(
+      fc.property(amounts, months, anyPlan, banking, variant, (amount, n, chosen, bank, flatVariant) => {
+        const quote = quoteOrRefusal(plan({ ...chosen, number_of_installment: n }), bank, amount, 'EGP', {
+          flatVariant,
+        });
+        assert.ok(quote !== undefined || amount < n * (n - 1), `${amount} over ${n} was refused`);
+      }),
+    );
+  });
+
+  it('rounds the exact flat total half up, once, to the minor unit', () => {
+    // With fee f (integer percent): exact total = amount × (100 + f × n) / 100, so
+    // −1/2 < total − exact ≤ 1/2 is −100 < 200 × total − 2 × amount × (100 + f × n) ≤ 100.
     fc.assert(
       fc.property(amounts, months, fc.integer({ min: 0, max: 50 }), (amount, n, f) => {
-        const monthly = BigInt(monthlyInstallment(plan({ fees_amount: f, number_of_installment: n }), nonIslamic, amount, 'EGP'));
-        const exactTimes200n = 2n * BigInt(amount) * (100n + BigInt(f * n));
-        const difference = 200n * BigInt(n) * monthly - exactTimes200n;
-        assert.ok(difference <= 100n * BigInt(n) && -difference <= 100n * BigInt(n));
+        const quote = quoteOrRefusal(plan({ fees_amount: f, number_of_installment: n }), nonIslamic, amount, 'EGP');
+        if (quote === undefined) return;
+        const difference = 200n * BigInt(quote.totalPayable) - 2n * BigInt(amount) * (100n + BigInt(f * n));
+        assert.ok(difference <= 100n && difference > -100n, `${quote.totalPayable} for ${amount} at ${f}% over ${n}`);
+      }),
+    );
+  });
+
+  it('adds a fixed fee to the amount exactly', () => {
+    fc.assert(
+      fc.property(amounts, months, fc.integer({ min: 0, max: 1_000_000 }), (amount, n, fee) => {
+        const fixed = plan({ fees_type: 'Fixed', fees_amount: fee, number_of_installment: n });
+        const quote = quoteOrRefusal(fixed, nonIslamic, amount, 'EGP');
+        if (quote === undefined) return;
+        assert.equal(quote.totalPayable, amount + fee);
+        assert.equal(quote.fees, fee);
       }),
     );
   });
@@ -557,19 +697,42 @@ describe('whatever the plan and amount', () => {
     fc.assert(
       fc.property(amounts, months, fc.integer({ min: 0, max: 50 }), (amount, n, f) => {
         const flat = plan({ fees_amount: f, number_of_installment: n });
-        const { formulaKind: _a, ...conventional } = planQuote(flat, nonIslamic, amount, 'EGP');
-        const { formulaKind: _b, ...islamicQuote } = planQuote(flat, islamic, amount, 'EGP');
-        assert.deepEqual(islamicQuote, conventional);
+        const conventional = quoteOrRefusal(flat, nonIslamic, amount, 'EGP');
+        const islamicQuote = quoteOrRefusal(flat, islamic, amount, 'EGP');
+        assert.deepEqual(
+          islamicQuote && { ...islamicQuote, formulaKind: undefined },
+          conventional && { ...conventional, formulaKind: undefined },
+        );
       }),
     );
   });
 
-  it('never lowers the monthly amount when the fee rises', () => {
+  it('never lowers the total or the monthly amount when the fee rises', () => {
     fc.assert(
-      fc.property(amounts, months, anyPlan, fc.integer({ min: 0, max: 1000 }), (amount, n, terms, rise) => {
-        const lower = planQuote(plan({ ...terms, number_of_installment: n }), nonIslamic, amount, 'EGP');
-        const higher = planQuote(plan({ ...terms, fees_amount: terms.fees_amount + rise, number_of_installment: n }), nonIslamic, amount, 'EGP');
+      fc.property(amounts, months, anyPlan, fc.integer({ min: 0, max: 1000 }), (amount, n, chosen, rise) => {
+        const lower = quoteOrRefusal(plan({ ...chosen, number_of_installment: n }), nonIslamic, amount, 'EGP');
+        const dearer = plan({ ...chosen, fees_amount: chosen.fees_amount + rise, number_of_installment: n });
+        const higher = quoteOrRefusal(dearer, nonIslamic, amount, 'EGP');
+        if (lower === undefined || higher === undefined) return;
+        assert.ok(higher.totalPayable >= lower.totalPayable);
         assert.ok(higher.monthly >= lower.monthly);
+      }),
+    );
+  });
+
+  it('sees no disagreement when the gateway sends back the quote\'s own monthly amount', () => {
+    // The monthly payment is rounded up from the total and the formula's monthly is rounded half up
+    // on its own, so they differ by at most one minor unit, within the tolerance.
+    fc.assert(
+      fc.property(amounts, months, anyPlan, banking, (amount, n, chosen, bank) => {
+        const quoted = plan({ ...chosen, number_of_installment: n });
+        const quote = quoteOrRefusal(quoted, bank, amount, 'EGP');
+        // Wire amounts have at most 10 digits in minor units; a larger monthly cannot be sent back.
+        if (quote === undefined || quote.monthly > 9_999_999_999) return;
+        const amountPerMonth = fromMinorUnits(quote.monthly, 'EGP');
+        const echoed = planQuote({ ...quoted, amountPerMonth }, bank, amount, 'EGP').gatewayMonthly;
+        assert.equal(echoed?.shown, quote.monthly);
+        assert.ok(echoed.disagreement === undefined, `${amountPerMonth} against ${quote.monthly}`);
       }),
     );
   });
