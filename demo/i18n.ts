@@ -1,0 +1,125 @@
+/** The demo shop's own words in both languages (the elements carry their own catalogs). */
+import type { Language } from '../src/core/language.ts';
+
+const en = {
+  brand: 'Nile Gadgets',
+  language: 'Language',
+  theme: 'Theme',
+  themeDefault: 'Default',
+  themeDark: 'Dark',
+  themeBackOffice: 'Back-office theme',
+  merchantPanel: 'Merchant panel',
+  cart: 'Your cart',
+  total: 'Order total',
+  checkout: 'Go to checkout',
+  payment: 'Payment',
+  order: 'Order',
+  cardMode: 'Card payments',
+  cardRedirect: 'On the gateway’s page',
+  cardMerchantPage: 'On this page',
+  quantity: 'Quantity',
+  remove: 'Remove',
+  emptyCart: 'Your cart is empty.',
+  orderFailed: 'The order could not be created. Try again.',
+  resultTitle: 'Payment result',
+  outcome_success: 'Payment successful',
+  outcome_pending: 'Payment pending',
+  outcome_failure: 'Payment not completed',
+  verified: 'Gateway response, signature verified by the merchant endpoint',
+  notVerified: 'No verified gateway response for this order yet.',
+  statusTitle: 'Order status (CHECK_STATUS)',
+  backToShop: 'Back to the shop',
+  ordersTitle: 'Orders',
+  reference: 'Reference',
+  amount: 'Amount',
+  result: 'Result',
+  status: 'Status',
+  actions: 'Actions',
+  payBill: 'Customer pays the bill',
+  none: '—',
+  billTitle: 'Cash bill',
+  newOrder: 'Start a new order',
+} as const;
+
+export type DemoMessages = Record<keyof typeof en, string>;
+
+const ar: DemoMessages = {
+  brand: 'نايل جادجتس',
+  language: 'اللغة',
+  theme: 'المظهر',
+  themeDefault: 'افتراضي',
+  themeDark: 'داكن',
+  themeBackOffice: 'مظهر لوحة التحكم',
+  merchantPanel: 'لوحة التاجر',
+  cart: 'سلة التسوق',
+  total: 'إجمالي الطلب',
+  checkout: 'المتابعة إلى الدفع',
+  payment: 'الدفع',
+  order: 'الطلب',
+  cardMode: 'الدفع بالبطاقة',
+  cardRedirect: 'على صفحة بوابة الدفع',
+  cardMerchantPage: 'على هذه الصفحة',
+  quantity: 'الكمية',
+  remove: 'إزالة',
+  emptyCart: 'سلة التسوق فارغة.',
+  orderFailed: 'تعذر إنشاء الطلب. حاول مرة أخرى.',
+  resultTitle: 'نتيجة الدفع',
+  outcome_success: 'تم الدفع بنجاح',
+  outcome_pending: 'الدفع قيد الانتظار',
+  outcome_failure: 'لم يكتمل الدفع',
+  verified: 'رد بوابة الدفع، وقد تحقق الخادم من توقيعه',
+  notVerified: 'لا يوجد رد موثق من بوابة الدفع لهذا الطلب بعد.',
+  statusTitle: 'حالة الطلب (CHECK_STATUS)',
+  backToShop: 'العودة إلى المتجر',
+  ordersTitle: 'الطلبات',
+  reference: 'المرجع',
+  amount: 'المبلغ',
+  result: 'النتيجة',
+  status: 'الحالة',
+  actions: 'إجراءات',
+  payBill: 'العميل يدفع الفاتورة',
+  none: '—',
+  billTitle: 'فاتورة الدفع النقدي',
+  newOrder: 'بدء طلب جديد',
+};
+
+export const MESSAGES: Record<Language, DemoMessages> = { en, ar };
+
+const LANGUAGE_KEY = 'pg-demo-language';
+const THEME_KEY = 'pg-demo-theme';
+
+export type DemoTheme = 'default' | 'dark' | 'back-office';
+
+export function storedLanguage(): Language {
+  const fromQuery = new URLSearchParams(location.search).get('lang');
+  const value = fromQuery ?? localStorage.getItem(LANGUAGE_KEY);
+  return value === 'ar' ? 'ar' : 'en';
+}
+
+export function storedTheme(): DemoTheme {
+  const value = localStorage.getItem(THEME_KEY);
+  return value === 'dark' || value === 'back-office' ? value : 'default';
+}
+
+/** Applies language and theme to the page: lang/dir, the words, the theme stylesheet. */
+export function applyPageSettings(language: Language, theme: DemoTheme): void {
+  localStorage.setItem(LANGUAGE_KEY, language);
+  localStorage.setItem(THEME_KEY, theme);
+  document.documentElement.lang = language;
+  document.documentElement.dir = language === 'ar' ? 'rtl' : 'ltr';
+  for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
+    const key = element.dataset.i18n as keyof DemoMessages;
+    if (key in MESSAGES[language]) element.textContent = MESSAGES[language][key];
+  }
+  const link = document.querySelector<HTMLLinkElement>('#page-theme');
+  if (link) link.href = theme === 'dark' ? '/themes/dark.css' : '/themes/default.css';
+  const languageSwitch = document.querySelector<HTMLSelectElement>('#language-switch');
+  if (languageSwitch) languageSwitch.value = language;
+  const themeSwitch = document.querySelector<HTMLSelectElement>('#theme-switch');
+  if (themeSwitch) themeSwitch.value = theme;
+}
+
+/** The stylesheet given to the elements' `theme-href`: the example back-office theme, or none. */
+export function elementThemeHref(theme: DemoTheme): string {
+  return theme === 'back-office' ? '/themes/back-office-example.css' : '';
+}

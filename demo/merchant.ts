@@ -1,0 +1,57 @@
+/** The merchant panel: every demo order with its verified result and CHECK_STATUS. */
+import { formatMoney } from '../src/core/amounts.ts';
+import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
+import type { OrderView } from './views.ts';
+
+const language = storedLanguage();
+applyPageSettings(language, storedTheme());
+const words = MESSAGES[language];
+
+function cell(text: string, ltr = false): HTMLTableCellElement {
+  const td = document.createElement('td');
+  if (ltr) {
+    const bdi = document.createElement('bdi');
+    bdi.dir = 'ltr';
+    bdi.textContent = text;
+    td.append(bdi);
+  } else {
+    td.textContent = text;
+  }
+  return td;
+}
+
+async function show(): Promise<void> {
+  const views = (await (await fetch('/demo-api/orders')).json()) as OrderView[];
+  const rows = views.map((view) => {
+    const row = document.createElement('tr');
+    row.dataset.reference = view.order.merchant_reference;
+    const link = document.createElement('a');
+    link.href = `/result.html?merchant_reference=${encodeURIComponent(view.order.merchant_reference)}`;
+    link.textContent = view.order.merchant_reference;
+    const reference = document.createElement('td');
+    reference.append(link);
+    const status = String(view.status.transaction_message ?? view.status.response_message ?? words.none);
+    const actions = document.createElement('td');
+    if (view.bill) {
+      const pay = document.createElement('button');
+      pay.type = 'button';
+      pay.textContent = words.payBill;
+      pay.addEventListener('click', async () => {
+        await fetch(`/demo-api/orders/${encodeURIComponent(view.order.merchant_reference)}/pay-bill`, { method: 'POST' });
+        await show();
+      });
+      actions.append(pay);
+    }
+    row.append(
+      reference,
+      cell(formatMoney(view.order.amount, view.order.currency, language), true),
+      cell(view.result ? words[`outcome_${view.result.outcome}`] : view.bill ? words.billTitle : words.none),
+      cell(status),
+      actions,
+    );
+    return row;
+  });
+  document.querySelector('#orders')!.replaceChildren(...rows);
+}
+
+void show();

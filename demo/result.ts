@@ -1,0 +1,33 @@
+/** The result page: the verified gateway response and the order's CHECK_STATUS, from the shop's back end. */
+import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
+import { definitionList, type OrderView } from './views.ts';
+
+const language = storedLanguage();
+applyPageSettings(language, storedTheme());
+const words = MESSAGES[language];
+
+async function show(): Promise<void> {
+  const reference = new URLSearchParams(location.search).get('merchant_reference') ?? '';
+  document.querySelector('#order-ref')!.textContent = reference;
+  const response = await fetch(`/demo-api/orders/${encodeURIComponent(reference)}`);
+  const outcome = document.querySelector<HTMLElement>('#outcome')!;
+  if (!response.ok) {
+    outcome.textContent = words.notVerified;
+    return;
+  }
+  const view = (await response.json()) as OrderView;
+  const verified = document.querySelector('#verified')!;
+  if (view.result) {
+    outcome.textContent = words[`outcome_${view.result.outcome}`];
+    outcome.dataset.outcome = view.result.outcome;
+    verified.replaceChildren(definitionList(view.result.gateway));
+  } else if (view.bill) {
+    outcome.textContent = words.billTitle;
+    verified.replaceChildren(definitionList(view.bill.gateway));
+  } else {
+    outcome.textContent = words.notVerified;
+  }
+  document.querySelector('#status')!.replaceChildren(definitionList(view.status));
+}
+
+void show();

@@ -1,0 +1,147 @@
+/** The demo storefront: a cart, an order created by the shop's back end, and the pg-checkout drop-in. */
+import '../src/define.ts';
+import { formatMoney } from '../src/core/amounts.ts';
+import type { Language } from '../src/core/language.ts';
+import { cartTotal, DEMO_CURRENCY, PRODUCTS } from './catalog.ts';
+import { applyPageSettings, elementThemeHref, MESSAGES, storedLanguage, storedTheme, type DemoTheme } from './i18n.ts';
+
+let language: Language = storedLanguage();
+let theme: DemoTheme = storedTheme();
+let cardMode: 'redirect' | 'merchant-page' = 'redirect';
+const cart: { sku: string; quantity: number }[] = [
+  { sku: 'phone-x', quantity: 1 },
+  { sku: 'case', quantity: 1 },
+];
+let orderReference = '';
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector) as T;
+
+function renderCart(): void {
+  const list = $<HTMLUListElement>('#cart-lines');
+  list.replaceChildren(
+    ...cart.map((line) => {
+      const product = PRODUCTS.find((candidate) => candidate.sku === line.sku);
+      const item = document.createElement('li');
+      if (!product) return item;
+      const name = document.createElement('span');
+      name.className = 'product-name';
+      name.textContent = product.name[language];
+      const quantity = document.createElement('input');
+      quantity.type = 'number';
+      quantity.min = '1';
+      quantity.max = '10';
+      quantity.value = String(line.quantity);
+      quantity.setAttribute('aria-label', `${MESSAGES[language].quantity}: ${product.name[language]}`);
+      quantity.addEventListener('change', () => {
+        line.quantity = Math.min(10, Math.max(1, Math.trunc(Number(quantity.value)) || 1));
+        resetCheckout();
+        renderCart();
+      });
+      const price = document.createElement('bdi');
+      price.dir = 'ltr';
+      price.className = 'price';
+      price.textContent = formatMoney(product.price * line.quantity, DEMO_CURRENCY, language);
+      item.append(name, quantity, price);
+      return item;
+    }),
+  );
+  $('#cart-total').textContent = formatMoney(cartTotal(cart), DEMO_CURRENCY, language);
+}
+
+function resetCheckout(): void {
+  orderReference = '';
+  $('#checkout-section').hidden = true;
+  $('#checkout-host').replaceChildren();
+}
+
+function renderCheckout(): void {
+  const host = $('#checkout-host');
+  if (!orderReference) return;
+  $('#checkout-section').hidden = false;
+  $('#order-ref').textContent = orderReference;
+  let checkout = host.querySelector('pg-checkout');
+  if (!checkout) {
+    const modes = document.createElement('fieldset');
+    modes.className = 'card-modes';
+    const legend = document.createElement('legend');
+    legend.dataset.i18n = 'cardMode';
+    modes.append(legend);
+    for (const [value, key] of [
+      ['redirect', 'cardRedirect'],
+      ['merchant-page', 'cardMerchantPage'],
+    ] as const) {
+      const label = document.createElement('label');
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'card-mode';
+      radio.value = value;
+      radio.checked = value === cardMode;
+      radio.addEventListener('change', () => {
+        cardMode = value;
+        renderCheckout();
+      });
+      const text = document.createElement('span');
+      text.dataset.i18n = key;
+      label.append(radio, text);
+      modes.append(label);
+    }
+    checkout = document.createElement('pg-checkout');
+    checkout.setAttribute('endpoint', '/pg');
+    checkout.setAttribute('methods', 'card installments voucher financing');
+    host.append(modes, checkout);
+  }
+  checkout.setAttribute('merchant-reference', orderReference);
+  checkout.setAttribute('language', language);
+  checkout.setAttribute('card-mode', cardMode);
+  checkout.setAttribute('customer-email', 'customer@example.com');
+  const themeHref = elementThemeHref(theme);
+  if (themeHref) checkout.setAttribute('theme-href', themeHref);
+  else checkout.removeAttribute('theme-href');
+  applyPageSettings(language, theme);
+}
+
+async function startCheckout(): Promise<void> {
+  const message = $('#checkout-message');
+  message.textContent = '';
+  try {
+    const response = await fetch('/demo-api/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ lines: cart }),
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    const order = (await response.json()) as { merchant_reference: string };
+    orderReference = order.merchant_reference;
+    $('#checkout-host').replaceChildren();
+    renderCheckout();
+    $('#checkout-section').scrollIntoView({ block: 'start' });
+  } catch {
+    $('#checkout-section').hidden = false;
+    message.textContent = MESSAGES[language].orderFailed;
+  }
+}
+
+/** Flows that end on this page (financing purchase, issued bill) continue to the result page. */
+function showResultOnCompletion(): void {
+  document.addEventListener('pg-financing-complete', () => {
+    location.assign(`/result.html?merchant_reference=${encodeURIComponent(orderReference)}`);
+  });
+}
+
+$<HTMLSelectElement>('#language-switch').addEventListener('change', (event) => {
+  language = (event.target as HTMLSelectElement).value === 'ar' ? 'ar' : 'en';
+  applyPageSettings(language, theme);
+  renderCart();
+  renderCheckout();
+});
+$<HTMLSelectElement>('#theme-switch').addEventListener('change', (event) => {
+  const value = (event.target as HTMLSelectElement).value;
+  theme = value === 'dark' || value === 'back-office' ? value : 'default';
+  applyPageSettings(language, theme);
+  renderCheckout();
+});
+$('#start-checkout').addEventListener('click', () => void startCheckout());
+
+applyPageSettings(language, theme);
+renderCart();
+showResultOnCompletion();
