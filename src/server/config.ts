@@ -1,0 +1,421 @@
+/**
+ * Configuration of the merchant endpoint: the programmatic `EndpointConfig`, its checked and
+ * completed form (`EndpointSettings`), and `configFromEnv` for `pg-checkout serve`. A bad
+ * configuration stops start-up with one message naming every variable at fault; no message ever
+ * carries a configured value, so a phrase can never be printed by mistake.
+ */
+import { field } from '../core/schemas.ts';
+import { parseShaType, type ShaType } from '../core/signature.ts';
+import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
+import { silentLogger, type Logger } from './logger.ts';
+import type { ResolveOrder } from './orders.ts';
+
+/** A payment outcome whose gateway signature has been checked, handed to `onResult`. */
+export interface VerifiedResult extends PaymentResult {
+  /** Where the result came from: the return URL, merchant-page completion, or financing PURCHASE. */
+  readonly source: 'return' | 'merchant-page' | 'financing';
+  /** `command` of the answered operation (AUTHORIZATION, PURCHASE) when the gateway names one. */
+  readonly command?: string;
+  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch). */
+  readonly error?: string;
+  /** Every field of the verified gateway answer except `signature` (card number masked by the gateway). */
+  readonly gateway: Readonly<Record<string, unknown>>;
+}
+
+/** A verified, issued cash bill, handed to `onBill` (the merchant holds the item until it expires). */
+export interface IssuedBill extends BillResult {
+  readonly gateway: Readonly<Record<string, unknown>>;
+}
+
+export interface EndpointConfig {
+  /** `merchant_identifier` from the back-office. */
+  readonly merchantIdentifier: string;
+  /** `access_code` from the back-office. */
+  readonly accessCode: string;
+  /** The back-office SHA type; use `parseShaType("SHA-256")` to read a setting. */
+  readonly shaType: ShaType;
+  /** SHA request phrase: signs every request. Never leaves the server. */
+  readonly requestPhrase: string;
+  /** SHA response phrase: verifies every answer. Never leaves the server. */
+  readonly responsePhrase: string;
+  /** Host of the payment services API; calls go to `{gatewayBaseUrl}/{apiRoot}/paymentApi`. */
+  readonly gatewayBaseUrl: string;
+  /** Host of the hosted payment page; forms post to `{checkoutUrl}/{apiRoot}/paymentPage`. */
+  readonly checkoutUrl: string;
+  /** The fixed first path segment of every gateway path. */
+  readonly apiRoot: string;
+  /** Absolute URL where this endpoint is reachable from the customer's browser (origin and any prefix before basePath). */
+  readonly publicUrl: string;
+  /** Where the routes are mounted, e.g. `/pg`; default `''`. */
+  readonly basePath?: string;
+  /** Origins (`https://shop.example`) whose pages may call the endpoint; same-origin calls are always allowed. */
+  readonly allowedOrigins?: readonly string[];
+  /** The merchant's order: amount, currency and identity come from here, never from the browser. */
+  readonly resolveOrder: ResolveOrder;
+  /**
+   * Called with every verified payment outcome. Return a Response to answer the customer's
+   * browser yourself; otherwise the endpoint redirects to `resultUrl` (or answers JSON).
+   */
+  readonly onResult?: (result: VerifiedResult, request: Request) => void | Response | Promise<void | Response>;
+  /** Called when a cash bill is issued. */
+  readonly onBill?: (bill: IssuedBill, request: Request) => void | Promise<void>;
+  /** Where the customer is sent after a return, with `?merchant_reference=…&outcome=…`. */
+  readonly resultUrl?: string;
+  /**
+   * The merchant's own parameters added to `return_url`, e.g. `{ pg_site: 'eg' }`. Names must
+   * start with `pg_`: the return route leaves such parameters out of verification.
+   */
+  readonly returnParameters?: Readonly<Record<string, string>>;
+  /** Server-to-server `fetch` (default `globalThis.fetch`); tests inject a fake gateway here. */
+  readonly fetch?: typeof fetch;
+  /** Structured logs (default: none). Everything passed to it is redacted again. */
+  readonly logger?: Logger;
+  /** Largest request body accepted, in bytes (default 16 KiB). */
+  readonly maxBodyBytes?: number;
+  /** The clock (default `new Date()`), for bill expiry and flow-token lifetime. */
+  readonly now?: () => Date;
+  /** How long a cash bill stays payable (default 48 hours). */
+  readonly billLifetimeMinutes?: number;
+  /** How long a financing step may wait for the next (default 15 minutes). */
+  readonly flowLifetimeSeconds?: number;
+  /**
+   * Reverse proxies in front of the endpoint that append to `X-Forwarded-For` (default 0: the
+   * header is ignored, since a browser can write anything into it).
+   */
+  readonly trustedProxyHops?: number;
+  /** Time limit of one server-to-server call (default 30 s). */
+  readonly gatewayTimeoutMs?: number;
+}
+
+/** `EndpointConfig` checked, with every default applied and every URL worked out. */
+export interface EndpointSettings {
+  readonly merchantIdentifier: string;
+  readonly accessCode: string;
+  readonly shaType: ShaType;
+  readonly requestPhrase: string;
+  readonly responsePhrase: string;
+  readonly basePath: string;
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** Origin of `publicUrl`: requests from it are same-origin even behind a proxy. */
+  readonly publicOrigin: string;
+  readonly paymentPageUrl: string;
+  readonly paymentApiUrl: string;
+  /** The `return_url` sent to the gateway. */
+  readonly returnUrl: string;
+  readonly resultUrl: string | undefined;
+  readonly resolveOrder: ResolveOrder;
+  readonly onResult: EndpointConfig['onResult'];
+  readonly onBill: EndpointConfig['onBill'];
+  readonly fetch: typeof fetch;
+  readonly logger: Logger;
+  readonly maxBodyBytes: number;
+  readonly now: () => Date;
+  readonly billLifetimeMinutes: number;
+  readonly flowLifetimeSeconds: number;
+  readonly trustedProxyHops: number;
+  readonly gatewayTimeoutMs: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
+export const DEFAULT_BILL_LIFETIME_MINUTES = 48 * 60;
+export const DEFAULT_FLOW_LIFETIME_SECONDS = 15 * 60;
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 30_000;
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface ConfigProblem {
+  /** The variable (`PG_ACCESS_CODE`) or config field (`accessCode`) at fault. */
+  readonly name: string;
+  readonly message: string;
+}
+
+/** Refused configuration. The message is one line naming every variable at fault, and no value. */
+export class ConfigError extends Error {
+  readonly problems: readonly ConfigProblem[];
+
+  constructor(problems: readonly ConfigProblem[]) {
+    super(`Configuration refused: ${problems.map((problem) => `${problem.name} ${problem.message}`).join('; ')}.`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+// ---- Checks shared by the programmatic and the environment form ----
+
+type Check<T> = (value: T) => string | undefined;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLoopback(url: URL): boolean {
+  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
+}
+
+/** merchant_identifier and access_code share one rule (spec, Limits): letters and digits, max 20. */
+const identifier: Check<string> = (value) =>
+  field('access_code').safeParse(value).success ? undefined : 'must be 1 to 20 letters or digits, as the back-office shows it';
+
+const phrase: Check<string> = (value) => (value.length > 0 ? undefined : 'must not be empty');
+
+/** An absolute http(s) URL without query or fragment; plain http only on loopback (the sandbox). */
+function serviceUrl(allowPath: boolean): Check<string> {
+  return (value) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return 'must be an absolute URL such as https://host.example';
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+    if (url.protocol === 'http:' && !isLoopback(url)) return 'must use https (plain http is accepted only on localhost)';
+    if (url.search || url.hash || url.username || url.password) return 'must not carry a query, fragment or credentials';
+    if (!allowPath && url.pathname !== '/') {
+      return 'must be a host URL without a path (the API root is configured separately)';
+    }
+    return undefined;
+  };
+}
+
+const apiRoot: Check<string> = (value) =>
+  /^[A-Za-z0-9._~-]+$/.test(value) ? undefined : 'must be one path segment (letters, digits, ".", "_", "~" or "-")';
+
+const basePath: Check<string> = (value) =>
+  value === '' || /^(\/[A-Za-z0-9._~-]+)+$/.test(value)
+    ? undefined
+    : 'must be empty or a path such as /pg (leading slash, no trailing slash)';
+
+const origin: Check<string> = (value) => {
+  if (value === '*') return 'must list origins such as https://shop.example; "*" is refused';
+  try {
+    const url = new URL(value);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value) return undefined;
+  } catch {
+    // fall through
+  }
+  return 'must list origins such as https://shop.example (scheme, host and port only, no trailing slash)';
+};
+
+const resultUrl: Check<string> = (value) => {
+  if (/^\/(?!\/)/.test(value)) return undefined;
+  return serviceUrl(true)(value) === undefined ? undefined : 'must be an absolute https URL or a path starting with /';
+};
+
+function wholeNumber(min: number, max: number): Check<number> {
+  return (value) =>
+    Number.isSafeInteger(value) && value >= min && value <= max ? undefined : `must be a whole number from ${min} to ${max}`;
+}
+
+function returnUrlOf(url: string, parameters: Readonly<Record<string, string>> = {}): string {
+  const query = new URLSearchParams(parameters).toString();
+  return query ? `${url}?${query}` : url;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** Checks a programmatic config and completes it; throws ConfigError naming each bad field. */
+export function resolveSettings(config: EndpointConfig): EndpointSettings {
+  const problems: ConfigProblem[] = [];
+  const check = <T>(name: string, value: T | undefined, rule: Check<T>, required = true): void => {
+    if (value === undefined || value === '') {
+      if (required) problems.push({ name, message: 'is missing' });
+      return;
+    }
+    const message = rule(value);
+    if (message) problems.push({ name, message });
+  };
+  check('merchantIdentifier', config.merchantIdentifier, identifier);
+  check('accessCode', config.accessCode, identifier);
+  check('shaType', config.shaType, (value) =>
+    value === 'sha256' || value === 'sha512' ? undefined : 'must be sha256 or sha512',
+  );
+  check('requestPhrase', config.requestPhrase, phrase);
+  check('responsePhrase', config.responsePhrase, phrase);
+  check('gatewayBaseUrl', config.gatewayBaseUrl, serviceUrl(false));
+  check('checkoutUrl', config.checkoutUrl, serviceUrl(false));
+  check('apiRoot', config.apiRoot, apiRoot);
+  check('publicUrl', config.publicUrl, serviceUrl(true));
+  check('basePath', config.basePath, basePath, false);
+  for (const allowed of config.allowedOrigins ?? []) check('allowedOrigins', allowed, origin);
+  check('resultUrl', config.resultUrl, resultUrl, false);
+  for (const name of Object.keys(config.returnParameters ?? {})) {
+    check('returnParameters', name, (value) =>
+      /^pg_[A-Za-z0-9_]+$/.test(value) ? undefined : 'names must start with pg_ (letters, digits and _)',
+    );
+  }
+  if (typeof config.resolveOrder !== 'function') problems.push({ name: 'resolveOrder', message: 'must be a function' });
+  check('maxBodyBytes', config.maxBodyBytes, wholeNumber(256, 1024 * 1024), false);
+  check('billLifetimeMinutes', config.billLifetimeMinutes, wholeNumber(1, 60 * 24 * 90), false);
+  check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
+  check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
+  check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const base = config.basePath ?? '';
+  const publicUrl = trimSlash(config.publicUrl);
+  const root = config.apiRoot;
+  const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+  return {
+    merchantIdentifier: config.merchantIdentifier,
+    accessCode: config.accessCode,
+    shaType: config.shaType,
+    requestPhrase: config.requestPhrase,
+    responsePhrase: config.responsePhrase,
+    basePath: base,
+    allowedOrigins: new Set(config.allowedOrigins ?? []),
+    publicOrigin: new URL(publicUrl).origin,
+    paymentPageUrl: `${trimSlash(config.checkoutUrl)}/${root}/paymentPage`,
+    paymentApiUrl: `${trimSlash(config.gatewayBaseUrl)}/${root}/paymentApi`,
+    returnUrl: returnUrlOf(`${publicUrl}${base}${ROUTES.gatewayReturn}`, config.returnParameters),
+    resultUrl: config.resultUrl,
+    resolveOrder: config.resolveOrder,
+    onResult: config.onResult,
+    onBill: config.onBill,
+    fetch: fetchImpl,
+    logger: config.logger ?? silentLogger,
+    maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    now: config.now ?? (() => new Date()),
+    billLifetimeMinutes: config.billLifetimeMinutes ?? DEFAULT_BILL_LIFETIME_MINUTES,
+    flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
+    trustedProxyHops: config.trustedProxyHops ?? 0,
+    gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+  };
+}
+
+// ---- Environment ----
+
+/** The part of `EndpointConfig` that comes from environment variables, plus where to listen. */
+export interface EnvConfig
+  extends Pick<
+    EndpointConfig,
+    | 'merchantIdentifier'
+    | 'accessCode'
+    | 'shaType'
+    | 'requestPhrase'
+    | 'responsePhrase'
+    | 'gatewayBaseUrl'
+    | 'checkoutUrl'
+    | 'apiRoot'
+  > {
+  readonly allowedOrigins: readonly string[];
+  readonly basePath: string;
+  /** Undefined: the URL the server ends up listening on. */
+  readonly publicUrl: string | undefined;
+  readonly resultUrl: string | undefined;
+  readonly trustedProxyHops: number;
+  readonly port: number;
+  readonly host: string;
+}
+
+/** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
+export const ENV_VARIABLES = {
+  PG_MERCHANT_IDENTIFIER: 'merchant_identifier from the back-office (required)',
+  PG_ACCESS_CODE: 'access_code from the back-office (required)',
+  PG_SHA_TYPE: 'SHA-256 or SHA-512, as set in the back-office (required)',
+  PG_SHA_REQUEST_PHRASE: 'SHA request phrase (required, secret)',
+  PG_SHA_RESPONSE_PHRASE: 'SHA response phrase (required, secret)',
+  PG_GATEWAY_BASE_URL: 'host of the payment services API, e.g. https://api.sandbox.gateway.example (required)',
+  PG_CHECKOUT_URL: 'host of the hosted payment page (required)',
+  PG_API_ROOT: 'first path segment of every gateway path (required)',
+  PG_ALLOWED_ORIGINS: 'comma-separated origins whose pages may call the endpoint (default: same origin only)',
+  PG_PORT: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`,
+  PG_HOST: `address to listen on (default ${DEFAULT_HOST})`,
+  PG_PUBLIC_URL: 'absolute URL of this server as the browser sees it, used for return_url (default: the listening URL)',
+  PG_BASE_PATH: 'path the routes are mounted under, e.g. /pg (default: none)',
+  PG_RESULT_URL: "merchant page the customer lands on after paying (default: the return route answers JSON)",
+  PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
+} as const;
+
+export type EnvVariable = keyof typeof ENV_VARIABLES;
+
+/**
+ * Reads the `PG_*` variables into an `EnvConfig`, or throws one ConfigError naming every missing
+ * or malformed variable. Values are never quoted in the message.
+ */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>): EnvConfig {
+  const problems: ConfigProblem[] = [];
+  const read = (name: EnvVariable): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const required = (name: EnvVariable, rule: Check<string>): string => {
+    const value = read(name);
+    if (value === undefined) {
+      problems.push({ name, message: `is not set (${ENV_VARIABLES[name]})` });
+      return '';
+    }
+    const message = rule(value);
+    if (message) problems.push({ name, message });
+    return value;
+  };
+  const optional = (name: EnvVariable, rule: Check<string>): string | undefined => {
+    const value = read(name);
+    if (value === undefined) return undefined;
+    const message = rule(value);
+    if (message) problems.push({ name, message });
+    return value;
+  };
+  const number = (name: EnvVariable, fallback: number, min: number, max: number): number => {
+    const value = read(name);
+    if (value === undefined) return fallback;
+    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    const message = wholeNumber(min, max)(parsed);
+    if (message) problems.push({ name, message });
+    return parsed;
+  };
+
+  const merchantIdentifier = required('PG_MERCHANT_IDENTIFIER', identifier);
+  const accessCode = required('PG_ACCESS_CODE', identifier);
+  let shaType: ShaType = 'sha256';
+  required('PG_SHA_TYPE', (value) => {
+    try {
+      shaType = parseShaType(value);
+      return undefined;
+    } catch {
+      return 'must be SHA-256 or SHA-512 (the weak 128-bit variant is refused)';
+    }
+  });
+  // Phrases are read raw: a leading or trailing space is part of what the back-office signs with.
+  const requestPhrase = env['PG_SHA_REQUEST_PHRASE'] ?? '';
+  const responsePhrase = env['PG_SHA_RESPONSE_PHRASE'] ?? '';
+  for (const [name, value] of [
+    ['PG_SHA_REQUEST_PHRASE', requestPhrase],
+    ['PG_SHA_RESPONSE_PHRASE', responsePhrase],
+  ] as const) {
+    if (value === '') problems.push({ name, message: `is not set (${ENV_VARIABLES[name]})` });
+  }
+  const gatewayBaseUrl = required('PG_GATEWAY_BASE_URL', serviceUrl(false));
+  const checkoutUrl = required('PG_CHECKOUT_URL', serviceUrl(false));
+  const root = required('PG_API_ROOT', (value) => apiRoot(value.replace(/^\/+|\/+$/g, '')));
+  const origins = (read('PG_ALLOWED_ORIGINS') ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const badOrigin = origins.map(origin).find((message) => message !== undefined);
+  if (badOrigin) problems.push({ name: 'PG_ALLOWED_ORIGINS', message: badOrigin });
+  const port = number('PG_PORT', DEFAULT_PORT, 0, 65_535);
+  const host = read('PG_HOST') ?? DEFAULT_HOST;
+  const publicUrl = optional('PG_PUBLIC_URL', serviceUrl(true));
+  const base = optional('PG_BASE_PATH', basePath) ?? '';
+  const result = optional('PG_RESULT_URL', resultUrl);
+  const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    merchantIdentifier,
+    accessCode,
+    shaType,
+    requestPhrase,
+    responsePhrase,
+    gatewayBaseUrl,
+    checkoutUrl,
+    apiRoot: root.replace(/^\/+|\/+$/g, ''),
+    allowedOrigins: origins,
+    basePath: base,
+    publicUrl,
+    resultUrl: result,
+    trustedProxyHops,
+    port,
+    host,
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * `createMerchantEndpoint`: the merchant-side endpoint as one Web-standard handler,
+ * `(Request) => Promise<Response>`, stateless, so the same code runs on Node (through node.ts),
+ * Deno, Bun, edge platforms and, in tests, inside a browser service worker.
+ *
+ * Every JSON route runs the same gate before its handler: CORS, method, body size, JSON, card
+ * data, commands, fields only the server sets, the contract's schema, and the merchant's order
+ * with the amount and currency the browser may have named.
+ */
+import { CARD_FIELDS, ROUTES } from '../core/endpoint-api.ts';
+import { validate } from '../core/field-errors.ts';
+import { isLanguage, type Language } from '../core/language.ts';
+import { resolveSettings, type EndpointConfig } from './config.ts';
+import { EndpointRefusal } from './errors.ts';
+import { createFlowSealer } from './flow-token.ts';
+import { createGatewayClient } from './gateway-client.ts';
+import { handleGatewayReturn } from './gateway-return.ts';
+import {
+  corsHeaders,
+  isOriginAllowed,
+  jsonResponse,
+  languageFromHeaders,
+  preflightResponse,
+  readBodyText,
+  type RequestContext,
+} from './http.ts';
+import { redactingLogger } from './logger.ts';
+import type { EndpointRuntime, JsonRoute } from './route.ts';
+import {
+  financingOtpRoute,
+  financingPurchaseRoute,
+  financingVerifyCustomerRoute,
+  financingVerifyOtpRoute,
+} from './routes-financing.ts';
+import { hostedPageRoute, merchantPageRoute, orderRoute } from './routes-payment-pages.ts';
+import { billRoute, installmentPlansRoute, statusRoute } from './routes-services.ts';
+
+export type { RequestContext } from './http.ts';
+
+/** The endpoint: a fetch-style handler. `context` carries what only the runtime knows (the peer address). */
+export type MerchantEndpoint = (request: Request, context?: RequestContext) => Promise<Response>;
+
+const JSON_ROUTES: ReadonlyMap<string, JsonRoute<unknown>> = new Map([
+  [ROUTES.order, orderRoute],
+  [ROUTES.hostedPage, hostedPageRoute],
+  [ROUTES.merchantPage, merchantPageRoute],
+  [ROUTES.installmentPlans, installmentPlansRoute],
+  [ROUTES.bill, billRoute],
+  [ROUTES.financingVerifyCustomer, financingVerifyCustomerRoute],
+  [ROUTES.financingOtp, financingOtpRoute],
+  [ROUTES.financingVerifyOtp, financingVerifyOtpRoute],
+  [ROUTES.financingPurchase, financingPurchaseRoute],
+  [ROUTES.status, statusRoute],
+]);
+
+/**
+ * Operations the browser may never ask for, by the field that would name them: maintenance and
+ * query commands, recurring and trusted-channel (`eci`), and payments with a stored token.
+ */
+const COMMAND_FIELDS: readonly string[] = ['service_command', 'query_command', 'eci', 'token_name'];
+
+/** Fields only the endpoint sets; a browser sending one is refused rather than silently ignored. */
+const SERVER_FIELDS: readonly string[] = [
+  'signature',
+  'access_code',
+  'merchant_identifier',
+  'return_url',
+  'customer_ip',
+  'merchant_extra',
+  'merchant_extra1',
+  'merchant_extra2',
+  'merchant_extra3',
+  'merchant_extra4',
+  'merchant_extra5',
+];
+
+const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {
+  en: 'is set by the merchant server, never by the browser',
+  ar: 'يحدده خادم التاجر وليس المتصفح',
+};
+
+/** True when `path` (a URL pathname) is one of the endpoint's routes under `basePath`. */
+export function isEndpointPath(path: string, basePath = ''): boolean {
+  if (!path.startsWith(basePath)) return false;
+  const route = path.slice(basePath.length);
+  return route === ROUTES.gatewayReturn || JSON_ROUTES.has(route);
+}
+
+/** Builds the endpoint; throws ConfigError naming every bad config field. */
+export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint {
+  const settings = resolveSettings(config);
+  const log = redactingLogger(settings.logger);
+  const runtime: EndpointRuntime = {
+    settings,
+    log,
+    gateway: createGatewayClient(settings, log),
+    flows: createFlowSealer({
+      requestPhrase: settings.requestPhrase,
+      merchantIdentifier: settings.merchantIdentifier,
+      lifetimeSeconds: settings.flowLifetimeSeconds,
+      now: settings.now,
+    }),
+  };
+
+  return async (request, context = {}) => {
+    let language = languageFromHeaders(request);
+    const path = new URL(request.url).pathname;
+    const route = path.startsWith(settings.basePath) ? path.slice(settings.basePath.length) : undefined;
+    try {
+      if (route === ROUTES.gatewayReturn) return await handleGatewayReturn(request, context, runtime);
+      const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
+      if (!isOriginAllowed(request, settings)) {
+        log.warn('origin_refused', { route });
+        throw new EndpointRefusal('origin_refused');
+      }
+      if (!jsonRoute) throw new EndpointRefusal('not_found');
+      if (request.method === 'OPTIONS') return preflightResponse(request, settings);
+      if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST, OPTIONS' } });
+      const body = await readJsonObject(request, settings.maxBodyBytes);
+      if (isLanguage(body['language'])) language = body['language'];
+      const result = await runJsonRoute(jsonRoute, body, language, request, context, runtime);
+      return jsonResponse(200, result, corsHeaders(request, settings));
+    } catch (error) {
+      // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
+      const refusal = error instanceof EndpointRefusal ? error : new EndpointRefusal('internal_error');
+      if (refusal === error) {
+        log.info('refused', { route, code: refusal.code, field: refusal.details.field, status: refusal.status });
+      } else {
+        log.error('internal_error', { route, error });
+      }
+      const headers = { ...corsHeaders(request, settings), ...refusal.details.headers };
+      return jsonResponse(refusal.status, refusal.body(language), headers);
+    }
+  };
+}
+
+async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
+  const text = await readBodyText(request, maxBytes);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new EndpointRefusal('invalid_json');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
+  return body as Record<string, unknown>;
+}
+
+/** The name (path) of the first card field anywhere in `value`, if any. */
+function findCardField(value: unknown, path = ''): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = findCardField(item, `${path}[${index}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  for (const [name, item] of Object.entries(value)) {
+    const here = path ? `${path}.${name}` : name;
+    if (CARD_FIELDS.includes(name)) return here;
+    const found = findCardField(item, here);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The policy gate, then the route. Refusals name the field, never echo its value. */
+async function runJsonRoute(
+  route: JsonRoute<unknown>,
+  body: Readonly<Record<string, unknown>>,
+  language: Language,
+  request: Request,
+  context: RequestContext,
+  runtime: EndpointRuntime,
+): Promise<unknown> {
+  const { settings, log } = runtime;
+  const cardField = findCardField(body);
+  if (cardField) {
+    log.warn('card_data_refused', { field: cardField });
+    throw new EndpointRefusal('card_data_refused', { field: cardField });
+  }
+  const commandField = COMMAND_FIELDS.find((name) => body[name] !== undefined);
+  if (commandField) throw new EndpointRefusal('command_refused', { field: commandField });
+  if (body['command'] !== undefined && !route.commands?.includes(String(body['command']))) {
+    throw new EndpointRefusal('command_refused', { field: 'command' });
+  }
+  const serverField = SERVER_FIELDS.find((name) => body[name] !== undefined);
+  if (serverField) {
+    throw new EndpointRefusal('invalid_request', {
+      field: serverField,
+      message: { en: `${serverField}: ${SERVER_FIELD_MESSAGE.en}`, ar: `${serverField}: ${SERVER_FIELD_MESSAGE.ar}` },
+    });
+  }
+
+  const parsed = validate(route.schema, body, language);
+  if (!parsed.ok) {
+    const [first] = parsed.errors;
+    throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
+  }
+  const input = parsed.data as { merchant_reference: string; amount?: number; currency?: string };
+  const order = await settings.resolveOrder(input.merchant_reference);
+  if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
+  if (input.amount !== undefined && input.amount !== order.amount) {
+    log.warn('amount_mismatch', { merchant_reference: order.merchant_reference });
+    throw new EndpointRefusal('amount_mismatch', { field: 'amount' });
+  }
+  if (input.currency !== undefined && input.currency !== order.currency) {
+    log.warn('currency_mismatch', { merchant_reference: order.merchant_reference });
+    throw new EndpointRefusal('currency_mismatch', { field: 'currency' });
+  }
+
+  const result = await route.handle({ input, order, language, request, context, runtime });
+  const checked = route.result.safeParse(result);
+  if (!checked.success) {
+    log.error('result_breaks_contract', { issues: checked.error.issues.map((issue) => issue.path.join('.')) });
+    throw new EndpointRefusal('internal_error');
+  }
+  return checked.data;
+}

@@ -1,0 +1,149 @@
+/**
+ * Every refusal of the merchant endpoint: a stable code (endpoint-api.ts `EndpointErrorCode`),
+ * the HTTP status that goes with it, the field at fault when there is one, and a message in the
+ * request's language. Route code throws an `EndpointRefusal`; the endpoint turns it into
+ * `{ error: { code, message, field? } }`.
+ */
+import type { EndpointError, EndpointErrorCode } from '../core/endpoint-api.ts';
+import type { Language } from '../core/language.ts';
+
+/** The HTTP status of each code: 4xx for what the browser sent, 5xx when the gateway failed us. */
+export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
+  invalid_request: 400,
+  invalid_json: 400,
+  body_too_large: 413,
+  unknown_order: 404,
+  amount_mismatch: 409,
+  currency_mismatch: 409,
+  card_data_refused: 400,
+  command_refused: 403,
+  origin_refused: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  currency_not_supported: 422,
+  flow_invalid: 400,
+  step_out_of_order: 409,
+  gateway_refused: 422,
+  gateway_unreachable: 502,
+  gateway_signature_invalid: 502,
+  internal_error: 500,
+};
+
+/** The message of each code, in both languages the gateway speaks. */
+export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<Language, string>>>> = {
+  invalid_request: {
+    en: 'The request is not valid.',
+    ar: 'الطلب غير صالح.',
+  },
+  invalid_json: {
+    en: 'The request body must be a JSON object.',
+    ar: 'يجب أن يكون محتوى الطلب كائن JSON.',
+  },
+  body_too_large: {
+    en: 'The request body is too large.',
+    ar: 'محتوى الطلب أكبر من المسموح.',
+  },
+  unknown_order: {
+    en: 'This order is not known to the merchant.',
+    ar: 'هذا الطلب غير معروف لدى التاجر.',
+  },
+  amount_mismatch: {
+    en: 'The amount does not match the order.',
+    ar: 'المبلغ لا يطابق الطلب.',
+  },
+  currency_mismatch: {
+    en: 'The currency does not match the order.',
+    ar: 'العملة لا تطابق الطلب.',
+  },
+  card_data_refused: {
+    en: 'Card details must be sent to the payment gateway only, never to the merchant.',
+    ar: 'يجب إرسال بيانات البطاقة إلى بوابة الدفع فقط وليس إلى التاجر.',
+  },
+  command_refused: {
+    en: 'This operation cannot be requested from the browser.',
+    ar: 'لا يمكن طلب هذه العملية من المتصفح.',
+  },
+  origin_refused: {
+    en: 'Requests from this site are not allowed.',
+    ar: 'الطلبات من هذا الموقع غير مسموح بها.',
+  },
+  not_found: {
+    en: 'There is nothing at this address.',
+    ar: 'لا يوجد شيء على هذا العنوان.',
+  },
+  method_not_allowed: {
+    en: 'This method is not allowed here.',
+    ar: 'هذه الطريقة غير مسموح بها هنا.',
+  },
+  currency_not_supported: {
+    en: 'This payment method is not available in the order currency.',
+    ar: 'طريقة الدفع هذه غير متاحة بعملة الطلب.',
+  },
+  flow_invalid: {
+    en: 'This financing session is not valid or has expired; please start again.',
+    ar: 'جلسة التمويل غير صالحة أو منتهية؛ يرجى البدء من جديد.',
+  },
+  step_out_of_order: {
+    en: 'Please complete the previous financing step first.',
+    ar: 'يرجى إكمال خطوة التمويل السابقة أولًا.',
+  },
+  gateway_refused: {
+    en: 'The payment gateway refused the request.',
+    ar: 'رفضت بوابة الدفع الطلب.',
+  },
+  gateway_unreachable: {
+    en: 'The payment gateway could not be reached; please try again.',
+    ar: 'تعذر الوصول إلى بوابة الدفع؛ يرجى المحاولة مرة أخرى.',
+  },
+  gateway_signature_invalid: {
+    en: 'The payment gateway answer could not be verified.',
+    ar: 'تعذر التحقق من رد بوابة الدفع.',
+  },
+  internal_error: {
+    en: 'Something went wrong on the merchant side; please try again.',
+    ar: 'حدث خطأ لدى التاجر؛ يرجى المحاولة مرة أخرى.',
+  },
+};
+
+export interface RefusalDetails {
+  /** The request field at fault. */
+  readonly field?: string;
+  /** A message that replaces the code's generic one (already in the request's language). */
+  readonly message?: Readonly<Record<Language, string>> | string;
+  /** The gateway's response code, for `gateway_refused`. */
+  readonly responseCode?: string;
+  /** Extra headers (Allow for 405). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** An HTTP status other than the code's usual one. */
+  readonly status?: number;
+}
+
+/** Thrown by route code; the endpoint answers it as a JSON error. */
+export class EndpointRefusal extends Error {
+  readonly code: EndpointErrorCode;
+  readonly status: number;
+  readonly details: RefusalDetails;
+
+  constructor(code: EndpointErrorCode, details: RefusalDetails = {}) {
+    super(details.field ? `${code} (${details.field})` : code);
+    this.name = 'EndpointRefusal';
+    this.code = code;
+    this.status = details.status ?? ERROR_STATUS[code];
+    this.details = details;
+  }
+
+  /** The JSON body for the browser, in `language`. */
+  body(language: Language): EndpointError {
+    const { field, message, responseCode } = this.details;
+    const text =
+      typeof message === 'string' ? message : message ? message[language] : ERROR_MESSAGES[this.code][language];
+    return {
+      error: {
+        code: this.code,
+        message: text,
+        ...(field === undefined ? {} : { field }),
+        ...(responseCode === undefined ? {} : { response_code: responseCode }),
+      },
+    };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Web-standard HTTP plumbing of the endpoint: size-limited body reading, JSON answers, CORS and
+ * the two things read from headers (the language of a refusal and the customer's address).
+ */
+import { isLanguage, type Language } from '../core/language.ts';
+import { EndpointRefusal } from './errors.ts';
+
+/** What the runtime knows about a request beyond the Request itself. */
+export interface RequestContext {
+  /**
+   * The address of the peer that opened the connection. The Node adapter passes the socket's;
+   * on Deno pass `info.remoteAddr.hostname`, on Bun `server.requestIP(request)?.address`, on
+   * Cloudflare Workers `request.headers.get('cf-connecting-ip')`.
+   */
+  readonly clientAddress?: string | undefined;
+}
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/** A JSON answer that no cache keeps. */
+export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
+  });
+}
+
+/** A 303 See Other: the browser follows it with a GET, whatever method brought it here. */
+export function redirectResponse(location: string): Response {
+  return new Response(null, { status: 303, headers: { location, ...SECURITY_HEADERS } });
+}
+
+/**
+ * The body as text, refused with `body_too_large` as soon as it passes `maxBytes` (by its
+ * Content-Length or while it streams in, whichever shows it first).
+ */
+export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) throw new EndpointRefusal('body_too_large');
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new EndpointRefusal('body_too_large');
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new EndpointRefusal('invalid_json');
+  }
+}
+
+/** `ar` when the browser prefers Arabic over English, else `en`. */
+export function languageFromHeaders(request: Request): Language {
+  const header = request.headers.get('accept-language') ?? '';
+  let best: { language: Language; quality: number } | undefined;
+  for (const part of header.split(',')) {
+    const [tag = '', ...params] = part.trim().split(';');
+    const primary = tag.trim().toLowerCase().split('-')[0];
+    if (!isLanguage(primary)) continue;
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+    const quality = q === undefined ? 1 : Number(q);
+    if (!best || quality > best.quality) best = { language: primary, quality };
+  }
+  return best && best.quality > 0 ? best.language : 'en';
+}
+
+/**
+ * The customer's IP for `customer_ip`. With `trustedProxyHops` = N > 0 the address N entries from
+ * the right of X-Forwarded-For (what the outermost trusted proxy saw); otherwise the runtime's
+ * peer address. X-Forwarded-For is never read unless proxies are configured: a browser can send it.
+ */
+export function clientAddress(request: Request, context: RequestContext, trustedProxyHops: number): string | undefined {
+  if (trustedProxyHops > 0) {
+    const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const entry = forwarded[forwarded.length - trustedProxyHops];
+    if (entry) return entry;
+  }
+  const peer = context.clientAddress?.trim();
+  // An IPv4 peer on a dual-stack socket shows as ::ffff:203.0.113.5.
+  return peer ? peer.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') : undefined;
+}
+
+// ---- CORS ----
+
+export interface OriginPolicy {
+  readonly allowedOrigins: ReadonlySet<string>;
+  /** The origin of `publicUrl`: pages served from it are same-origin. */
+  readonly publicOrigin: string;
+}
+
+/**
+ * Allowed: no Origin header (not a browser's cross-site call), the endpoint's public origin, or a
+ * configured one. The origin of the request URL is not trusted on its own: it comes from the Host
+ * header, which a DNS-rebinding page controls.
+ */
+export function isOriginAllowed(request: Request, policy: OriginPolicy): boolean {
+  const origin = request.headers.get('origin');
+  if (origin === null) return true;
+  return origin === policy.publicOrigin || policy.allowedOrigins.has(origin);
+}
+
+/** CORS headers for an allowed cross-origin caller (none for same-origin callers). */
+export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (origin === null || !policy.allowedOrigins.has(origin)) return {};
+  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+}
+
+/** The answer to an allowed preflight. No credentials: the endpoint keeps no session. */
+export function preflightResponse(request: Request, policy: OriginPolicy): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(request, policy),
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': 'content-type, accept-language',
+      'access-control-max-age': '600',
+      ...SECURITY_HEADERS,
+    },
+  });
+}

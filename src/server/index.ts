@@ -1,0 +1,24 @@
+/**
+ * `pg-checkout/server`: the merchant endpoint. Everything that needs the access code or a SHA
+ * phrase happens here, never in the browser. `createMerchantEndpoint` is a Web-standard handler
+ * for any runtime; `toNodeListener`/`createNodeServer` mount it on `node:http`; `serve` is what
+ * `pg-checkout serve` runs. See docs/endpoint.md.
+ */
+export { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint, type RequestContext } from './endpoint.ts';
+export {
+  configFromEnv,
+  ConfigError,
+  ENV_VARIABLES,
+  type ConfigProblem,
+  type EndpointConfig,
+  type EnvConfig,
+  type IssuedBill,
+  type VerifiedResult,
+} from './config.ts';
+export { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
+export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
+export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
+export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
+export { COMPLETION_FIELDS } from './routes-payment-pages.ts';
+export { toNodeListener, createNodeServer, type NodeListenerOptions } from './node.ts';
+export { serve, DEMO_ORDERS, type ServeOptions, type RunningServer } from './serve.ts';

@@ -1,0 +1,36 @@
+/**
+ * The last check before anything is signed for the gateway: the core's schema of that request.
+ * A request it refuses is never signed or sent. When the field at fault came from the browser,
+ * the browser hears which (400 invalid_request, localized); otherwise the fault is the merchant's
+ * order data or ours, which is logged by field name and answered 500.
+ */
+import type * as z from 'zod/mini';
+import { toFieldErrors } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
+import { EndpointRefusal } from './errors.ts';
+import type { Logger } from './logger.ts';
+
+export interface OutgoingCheck {
+  /** The operation, for logs. */
+  readonly operation: string;
+  readonly schema: z.ZodMiniType;
+  /** Parameters whose values came from the browser. */
+  readonly browserFields?: readonly string[];
+  readonly language: Language;
+}
+
+/** Throws an EndpointRefusal unless `params` (signed, or with a placeholder signature) fit the schema. */
+export function checkOutgoing(check: OutgoingCheck, params: Readonly<Record<string, unknown>>, log: Logger): void {
+  const result = check.schema.safeParse(params);
+  if (result.success) return;
+  const errors = toFieldErrors(result.error.issues, params, check.language);
+  const browserError = errors.find((error) => check.browserFields?.includes(error.field.split(/[.[]/)[0] ?? ''));
+  if (browserError) {
+    throw new EndpointRefusal('invalid_request', { field: browserError.field, message: browserError.message });
+  }
+  log.error('gateway_request_invalid', {
+    operation: check.operation,
+    fields: errors.map((error) => `${error.field} ${error.rule}`),
+  });
+  throw new EndpointRefusal('internal_error');
+}

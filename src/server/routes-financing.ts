@@ -1,0 +1,254 @@
+/**
+ * The four consumer-financing steps (spec, "Consumer financing flow"): CUSTOMER_VERIFY,
+ * OTP_GENERATE, OTP_VERIFY, then PURCHASE. Each step answers a sealed flow token (flow-token.ts)
+ * and the next step accepts only a token of the step before it, for the same order, so the
+ * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
+ */
+import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import {
+  financingOtpRequest,
+  financingOtpResult,
+  financingPurchaseRequest,
+  financingVerifyCustomerRequest,
+  financingVerifyCustomerResult,
+  financingVerifyOtpRequest,
+  financingVerifyOtpResult,
+  paymentResult,
+  type FinancingOtpRequest,
+  type FinancingOtpResult,
+  type FinancingProduct,
+  type FinancingPurchaseRequest,
+  type FinancingVerifyCustomerRequest,
+  type FinancingVerifyCustomerResult,
+  type FinancingVerifyOtpRequest,
+  type FinancingVerifyOtpResult,
+  type PaymentResult,
+  type TenureOption,
+} from '../core/endpoint-api.ts';
+import { fieldError } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
+import { FINANCING_PARTNER_CODE, normalizeFinancingPhone } from '../core/partners.ts';
+import {
+  customerVerifyRequest,
+  customerVerifyResponse,
+  financingPurchaseRequest as gatewayFinancingPurchaseRequest,
+  financingPurchaseResponse,
+  otpGenerateRequest,
+  otpGenerateResponse,
+  otpVerifyRequest,
+  otpVerifyResponse,
+} from '../core/schemas.ts';
+import { EndpointRefusal } from './errors.ts';
+import type { FlowState, FlowStep } from './flow-token.ts';
+import { requireSuccess } from './gateway-client.ts';
+import { identityParams, orderParams } from './gateway-params.ts';
+import type { MerchantOrder } from './orders.ts';
+import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
+import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
+
+const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
+  en: 'phone_number: must be an Egyptian mobile number such as 01012345678',
+  ar: 'phone_number: يجب أن يكون رقم هاتف محمول مصري مثل 01012345678',
+};
+
+/** The financing fields every step sends. */
+function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
+  return {
+    ...identityParams(runtime.settings),
+    merchant_reference: order.merchant_reference,
+    language,
+    payment_option: FINANCING_PARTNER_CODE,
+    phone_number: phone,
+  };
+}
+
+/** The financing fields plus the order's money and id, for the steps after verification. */
+function financingOrderParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
+  return {
+    ...orderParams(runtime.settings, order, language),
+    payment_option: FINANCING_PARTNER_CODE,
+    phone_number: phone,
+    merchant_order_id: order.merchant_reference,
+  };
+}
+
+/**
+ * Opens the flow token of a step: it must be intact, unexpired, for this order as it stands, and
+ * at one of `steps`.
+ */
+async function openFlow(
+  runtime: EndpointRuntime,
+  token: string,
+  order: MerchantOrder,
+  steps: readonly FlowStep[],
+): Promise<FlowState> {
+  const state = await runtime.flows.open(token);
+  if (
+    !state ||
+    state.merchant_reference !== order.merchant_reference ||
+    state.amount !== order.amount ||
+    state.currency !== order.currency
+  ) {
+    runtime.log.warn('flow_invalid', { merchant_reference: order.merchant_reference });
+    throw new EndpointRefusal('flow_invalid', { field: 'flow' });
+  }
+  if (!steps.includes(state.step)) {
+    runtime.log.warn('step_out_of_order', { merchant_reference: order.merchant_reference, step: state.step });
+    throw new EndpointRefusal('step_out_of_order', { field: 'flow' });
+  }
+  return state;
+}
+
+export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<FinancingVerifyCustomerRequest>({
+  schema: financingVerifyCustomerRequest,
+  result: financingVerifyCustomerResult,
+  async handle({ input, order, language, runtime }): Promise<FinancingVerifyCustomerResult> {
+    const phone = normalizeFinancingPhone(input.phone_number);
+    if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
+    const answer = await runtime.gateway.call({
+      operation: 'CUSTOMER_VERIFY',
+      schema: customerVerifyRequest,
+      answerSchema: customerVerifyResponse,
+      language,
+      params: { service_command: 'CUSTOMER_VERIFY', ...financingParams(runtime, order, phone, language) },
+    });
+    requireSuccess(answer, language);
+    const flow = await runtime.flows.seal({
+      merchant_reference: order.merchant_reference,
+      phone_number: phone,
+      step: 'customer_verified',
+      amount: order.amount,
+      currency: order.currency,
+    });
+    return { flow };
+  },
+});
+
+/** The products sent with OTP_GENERATE: the order's, else the browser's, else the order as one product. */
+function productsFor(order: MerchantOrder, fromBrowser: readonly FinancingProduct[] | undefined): FinancingProduct[] {
+  if (order.products && order.products.length > 0) return [...order.products];
+  if (fromBrowser && fromBrowser.length > 0) return [...fromBrowser];
+  return [
+    {
+      product_name: order.description ?? order.merchant_reference,
+      product_price: fromMinorUnits(order.amount, order.currency),
+      product_category: 'general',
+    },
+  ];
+}
+
+export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpRequest>({
+  schema: financingOtpRequest,
+  result: financingOtpResult,
+  async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
+    // A second OTP may be asked for before one is verified ("send the code again").
+    const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
+    const answer = await runtime.gateway.call({
+      operation: 'OTP_GENERATE',
+      schema: otpGenerateRequest,
+      answerSchema: otpGenerateResponse,
+      language,
+      browserFields: order.products && order.products.length > 0 ? [] : ['products'],
+      params: {
+        service_command: 'OTP_GENERATE',
+        ...financingOrderParams(runtime, order, state.phone_number, language),
+        products: productsFor(order, input.products),
+      },
+    });
+    requireSuccess(answer, language);
+    if (answer.transaction_id === undefined || answer.total_down_payment === undefined) {
+      runtime.log.error('otp_generate_incomplete', { merchant_reference: order.merchant_reference });
+      throw new EndpointRefusal('gateway_unreachable');
+    }
+    const downPayment = parseWireAmount(answer.total_down_payment, 'total_down_payment');
+    const flow = await runtime.flows.seal({
+      merchant_reference: order.merchant_reference,
+      phone_number: state.phone_number,
+      step: 'otp_sent',
+      amount: order.amount,
+      currency: order.currency,
+      transaction_id: answer.transaction_id,
+      down_payment: downPayment,
+    });
+    const tenureMonths = (answer.tenure ?? '').split('-').filter(Boolean).map(Number);
+    return { flow, down_payment: downPayment, tenure_months: tenureMonths };
+  },
+});
+
+export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<FinancingVerifyOtpRequest>({
+  schema: financingVerifyOtpRequest,
+  result: financingVerifyOtpResult,
+  async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
+    const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
+    const downPayment = state.down_payment ?? 0;
+    const answer = await runtime.gateway.call({
+      operation: 'OTP_VERIFY',
+      schema: otpVerifyRequest,
+      answerSchema: otpVerifyResponse,
+      language,
+      browserFields: ['otp'],
+      params: {
+        service_command: 'OTP_VERIFY',
+        ...financingOrderParams(runtime, order, state.phone_number, language),
+        total_downpayment: downPayment,
+        otp: input.otp,
+      },
+    });
+    // A wrong OTP is refused with the gateway's code; the browser keeps its otp_sent token and may try again.
+    requireSuccess(answer, language);
+    const tenures: TenureOption[] = (answer.tenure?.TENURE_VM ?? []).map((option) => ({
+      months: Number(option.TENURE),
+      // Like every amount on the wire, EMI is in minor units (a string of digits).
+      emi: parseWireAmount(option.EMI, 'EMI'),
+      interest_rate: option.InterestRate,
+    }));
+    const confirmedDownPayment = parseWireAmount(answer.total_downpayment, 'total_downpayment');
+    const flow = await runtime.flows.seal({
+      ...state,
+      step: 'otp_verified',
+      down_payment: confirmedDownPayment,
+      otp: input.otp,
+      tenures: tenures.map((option) => option.months),
+    });
+    return { flow, down_payment: confirmedDownPayment, tenures };
+  },
+});
+
+export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingPurchaseRequest>({
+  schema: financingPurchaseRequest,
+  result: paymentResult,
+  async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
+    const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
+    const offered = state.tenures ?? [];
+    if (!offered.includes(input.tenure)) {
+      const error = fieldError('tenure', 'enum', { values: offered.map(String) }, language);
+      throw new EndpointRefusal('invalid_request', { field: 'tenure', message: error.message });
+    }
+    if (state.transaction_id === undefined || state.otp === undefined || state.down_payment === undefined) {
+      throw new EndpointRefusal('flow_invalid', { field: 'flow' });
+    }
+    const answer = await runtime.gateway.call({
+      operation: 'financing PURCHASE',
+      schema: gatewayFinancingPurchaseRequest,
+      answerSchema: financingPurchaseResponse,
+      language,
+      browserFields: input.customer_email === undefined ? [] : ['customer_email'],
+      params: {
+        command: 'PURCHASE',
+        // The order's amount and currency, never the browser's.
+        ...financingOrderParams(runtime, order, state.phone_number, language),
+        customer_email: input.customer_email ?? order.customer_email,
+        customer_code: order.customer_code ?? state.phone_number,
+        transaction_id: state.transaction_id,
+        otp: state.otp,
+        tenure: input.tenure,
+        total_down_payment: state.down_payment,
+        purchase_description: order.description ?? `Order ${order.merchant_reference}`,
+      },
+    });
+    const result = verifiedResult(answer, order, 'financing', language, runtime.log);
+    // A Response from onResult is for browser navigations (the return URL); here the element gets JSON.
+    await reportResult(result, request, runtime);
+    return toPaymentResult(result);
+  },
+});

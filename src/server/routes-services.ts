@@ -1,0 +1,144 @@
+/**
+ * Routes answered by one server-to-server call: installment plans (GET_INSTALLMENTS_PLANS), the
+ * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS).
+ */
+import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import { formatDateTimeWithOffset } from '../core/dates.ts';
+import {
+  billRequest,
+  billResult,
+  installmentPlansRequest,
+  installmentPlansResult,
+  statusRequest,
+  statusResult,
+  type BillRequest,
+  type BillResult,
+  type InstallmentPlansRequest,
+  type InstallmentPlansResult,
+  type StatusRequest,
+  type StatusResult,
+} from '../core/endpoint-api.ts';
+import { filterPlans } from '../core/installments.ts';
+import { VOUCHER_CURRENCY, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
+import {
+  billPresentmentRequest,
+  billPresentmentResponse,
+  checkStatusRequest,
+  checkStatusResponse,
+  installmentsPlansRequest,
+  installmentsPlansResponse,
+} from '../core/schemas.ts';
+import { EndpointRefusal } from './errors.ts';
+import { requireSuccess } from './gateway-client.ts';
+import { identityParams, orderParams } from './gateway-params.ts';
+import { withoutSignature } from './results.ts';
+import { defineRoute, type JsonRoute } from './route.ts';
+
+export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
+  schema: installmentPlansRequest,
+  result: installmentPlansResult,
+  async handle({ order, language, runtime }): Promise<InstallmentPlansResult> {
+    const { settings, gateway } = runtime;
+    const answer = await gateway.call({
+      operation: 'GET_INSTALLMENTS_PLANS',
+      schema: installmentsPlansRequest,
+      answerSchema: installmentsPlansResponse,
+      language,
+      params: {
+        query_command: 'GET_INSTALLMENTS_PLANS',
+        ...identityParams(settings),
+        language,
+        amount: String(order.amount),
+        currency: order.currency,
+      },
+    });
+    requireSuccess(answer, language);
+    // Only what this order can use: plans in its currency whose amount range holds it.
+    const issuers = (answer.installment_detail?.issuer_detail ?? [])
+      .map((issuer) => ({ ...issuer, plan_details: filterPlans(issuer.plan_details, order.amount, order.currency) }))
+      .filter((issuer) => issuer.plan_details.length > 0);
+    return { merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency, issuers };
+  },
+});
+
+export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
+  schema: billRequest,
+  result: billResult,
+  async handle({ input, order, language, request, runtime }): Promise<BillResult> {
+    const { settings, gateway, log } = runtime;
+    // Bills are EGP only: refused here rather than signed and sent.
+    if (order.currency !== VOUCHER_CURRENCY) {
+      throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
+    }
+    const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
+    const answer = await gateway.call({
+      operation: 'BILL_PRESENTMENT',
+      schema: billPresentmentRequest,
+      answerSchema: billPresentmentResponse,
+      language,
+      browserFields: [
+        ...(input.customer_name === undefined ? [] : ['customer_name']),
+        ...(input.customer_email === undefined ? [] : ['customer_email']),
+      ],
+      params: {
+        service_command: 'BILL_PRESENTMENT',
+        ...orderParams(settings, order, language),
+        request_expiry_date: formatDateTimeWithOffset(expiry),
+        payment_partner: VOUCHER_PARTNER_CODE,
+        customer_name: input.customer_name ?? order.customer_name,
+        customer_email: input.customer_email ?? order.customer_email,
+      },
+    });
+    requireSuccess(answer, language);
+    if (answer.bill_number === undefined) {
+      log.error('bill_number_missing', { merchant_reference: order.merchant_reference });
+      throw new EndpointRefusal('gateway_unreachable');
+    }
+    const bill: BillResult = {
+      merchant_reference: order.merchant_reference,
+      bill_number: answer.bill_number,
+      amount: order.amount,
+      currency: VOUCHER_CURRENCY,
+      payment_partner: answer.payment_partner,
+      request_expiry_date: answer.request_expiry_date,
+    };
+    log.info('bill_issued', {
+      merchant_reference: order.merchant_reference,
+      amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY),
+    });
+    await settings.onBill?.({ ...bill, gateway: withoutSignature(answer) }, request);
+    return bill;
+  },
+});
+
+export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
+  schema: statusRequest,
+  result: statusResult,
+  async handle({ order, language, runtime }): Promise<StatusResult> {
+    const { settings, gateway } = runtime;
+    const answer = await gateway.call({
+      operation: 'CHECK_STATUS',
+      schema: checkStatusRequest,
+      answerSchema: checkStatusResponse,
+      language,
+      params: {
+        query_command: 'CHECK_STATUS',
+        ...identityParams(settings),
+        merchant_reference: order.merchant_reference,
+        language,
+      },
+    });
+    requireSuccess(answer, language);
+    const amount = (value: string | number | undefined, name: string) =>
+      value === undefined ? {} : { [name]: parseWireAmount(value, name) };
+    return {
+      merchant_reference: order.merchant_reference,
+      ...(answer.transaction_status === undefined ? {} : { transaction_status: answer.transaction_status }),
+      ...(answer.transaction_code === undefined ? {} : { transaction_code: answer.transaction_code }),
+      ...(answer.transaction_message === undefined ? {} : { transaction_message: answer.transaction_message }),
+      ...amount(answer.authorized_amount, 'authorized_amount'),
+      ...amount(answer.captured_amount, 'captured_amount'),
+      ...amount(answer.refunded_amount, 'refunded_amount'),
+    };
+  },
+});

@@ -1,0 +1,189 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { configFromEnv, ConfigError, ENV_VARIABLES, resolveSettings, type EndpointConfig } from '../../src/server/config.ts';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+
+const REQUEST_SECRET = 'req-Secret-Phrase-123';
+const RESPONSE_SECRET = 'resp-Secret-Phrase-456';
+
+const VALID_ENV: Readonly<Record<string, string>> = {
+  PG_MERCHANT_IDENTIFIER: 'merchant01',
+  PG_ACCESS_CODE: 'accessCode01',
+  PG_SHA_TYPE: 'SHA-256',
+  PG_SHA_REQUEST_PHRASE: REQUEST_SECRET,
+  PG_SHA_RESPONSE_PHRASE: RESPONSE_SECRET,
+  PG_GATEWAY_BASE_URL: 'https://api.gateway.test',
+  PG_CHECKOUT_URL: 'https://checkout.gateway.test/',
+  PG_API_ROOT: 'FortAPI',
+  PG_ALLOWED_ORIGINS: 'https://shop.example, https://www.shop.example',
+  PG_PORT: '9090',
+};
+
+function refusal(env: Readonly<Record<string, string | undefined>>): ConfigError {
+  try {
+    configFromEnv(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error;
+  }
+  assert.fail('the configuration was accepted');
+}
+
+describe('configFromEnv', () => {
+  it('reads every documented variable', () => {
+    const config = configFromEnv({
+      ...VALID_ENV,
+      PG_PUBLIC_URL: 'https://shop.example',
+      PG_BASE_PATH: '/pg',
+      PG_RESULT_URL: '/checkout/result',
+      PG_HOST: '0.0.0.0',
+      PG_TRUSTED_PROXY_HOPS: '1',
+    });
+    assert.deepEqual(config, {
+      merchantIdentifier: 'merchant01',
+      accessCode: 'accessCode01',
+      shaType: 'sha256',
+      requestPhrase: REQUEST_SECRET,
+      responsePhrase: RESPONSE_SECRET,
+      gatewayBaseUrl: 'https://api.gateway.test',
+      checkoutUrl: 'https://checkout.gateway.test/',
+      apiRoot: 'FortAPI',
+      allowedOrigins: ['https://shop.example', 'https://www.shop.example'],
+      basePath: '/pg',
+      publicUrl: 'https://shop.example',
+      resultUrl: '/checkout/result',
+      trustedProxyHops: 1,
+      port: 9090,
+      host: '0.0.0.0',
+    });
+  });
+
+  it('applies the defaults of the optional variables', () => {
+    const { PG_ALLOWED_ORIGINS: _origins, PG_PORT: _port, ...required } = VALID_ENV;
+    const config = configFromEnv(required);
+    assert.equal(config.port, 8787);
+    assert.equal(config.host, '127.0.0.1');
+    assert.deepEqual(config.allowedOrigins, []);
+    assert.equal(config.basePath, '');
+    assert.equal(config.publicUrl, undefined);
+  });
+
+  it('names every missing variable in one message', () => {
+    const error = refusal({});
+    const names = error.problems.map((problem) => problem.name);
+    assert.deepEqual(names, [
+      'PG_MERCHANT_IDENTIFIER',
+      'PG_ACCESS_CODE',
+      'PG_SHA_TYPE',
+      'PG_SHA_REQUEST_PHRASE',
+      'PG_SHA_RESPONSE_PHRASE',
+      'PG_GATEWAY_BASE_URL',
+      'PG_CHECKOUT_URL',
+      'PG_API_ROOT',
+    ]);
+    for (const name of names) assert.match(error.message, new RegExp(`${name} is not set`));
+    assert.equal(error.message.split('\n').length, 1, 'one line, for the CLI');
+  });
+
+  it('names a malformed variable and says what it must be', () => {
+    const cases: [string, string, RegExp][] = [
+      ['PG_SHA_TYPE', 'SHA-128', /PG_SHA_TYPE must be SHA-256 or SHA-512 \(the weak 128-bit variant is refused\)/],
+      ['PG_GATEWAY_BASE_URL', 'api.gateway.test', /PG_GATEWAY_BASE_URL must be an absolute URL/],
+      ['PG_CHECKOUT_URL', 'http://checkout.gateway.test', /PG_CHECKOUT_URL must use https/],
+      ['PG_GATEWAY_BASE_URL', 'https://api.gateway.test/FortAPI', /PG_GATEWAY_BASE_URL must be a host URL without a path/],
+      ['PG_PORT', 'eighty', /PG_PORT must be a whole number from 0 to 65535/],
+      ['PG_PORT', '70000', /PG_PORT must be a whole number/],
+      ['PG_ALLOWED_ORIGINS', '*', /PG_ALLOWED_ORIGINS must list origins such as https:\/\/shop.example; "\*" is refused/],
+      ['PG_ALLOWED_ORIGINS', 'https://shop.example/checkout', /PG_ALLOWED_ORIGINS must list origins/],
+      ['PG_MERCHANT_IDENTIFIER', 'merchant 01!', /PG_MERCHANT_IDENTIFIER must be 1 to 20 letters or digits/],
+      ['PG_API_ROOT', 'a/b', /PG_API_ROOT must be one path segment/],
+      ['PG_BASE_PATH', 'pg/', /PG_BASE_PATH must be empty or a path such as \/pg/],
+      ['PG_RESULT_URL', 'javascript:alert(1)', /PG_RESULT_URL must be an absolute https URL or a path/],
+    ];
+    for (const [name, value, message] of cases) {
+      const error = refusal({ ...VALID_ENV, [name]: value });
+      assert.deepEqual(
+        error.problems.map((problem) => problem.name),
+        [name],
+        `${name}=${value}`,
+      );
+      assert.match(error.message, message);
+    }
+  });
+
+  it('accepts plain http for a gateway on loopback (the sandbox)', () => {
+    const config = configFromEnv({ ...VALID_ENV, PG_GATEWAY_BASE_URL: 'http://127.0.0.1:8788', PG_CHECKOUT_URL: 'http://localhost:8788' });
+    assert.equal(config.gatewayBaseUrl, 'http://127.0.0.1:8788');
+  });
+
+  it('never prints a configured value, secret or not', () => {
+    const error = refusal({
+      ...VALID_ENV,
+      PG_ACCESS_CODE: 'bad access code with spaces',
+      PG_SHA_TYPE: REQUEST_SECRET,
+      PG_PORT: 'port-secret-777',
+    });
+    for (const value of [REQUEST_SECRET, RESPONSE_SECRET, 'bad access code with spaces', 'port-secret-777']) {
+      assert.ok(!error.message.includes(value), value);
+      assert.ok(!JSON.stringify(error.problems).includes(value), value);
+    }
+  });
+
+  it('keeps a phrase exactly as set, spaces included', () => {
+    const config = configFromEnv({ ...VALID_ENV, PG_SHA_REQUEST_PHRASE: ' spaced phrase ' });
+    assert.equal(config.requestPhrase, ' spaced phrase ');
+  });
+
+  it('is documented variable by variable in .env.example', () => {
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    for (const name of Object.keys(ENV_VARIABLES)) {
+      assert.match(example, new RegExp(`^#? ?${name}=`, 'm'), `${name} is not in .env.example`);
+    }
+    assert.ok(!example.includes(REQUEST_SECRET));
+  });
+});
+
+describe('createMerchantEndpoint configuration', () => {
+  const valid: EndpointConfig = {
+    merchantIdentifier: 'merchant01',
+    accessCode: 'accessCode01',
+    shaType: 'sha512',
+    requestPhrase: REQUEST_SECRET,
+    responsePhrase: RESPONSE_SECRET,
+    gatewayBaseUrl: 'https://api.gateway.test/',
+    checkoutUrl: 'https://checkout.gateway.test',
+    apiRoot: 'FortAPI',
+    publicUrl: 'https://shop.example/',
+    basePath: '/pg',
+    resolveOrder: new InMemoryOrderStore().resolve,
+    returnParameters: { pg_site: 'eg' },
+  };
+
+  it('works out the gateway addresses and the return URL', () => {
+    const settings = resolveSettings(valid);
+    assert.equal(settings.paymentApiUrl, 'https://api.gateway.test/FortAPI/paymentApi');
+    assert.equal(settings.paymentPageUrl, 'https://checkout.gateway.test/FortAPI/paymentPage');
+    assert.equal(settings.returnUrl, 'https://shop.example/pg/return?pg_site=eg');
+    assert.equal(settings.maxBodyBytes, 16 * 1024);
+  });
+
+  it('names every bad field, without values', () => {
+    assert.throws(
+      () =>
+        resolveSettings({
+          ...valid,
+          requestPhrase: '',
+          shaType: 'sha1' as 'sha256',
+          publicUrl: 'shop.example',
+          returnParameters: { site: 'eg' },
+          maxBodyBytes: 0,
+        }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.map((problem) => problem.name).join() ===
+          'shaType,requestPhrase,publicUrl,returnParameters,maxBodyBytes' &&
+        !error.message.includes(RESPONSE_SECRET),
+    );
+  });
+});

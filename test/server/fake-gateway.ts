@@ -1,0 +1,309 @@
+/**
+ * A small gateway for the endpoint's tests, as a `fetch`: it checks every request's signature with
+ * the request phrase and its fields with the core's request schema (a problem is recorded, so a
+ * test can show the endpoint never sends a bad request), then answers signed with the response
+ * phrase. Each operation's answer can be replaced per test.
+ */
+import type * as z from 'zod/mini';
+import {
+  billPresentmentRequest,
+  checkStatusRequest,
+  customerVerifyRequest,
+  financingPurchaseRequest,
+  installmentsDirectRequest,
+  installmentsPlansRequest,
+  otpGenerateRequest,
+  otpVerifyRequest,
+  trustedChannelRequest,
+} from '../../src/core/schemas.ts';
+import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
+import { signParams, verifySignature, type SignableParams, type SignableValue } from '../../src/core/signature.ts';
+
+export const MERCHANT_IDENTIFIER = 'merchant01';
+export const ACCESS_CODE = 'accessCode01';
+export const REQUEST_PHRASE = 'REQ-phrase-7f3a9c';
+export const RESPONSE_PHRASE = 'RESP-phrase-91bd42';
+export const GATEWAY_BASE_URL = 'https://api.gateway.test';
+export const CHECKOUT_URL = 'https://checkout.gateway.test';
+export const API_ROOT = 'FortAPI';
+
+export type Operation =
+  | 'GET_INSTALLMENTS_PLANS'
+  | 'CHECK_STATUS'
+  | 'BILL_PRESENTMENT'
+  | 'CUSTOMER_VERIFY'
+  | 'OTP_GENERATE'
+  | 'OTP_VERIFY'
+  | 'FINANCING_PURCHASE'
+  | 'TOKEN_PAYMENT'
+  | 'INSTALLMENTS_PAYMENT';
+
+const REQUEST_SCHEMAS: Record<Operation, z.ZodMiniType> = {
+  GET_INSTALLMENTS_PLANS: installmentsPlansRequest,
+  CHECK_STATUS: checkStatusRequest,
+  BILL_PRESENTMENT: billPresentmentRequest,
+  CUSTOMER_VERIFY: customerVerifyRequest,
+  OTP_GENERATE: otpGenerateRequest,
+  OTP_VERIFY: otpVerifyRequest,
+  FINANCING_PURCHASE: financingPurchaseRequest,
+  TOKEN_PAYMENT: trustedChannelRequest,
+  INSTALLMENTS_PAYMENT: installmentsDirectRequest,
+};
+
+function operationOf(request: Readonly<Record<string, unknown>>): Operation {
+  const query = request['query_command'];
+  if (query === 'GET_INSTALLMENTS_PLANS' || query === 'CHECK_STATUS') return query;
+  const service = request['service_command'];
+  if (service === 'BILL_PRESENTMENT' || service === 'CUSTOMER_VERIFY' || service === 'OTP_GENERATE' || service === 'OTP_VERIFY') {
+    return service;
+  }
+  if (request['transaction_id'] !== undefined) return 'FINANCING_PURCHASE';
+  if (request['installments'] === 'YES') return 'INSTALLMENTS_PAYMENT';
+  return 'TOKEN_PAYMENT';
+}
+
+/** What an answer function returns: the code and the fields the gateway adds to the echo. */
+export interface Answer {
+  readonly code: KnownResponseCode;
+  readonly fields?: Readonly<Record<string, SignableValue>>;
+  /** Change the signed answer before it is sent (tampering, dropping the signature). */
+  readonly tamper?: (signed: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export type AnswerFor = (request: Readonly<Record<string, unknown>>) => Answer;
+
+export const PLANS_ANSWER = {
+  installment_detail: {
+    issuer_detail: [
+      {
+        issuer_code: 'NBE01',
+        issuer_name_ar: 'البنك الأهلي',
+        issuer_name_en: 'National Bank',
+        terms_and_condition_ar: null,
+        terms_and_condition_en: 'Terms apply',
+        country_code: 'EGY',
+        issuer_logo_ar: null,
+        issuer_logo_en: null,
+        banking_system: 'Non Islamic',
+        formula: null,
+        plan_details: [
+          {
+            plan_code: 'NBE6',
+            currency_code: 'EGP',
+            number_of_installment: 6,
+            fees_type: 'Percentage',
+            fees_amount: 2,
+            processing_fees_type: null,
+            processing_fees_amount: null,
+            rate_type: 'Flat',
+            plan_merchant_type: 'Non Partner',
+            plan_type: 'Cross-Border',
+            fee_display_value: '2%',
+            minimum_amount: 100_000,
+            maximum_amount: '5000000',
+            amountPerMonth: '425.00',
+          },
+          {
+            plan_code: 'NBEUSD',
+            currency_code: 'USD',
+            number_of_installment: 6,
+            fees_type: 'Percentage',
+            fees_amount: 2,
+            processing_fees_type: null,
+            processing_fees_amount: null,
+            rate_type: 'Flat',
+            plan_merchant_type: 'Non Partner',
+            plan_type: 'Cross-Border',
+            fee_display_value: '2%',
+            minimum_amount: 0,
+            maximum_amount: 5_000_000,
+            amountPerMonth: '10.00',
+          },
+        ],
+        bins: [{ bin: '400555', country_code: 'EGY', currency_code: 'EGP', card_brand_code: 'VISA' }],
+        confirmation_message_ar: null,
+        confirmation_message_en: null,
+        disclaimer_message_ar: null,
+        disclaimer_message_en: null,
+        processing_fees_message_ar: null,
+        processing_fees_message_en: null,
+      },
+      {
+        issuer_code: 'BIG01',
+        issuer_name_ar: 'بنك كبير',
+        issuer_name_en: 'Big Bank',
+        terms_and_condition_ar: null,
+        terms_and_condition_en: null,
+        country_code: 'EGY',
+        issuer_logo_ar: null,
+        issuer_logo_en: null,
+        banking_system: 'Non Islamic',
+        formula: null,
+        plan_details: [
+          {
+            plan_code: 'BIG12',
+            currency_code: 'EGP',
+            number_of_installment: 12,
+            fees_type: 'Percentage',
+            fees_amount: 1,
+            processing_fees_type: null,
+            processing_fees_amount: null,
+            rate_type: 'Flat',
+            plan_merchant_type: 'Non Partner',
+            plan_type: 'Cross-Border',
+            fee_display_value: '1%',
+            minimum_amount: 10_000_000,
+            maximum_amount: 90_000_000,
+            amountPerMonth: '100.00',
+          },
+        ],
+        bins: [{ bin: '512345', country_code: 'EGY', currency_code: 'EGP', card_brand_code: 'MASTERCARD' }],
+        confirmation_message_ar: null,
+        confirmation_message_en: null,
+        disclaimer_message_ar: null,
+        disclaimer_message_en: null,
+        processing_fees_message_ar: null,
+        processing_fees_message_en: null,
+      },
+    ],
+  },
+} as const;
+
+/** The OTP the fake partner accepts. */
+export const GOOD_OTP = '123456';
+/** A phone number the fake partner has never registered. */
+export const UNREGISTERED_PHONE = '01099999999';
+/** A token whose payment the fake gateway sends through 3-D Secure. */
+export const THREE_DS_TOKEN = 'tok-3ds';
+export const THREE_DS_URL = 'https://acs.issuer.test/challenge?id=42';
+
+const DEFAULT_ANSWERS: Record<Operation, AnswerFor> = {
+  GET_INSTALLMENTS_PLANS: () => ({ code: '62000', fields: PLANS_ANSWER as unknown as Record<string, SignableValue> }),
+  CHECK_STATUS: (request) => ({
+    code: '12000',
+    fields: {
+      svc_id: '1700000001',
+      transaction_status: '14',
+      transaction_code: '14000',
+      transaction_message: 'Success',
+      captured_amount: '250000',
+      authorized_amount: '250000',
+      refunded_amount: '0',
+      merchant_reference: String(request['merchant_reference']),
+    },
+  }),
+  BILL_PRESENTMENT: () => ({ code: '30000', fields: { bill_number: '12345678901234' } }),
+  CUSTOMER_VERIFY: (request) => ({ code: request['phone_number'] === UNREGISTERED_PHONE ? '91001' : '90000' }),
+  OTP_GENERATE: () => ({
+    code: '88000',
+    fields: { transaction_id: 'TX-1', total_down_payment: '50000', otp_status: '1', tenure: '6-12-24' },
+  }),
+  OTP_VERIFY: (request) =>
+    request['otp'] === GOOD_OTP
+      ? {
+          code: '92182',
+          fields: {
+            otp_status: '1',
+            tenure: {
+              TENURE_VM: [
+                { EMI: '37500', TENURE: '6', InterestRate: '2.5' },
+                { EMI: '19050', TENURE: '12', InterestRate: '3' },
+              ],
+            },
+          },
+        }
+      : { code: '93001' },
+  FINANCING_PURCHASE: () => ({ code: '14000', fields: { svc_id: '1700000002', eci: 'ECOMMERCE', customer_ip: '10.0.0.1' } }),
+  TOKEN_PAYMENT: (request) =>
+    request['token_name'] === THREE_DS_TOKEN
+      ? { code: '20000', fields: { '3ds_url': THREE_DS_URL, svc_id: '1700000003' } }
+      : { code: request['command'] === 'AUTHORIZATION' ? '02000' : '14000', fields: { svc_id: '1700000004', card_number: '400555******0001' } },
+  INSTALLMENTS_PAYMENT: (request) => ({
+    code: request['command'] === 'AUTHORIZATION' ? '02000' : '14000',
+    fields: { svc_id: '1700000005', number_of_installments: '6' },
+  }),
+};
+
+export interface GatewayCallRecord {
+  readonly operation: Operation;
+  readonly url: string;
+  /** The request as the gateway received it (signature included). */
+  readonly request: Readonly<Record<string, unknown>>;
+}
+
+export interface FakeGateway {
+  readonly fetch: typeof fetch;
+  readonly calls: GatewayCallRecord[];
+  /** Requests that broke the signature or the core schema: the endpoint must never send one. */
+  readonly problems: string[];
+  /** Replaces the answer of one operation until `reset()`. */
+  answer(operation: Operation, answerFor: AnswerFor): void;
+  /** The gateway cannot be reached. */
+  goOffline(): void;
+  /** The gateway answers every call with this HTTP status and an unsigned error body. */
+  failWith(status: number): void;
+  reset(): void;
+  callsOf(operation: Operation): GatewayCallRecord[];
+}
+
+export function createFakeGateway(): FakeGateway {
+  const calls: GatewayCallRecord[] = [];
+  const problems: string[] = [];
+  let overrides: Partial<Record<Operation, AnswerFor>> = {};
+  let offline = false;
+  let failure: number | undefined;
+
+  const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (offline) throw new TypeError('fetch failed');
+    if (failure !== undefined) return Response.json({ error: 'internal' }, { status: failure });
+    if (url !== `${GATEWAY_BASE_URL}/${API_ROOT}/paymentApi`) {
+      problems.push(`unexpected URL ${url}`);
+      return new Response('not found', { status: 404 });
+    }
+    const request = JSON.parse(String(init?.body)) as Record<string, SignableValue>;
+    const operation = operationOf(request);
+    calls.push({ operation, url, request });
+    const verified = await verifySignature(request as SignableParams, REQUEST_PHRASE, 'sha256');
+    if (!verified.valid) problems.push(`${operation}: request signature ${verified.reason}`);
+    const checked = REQUEST_SCHEMAS[operation].safeParse(request);
+    if (!checked.success) {
+      problems.push(`${operation}: ${checked.error.issues.map((issue) => `${issue.path.join('.')} ${issue.code}`).join(', ')}`);
+    }
+    const { code, fields = {}, tamper } = (overrides[operation] ?? DEFAULT_ANSWERS[operation])(request);
+    const { signature: _signature, ...echo } = request;
+    const language = request['language'] === 'ar' ? 'ar' : 'en';
+    const body = await signParams(
+      { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: expectedStatus(code) },
+      RESPONSE_PHRASE,
+      'sha256',
+    );
+    const sent = tamper ? tamper(body) : body;
+    return new Response(JSON.stringify(sent), { status: 200, headers: { 'content-type': 'application/json' } });
+  }) as typeof fetch;
+
+  return {
+    fetch: fakeFetch,
+    calls,
+    problems,
+    answer(operation, answerFor) {
+      overrides[operation] = answerFor;
+    },
+    goOffline() {
+      offline = true;
+    },
+    failWith(status) {
+      failure = status;
+    },
+    reset() {
+      overrides = {};
+      offline = false;
+      failure = undefined;
+      calls.length = 0;
+      problems.length = 0;
+    },
+    callsOf(operation) {
+      return calls.filter((call) => call.operation === operation);
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The endpoint as the tests drive it: real `Request` objects in, real `Response` objects out,
+ * the fake gateway behind it, every log line captured, every `onResult` call recorded.
+ */
+import { createJsonLogger } from '../../src/server/logger.ts';
+import { createMerchantEndpoint, type MerchantEndpoint, type RequestContext } from '../../src/server/endpoint.ts';
+import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
+import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
+import {
+  ACCESS_CODE,
+  API_ROOT,
+  CHECKOUT_URL,
+  createFakeGateway,
+  GATEWAY_BASE_URL,
+  MERCHANT_IDENTIFIER,
+  REQUEST_PHRASE,
+  RESPONSE_PHRASE,
+  type FakeGateway,
+} from './fake-gateway.ts';
+
+export const SHOP_ORIGIN = 'https://shop.example';
+export const ELEMENTS_ORIGIN = 'https://elements.example';
+export const BASE_PATH = '/pg';
+export const RETURN_URL = `${SHOP_ORIGIN}${BASE_PATH}/return`;
+export const START = new Date('2026-11-22T05:00:00Z');
+
+export const ORDERS: readonly MerchantOrder[] = [
+  {
+    merchant_reference: 'order-1001',
+    amount: 250_000,
+    currency: 'EGP',
+    description: 'Headphones',
+    customer_email: 'buyer@example.com',
+  },
+  { merchant_reference: 'order-2002', amount: 19_900, currency: 'SAR' },
+  { merchant_reference: 'order-3003', amount: 12_500, currency: 'KWD', description: 'Espresso machine' },
+];
+
+export interface Harness {
+  readonly endpoint: MerchantEndpoint;
+  readonly gateway: FakeGateway;
+  readonly orders: InMemoryOrderStore;
+  /** Every log line the endpoint wrote, as JSON text. */
+  readonly logs: string[];
+  /** Every result handed to onResult. */
+  readonly results: VerifiedResult[];
+  /** Moves the endpoint's clock. */
+  advance(ms: number): void;
+  post(route: string, body: unknown, init?: PostInit): Promise<Answer>;
+  send(request: Request, context?: RequestContext): Promise<Answer>;
+}
+
+export interface PostInit {
+  readonly origin?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly context?: RequestContext;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  // Tests read into the JSON freely; the contract schemas check the shapes where it matters.
+  readonly body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
+  const gateway = createFakeGateway();
+  const orders = new InMemoryOrderStore(ORDERS);
+  const logs: string[] = [];
+  const results: VerifiedResult[] = [];
+  let now = START.getTime();
+  const endpoint = createMerchantEndpoint({
+    merchantIdentifier: MERCHANT_IDENTIFIER,
+    accessCode: ACCESS_CODE,
+    shaType: 'sha256',
+    requestPhrase: REQUEST_PHRASE,
+    responsePhrase: RESPONSE_PHRASE,
+    gatewayBaseUrl: GATEWAY_BASE_URL,
+    checkoutUrl: CHECKOUT_URL,
+    apiRoot: API_ROOT,
+    publicUrl: SHOP_ORIGIN,
+    basePath: BASE_PATH,
+    allowedOrigins: [ELEMENTS_ORIGIN],
+    resolveOrder: orders.resolve,
+    onResult: (result) => {
+      results.push(result);
+    },
+    resultUrl: '/checkout/result',
+    fetch: gateway.fetch,
+    logger: createJsonLogger((line) => logs.push(line)),
+    now: () => new Date(now),
+    ...overrides,
+  });
+
+  const send = async (request: Request, context: RequestContext = { clientAddress: '203.0.113.7' }): Promise<Answer> => {
+    const response = await endpoint(request, context);
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, headers: response.headers, body };
+  };
+
+  return {
+    endpoint,
+    gateway,
+    orders,
+    logs,
+    results,
+    advance(ms) {
+      now += ms;
+    },
+    send,
+    post(route, body, init = {}) {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers };
+      if (init.origin) headers['origin'] = init.origin;
+      const request = new Request(`${SHOP_ORIGIN}${BASE_PATH}${route}`, {
+        method: 'POST',
+        headers,
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      return send(request, init.context);
+    },
+  };
+}
+
+/** Every log line, joined: for asserting that something never reached the logs. */
+export function allLogs(harness: Harness): string {
+  return harness.logs.join('\n');
+}

@@ -1,0 +1,167 @@
+/**
+ * The endpoint against the project's sandbox gateway rather than the in-test fake: the two were
+ * written side by side from the same spec and core, and these journeys show they agree on every
+ * wire shape (signatures, field names, units) from the browser's form post to the verified return.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  billResult,
+  financingOtpResult,
+  financingVerifyOtpResult,
+  formPostResult,
+  installmentPlansResult,
+  paymentResult,
+  statusResult,
+} from '../../src/core/endpoint-api.ts';
+import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/endpoint.ts';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+import type { VerifiedResult } from '../../src/server/config.ts';
+import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
+import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
+import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
+
+const SANDBOX = 'https://sandbox.test';
+const SHOP = 'https://shop.example';
+
+interface Shop {
+  readonly endpoint: MerchantEndpoint;
+  readonly gateway: SandboxGateway;
+  readonly results: VerifiedResult[];
+  post(route: string, body: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+function shop(): Shop {
+  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI' });
+  const orders = new InMemoryOrderStore([
+    { merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' },
+    { merchant_reference: 'shop-2', amount: 250_000, currency: 'EGP', description: 'Speaker' },
+    { merchant_reference: 'shop-3', amount: 120_000, currency: 'EGP', description: 'Watch' },
+  ]);
+  const results: VerifiedResult[] = [];
+  const endpoint = createMerchantEndpoint({
+    merchantIdentifier: SANDBOX_MERCHANT.merchantIdentifier,
+    accessCode: SANDBOX_MERCHANT.accessCode,
+    shaType: SANDBOX_MERCHANT.shaType,
+    requestPhrase: SANDBOX_MERCHANT.requestPhrase,
+    responsePhrase: SANDBOX_MERCHANT.responsePhrase,
+    gatewayBaseUrl: SANDBOX,
+    checkoutUrl: SANDBOX,
+    apiRoot: 'FortAPI',
+    publicUrl: SHOP,
+    basePath: '/pg',
+    resolveOrder: orders.resolve,
+    resultUrl: '/result',
+    onResult: (result) => void results.push(result),
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch,
+  });
+  return {
+    endpoint,
+    gateway,
+    results,
+    async post(route, body) {
+      const response = await endpoint(
+        new Request(`${SHOP}/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      );
+      return { status: response.status, body: await response.json() };
+    },
+  };
+}
+
+/** The hidden fields of the sandbox's auto-submitting return page, and where it posts them. */
+function returnForm(html: string): { action: string; fields: Record<string, string> } {
+  const decode = (text: string) =>
+    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const action = /<form id="return-form" method="post" action="([^"]*)"/.exec(html)?.[1];
+  assert.ok(action, 'a return form');
+  const fields: Record<string, string> = {};
+  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
+    fields[decode(match[1] ?? '')] = decode(match[2] ?? '');
+  }
+  return { action: decode(action), fields };
+}
+
+/** What the customer's browser does with a form post: send it, and show what comes back. */
+function browserPost(target: { handle(request: Request): Promise<Response> }, action: string, fields: Record<string, string>) {
+  return target.handle(
+    new Request(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    }),
+  );
+}
+
+describe('the endpoint with the sandbox gateway', () => {
+  it('completes a merchant page payment: tokenization, server-to-server PURCHASE, verified return', async () => {
+    const { endpoint, gateway, results, post } = shop();
+    const form = formPostResult.parse((await post('/merchant-page', { merchant_reference: 'shop-1', language: 'en' })).body);
+    const card = { card_number: testCard('success').number, expiry_date: '3012', card_security_code: '123', card_holder_name: 'Mona Hassan' };
+    const page = await browserPost(gateway, form.action, { ...form.fields, ...card });
+    const back = returnForm(await page.text());
+    assert.equal(back.action, `${SHOP}/pg/return`);
+    assert.ok(!JSON.stringify(back.fields).includes(card.card_number), 'the gateway masks the card number');
+
+    const returned = await browserPost({ handle: (request) => endpoint(request, { clientAddress: '198.51.100.4' }) }, back.action, back.fields);
+    assert.equal(returned.status, 303);
+    assert.equal(returned.headers.get('location'), `${SHOP}/result?merchant_reference=shop-1&outcome=success&response_code=14000`);
+    assert.equal(results[0]?.source, 'merchant-page');
+    assert.equal(gateway.order({ merchantReference: 'shop-1' })?.state, 'captured');
+  });
+
+  it('sends a 3-D Secure card through the challenge and verifies the final return', async () => {
+    const { endpoint, gateway, results, post } = shop();
+    const form = formPostResult.parse(
+      (await post('/merchant-page', { merchant_reference: 'shop-2', language: 'ar', command: 'AUTHORIZATION' })).body,
+    );
+    const card = { card_number: testCard('3ds').number, expiry_date: '3012', card_security_code: '123' };
+    const back = returnForm(await (await browserPost(gateway, form.action, { ...form.fields, ...card })).text());
+    const completion = await browserPost({ handle: (request) => endpoint(request) }, back.action, back.fields);
+    assert.equal(completion.status, 303);
+    const challenge = completion.headers.get('location') ?? '';
+    assert.match(challenge, /3ds\/challenge\?id=/);
+    assert.equal(results.length, 0);
+
+    const challengePage = await (await gateway.handle(new Request(challenge))).text();
+    const challengeId = /name="challenge" value="([^"]+)"/.exec(challengePage)?.[1] ?? '';
+    const approved = await browserPost(gateway, new URL(gateway.paths.challenge, SANDBOX).href, {
+      challenge: challengeId,
+      decision: 'approve',
+    });
+    const final = returnForm(await approved.text());
+    const landed = await browserPost({ handle: (request) => endpoint(request) }, final.action, final.fields);
+    assert.equal(landed.headers.get('location'), `${SHOP}/result?merchant_reference=shop-2&outcome=success&response_code=02000`);
+    assert.equal(results[0]?.command, 'AUTHORIZATION');
+  });
+
+  it('runs the four financing steps', async () => {
+    const { post, results } = shop();
+    const order = { merchant_reference: 'shop-3', language: 'en' };
+    const verified = await post('/financing/verify-customer', { ...order, phone_number: REGISTERED_FINANCING_PHONE });
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    const otp = await post('/financing/otp', { ...order, flow: verified.body.flow });
+    assert.equal(otp.status, 200, JSON.stringify(otp.body));
+    const sent = financingOtpResult.parse(otp.body);
+    const checked = await post('/financing/verify-otp', { ...order, flow: sent.flow, otp: SANDBOX_OTP });
+    assert.equal(checked.status, 200, JSON.stringify(checked.body));
+    const tenures = financingVerifyOtpResult.parse(checked.body).tenures;
+    assert.ok(tenures.every((option) => Number.isInteger(option.emi) && option.emi > 0));
+    const bought = await post('/financing/purchase', { ...order, flow: checked.body.flow, tenure: tenures[0]?.months });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    assert.equal(paymentResult.parse(bought.body).outcome, 'success');
+    assert.equal(results[0]?.source, 'financing');
+  });
+
+  it('issues a bill, lists plans and checks the status', async () => {
+    const { post } = shop();
+    const bill = await post('/bill', { merchant_reference: 'shop-1', language: 'ar' });
+    assert.equal(bill.status, 200, JSON.stringify(bill.body));
+    billResult.parse(bill.body);
+    const plans = await post('/installment-plans', { merchant_reference: 'shop-1', language: 'en' });
+    assert.equal(plans.status, 200, JSON.stringify(plans.body));
+    assert.ok(installmentPlansResult.parse(plans.body).issuers.length > 0);
+    const status = await post('/status', { merchant_reference: 'shop-1', language: 'en' });
+    assert.equal(status.status, 200, JSON.stringify(status.body));
+    statusResult.parse(status.body);
+  });
+});
