@@ -16,7 +16,8 @@ import {
 const USAGE = `Usage:
   pg-checkout sign --phrase P [--sha sha256|sha512] [--merchant-page] [--explain] < request.json
   pg-checkout verify --phrase P [--sha sha256|sha512] [--merchant-page] < response (JSON or a=b&c=d)
-  pg-checkout serve            (configuration from PG_* environment variables, see .env.example)`;
+  pg-checkout serve [--sandbox] (configuration from PG_* environment variables, see .env.example;
+                                --sandbox hosts the sandbox gateway on the same port)`;
 
 interface Io {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -78,10 +79,10 @@ async function verifyCommand(args: string[], io: Io): Promise<number> {
 }
 
 async function serveCommand(args: string[], io: Io): Promise<number> {
-  parseArgs({ args, options: {}, strict: true });
+  const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
   const { serveFromEnv } = await import('./serve.ts');
-  const { url } = await serveFromEnv(io.env);
-  io.stdout.write(`pg-checkout merchant endpoint listening on ${url}\n`);
+  const { endpointUrl } = await serveFromEnv(io.env, { sandbox: values.sandbox });
+  io.stdout.write(`pg-checkout merchant endpoint listening on ${endpointUrl}${values.sandbox ? ' (with the sandbox gateway)' : ''}\n`);
   return new Promise<number>(() => {});
 }
 

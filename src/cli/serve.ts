@@ -1,5 +1,53 @@
-/** `pg-checkout serve`: the merchant endpoint from PG_* environment variables, on loopback. */
-export async function serveFromEnv(env: NodeJS.ProcessEnv): Promise<{ url: string }> {
-  const server = await import('../server/serve.ts');
-  return server.serve(env);
+/**
+ * `pg-checkout serve [--sandbox]`: the merchant endpoint from `PG_*` environment variables, on
+ * loopback. With `--sandbox`, the sandbox gateway shares the port (at `/{api_root}/…` and
+ * `/sandbox-tools/…`) and any credential or gateway address not set in the environment defaults
+ * to the sandbox's, so the whole flow runs offline.
+ */
+import { DEFAULT_HOST, DEFAULT_PORT } from '../server/config.ts';
+import { serve, type RunningServer } from '../server/serve.ts';
+import { createSandboxGateway, SANDBOX_MERCHANT } from '../sandbox/index.ts';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The environment with the sandbox's credentials and addresses filled in where unset. */
+export function withSandboxDefaults(env: Env): Env {
+  const host = env.PG_HOST || DEFAULT_HOST;
+  const port = env.PG_PORT || String(DEFAULT_PORT);
+  const self = `http://${host}:${port}`;
+  const defaults: Record<string, string> = {
+    PG_MERCHANT_IDENTIFIER: SANDBOX_MERCHANT.merchantIdentifier,
+    PG_ACCESS_CODE: SANDBOX_MERCHANT.accessCode,
+    PG_SHA_TYPE: SANDBOX_MERCHANT.shaType,
+    PG_SHA_REQUEST_PHRASE: SANDBOX_MERCHANT.requestPhrase,
+    PG_SHA_RESPONSE_PHRASE: SANDBOX_MERCHANT.responsePhrase,
+    PG_GATEWAY_BASE_URL: self,
+    PG_CHECKOUT_URL: self,
+    PG_API_ROOT: 'FortAPI',
+    PG_PORT: port,
+  };
+  const filled: Record<string, string | undefined> = { ...env };
+  for (const [name, value] of Object.entries(defaults)) if (!filled[name]) filled[name] = value;
+  return filled;
+}
+
+export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}): Promise<RunningServer> {
+  if (!options.sandbox) return serve(env);
+  const settings = withSandboxDefaults(env);
+  if (settings.PG_PORT === '0') throw new Error('PG_PORT: --sandbox needs a fixed port, since the gateway addresses name it');
+  const gateway = createSandboxGateway({
+    merchants: [
+      {
+        merchantIdentifier: settings.PG_MERCHANT_IDENTIFIER ?? '',
+        accessCode: settings.PG_ACCESS_CODE ?? '',
+        shaType: SANDBOX_MERCHANT.shaType,
+        requestPhrase: settings.PG_SHA_REQUEST_PHRASE ?? '',
+        responsePhrase: settings.PG_SHA_RESPONSE_PHRASE ?? '',
+      },
+    ],
+    apiRoot: settings.PG_API_ROOT ?? 'FortAPI',
+  });
+  return serve(settings, {
+    mount: [(request) => (gateway.handles(request.url) ? gateway.handle(request) : undefined)],
+  });
 }

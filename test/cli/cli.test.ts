@@ -117,3 +117,42 @@ describe('bad input', () => {
     assert.match(cli(['sign'], JSON.stringify(request)).stderr, /--phrase is required/);
   });
 });
+
+describe('pg-checkout serve --sandbox', () => {
+  it('answers the endpoint routes with the sandbox gateway on the same loopback port', async () => {
+    const { spawn } = await import('node:child_process');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address() as { port: number };
+        probe.close(() => resolve(address.port));
+      });
+    });
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
+      env: { ...process.env, PG_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('listening on')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+      });
+      const response = await fetch(`http://127.0.0.1:${port}/installment-plans`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ merchant_reference: 'demo-1001', language: 'en' }),
+      });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { amount: number; currency: string; issuers: unknown[] };
+      assert.equal(body.currency, 'EGP');
+      assert.equal(body.amount, 250000);
+      assert.ok(body.issuers.length > 0, 'the sandbox answered with issuers');
+    } finally {
+      child.kill();
+    }
+  });
+});
