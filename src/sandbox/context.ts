@@ -1,0 +1,113 @@
+/**
+ * What every sandbox handler works with, and the gate every request passes before it may change
+ * anything: the merchant is known, the access code is its own, the signature is right, and every
+ * field keeps the spec's rules (core/schemas.ts). The first failing check decides the answer.
+ */
+import type * as z from 'zod/mini';
+import { fieldError, validate, type FieldError } from '../core/field-errors.ts';
+import type { KnownResponseCode } from '../core/response.ts';
+import { verifySignature, type SignableParams, type SignatureOptions } from '../core/signature.ts';
+import type { SandboxMerchant } from './merchants.ts';
+import type { SandboxState } from './state.ts';
+import { primaryFieldError, requestLanguage } from './wire.ts';
+
+/** Where the gateway answers, all absolute paths (no origin). */
+export interface GatewayPaths {
+  /** `{basePath}/{apiRoot}/paymentPage`: the hosted page and merchant page form posts. */
+  readonly paymentPage: string;
+  /** `{basePath}/{apiRoot}/paymentPage/submit`: the sandbox card-entry form posts here. */
+  readonly pageSubmit: string;
+  /** `{basePath}/{apiRoot}/3ds/challenge`: the simulated issuer page (GET shows it, POST answers it). */
+  readonly challenge: string;
+  /** `{basePath}/{apiRoot}/paymentApi`: the JSON API. */
+  readonly paymentApi: string;
+  /** `{basePath}/sandbox-tools`: test helpers that are not part of the spec (pay a bill, list orders). */
+  readonly tools: string;
+}
+
+export interface GatewayContext {
+  readonly merchants: ReadonlyMap<string, SandboxMerchant>;
+  readonly state: SandboxState;
+  /** Epoch milliseconds on the gateway's clock. */
+  readonly now: () => number;
+  readonly paths: GatewayPaths;
+}
+
+export type Checked<T> =
+  | { readonly ok: true; readonly merchant: SandboxMerchant; readonly data: T }
+  | {
+      readonly ok: false;
+      /** Known once the merchant is identified: the refusal is then signed with its response phrase. */
+      readonly merchant: SandboxMerchant | undefined;
+      readonly code: KnownResponseCode;
+      readonly detail?: string;
+      /** Every broken field rule, when the fields were at fault. */
+      readonly errors?: readonly FieldError[];
+    };
+
+export interface CheckOptions {
+  /**
+   * Signature forms accepted, tried in order. Tokenization accepts both the merchant page 2.0
+   * form (card fields left out) and a string over every field (the "create new token" post).
+   */
+  readonly signatureForms?: readonly SignatureOptions[];
+  /** Values assumed for absent fields when checking the rules (not when checking the signature). */
+  readonly defaults?: Readonly<Record<string, string>>;
+}
+
+/** Identity, signature, then fields. Changes nothing: a refusal leaves the gateway as it was. */
+export async function checkRequest<S extends z.ZodMiniType>(
+  ctx: GatewayContext,
+  params: Readonly<Record<string, unknown>>,
+  schema: S,
+  options: CheckOptions = {},
+): Promise<Checked<z.infer<S>>> {
+  const language = requestLanguage(params);
+  const identifier = params['merchant_identifier'];
+  if (typeof identifier !== 'string' || identifier === '') {
+    return refusal(undefined, '00001', fieldError('merchant_identifier', 'required', {}, language).message);
+  }
+  const merchant = ctx.merchants.get(identifier);
+  if (!merchant) return refusal(undefined, '00006');
+  const accessCode = params['access_code'];
+  if (typeof accessCode !== 'string' || accessCode === '') {
+    return refusal(merchant, '00001', fieldError('access_code', 'required', {}, language).message);
+  }
+  if (accessCode !== merchant.accessCode) return refusal(merchant, '00006');
+
+  const forms = options.signatureForms ?? [{}];
+  let signatureOk = false;
+  for (const form of forms) {
+    const result = await verifySignature(params as SignableParams, merchant.requestPhrase, merchant.shaType, form);
+    if (!result.valid && result.reason === 'missing') {
+      return refusal(merchant, '00001', fieldError('signature', 'required', {}, language).message);
+    }
+    if (result.valid) {
+      signatureOk = true;
+      break;
+    }
+  }
+  if (!signatureOk) return refusal(merchant, '00008');
+
+  const validation = validate(schema, { ...options.defaults, ...params }, language);
+  if (!validation.ok) {
+    const primary = primaryFieldError(validation.errors, params);
+    return { ...refusal(merchant, primary?.code ?? '00002', primary?.error.message), errors: validation.errors };
+  }
+  return { ok: true, merchant, data: validation.data };
+}
+
+/**
+ * The merchant a request names, if its access code is that merchant's: only such a merchant's
+ * refusals are signed (never sign for someone who does not hold the access code).
+ */
+export function identifiedMerchant(ctx: GatewayContext, params: Readonly<Record<string, unknown>>): SandboxMerchant | undefined {
+  const merchant = ctx.merchants.get(String(params['merchant_identifier'] ?? ''));
+  return merchant && merchant.accessCode === params['access_code'] ? merchant : undefined;
+}
+
+type Refusal = Extract<Checked<never>, { readonly ok: false }>;
+
+function refusal(merchant: SandboxMerchant | undefined, code: KnownResponseCode, detail?: string): Refusal {
+  return detail === undefined ? { ok: false, merchant, code } : { ok: false, merchant, code, detail };
+}

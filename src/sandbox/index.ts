@@ -1,0 +1,32 @@
+/**
+ * `pg-checkout/sandbox`: the spec's gateway, implemented locally for demos and tests. A
+ * Web-standard handler (`Request` → `Response`) with in-memory state, documented test cards, a
+ * fixed financing OTP and an injectable clock. Runs in Node and in browsers; the msw handlers are
+ * in `pg-checkout/sandbox/msw` (src/sandbox/msw.ts) so that msw is only loaded by those who use it.
+ */
+export {
+  createSandboxGateway,
+  type SandboxGateway,
+  type SandboxGatewayOptions,
+  type SandboxTokenView,
+} from './gateway.ts';
+export type { GatewayPaths } from './context.ts';
+export { createSandboxClock, type SandboxClock } from './clock.ts';
+export { SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+export {
+  AUTHORIZATION_HOLD_MS,
+  FINANCING_DOWN_PAYMENT_PERCENT,
+  FINANCING_TENURES,
+  MAX_OTP_ATTEMPTS,
+  PAGE_SESSION_MS,
+  REGISTERED_FINANCING_PHONE,
+  SANDBOX_OTP,
+  TEST_CARDS,
+  testCard,
+  UNREGISTERED_FINANCING_PHONE,
+  type CardBrand,
+  type CardOutcome,
+  type TestCard,
+} from './test-cards.ts';
+export { INSTALLMENT_ISSUERS } from './installment-issuers.ts';
+export type { OrderState, SandboxOrder, OrderOperation, Transition } from './orders.ts';

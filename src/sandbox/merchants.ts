@@ -1,0 +1,44 @@
+/**
+ * Merchant accounts the sandbox knows: what the gateway's back-office would hold (spec,
+ * Authentication): identifier, access code, SHA type and the two phrases.
+ */
+import type { ShaType } from '../core/signature.ts';
+
+export interface SandboxMerchant {
+  readonly merchantIdentifier: string;
+  readonly accessCode: string;
+  readonly shaType: ShaType;
+  /** Checks the merchant's request signatures. */
+  readonly requestPhrase: string;
+  /** Signs the sandbox's answers. */
+  readonly responsePhrase: string;
+  /** Where a customer returns when the request names no return_url (the back-office setting). */
+  readonly returnUrl?: string;
+}
+
+/**
+ * The account the demo and the tests use. Not a secret: it exists only inside this sandbox.
+ * Configure the merchant endpoint with these to talk to a local sandbox gateway.
+ */
+export const SANDBOX_MERCHANT: SandboxMerchant = {
+  merchantIdentifier: 'pgSandboxMerchant',
+  accessCode: 'SBXaccess0000000001',
+  shaType: 'sha256',
+  requestPhrase: 'sandbox-request-phrase',
+  responsePhrase: 'sandbox-response-phrase',
+};
+
+/** The merchants of a gateway, by merchant_identifier; refuses duplicates and empty phrases. */
+export function merchantDirectory(merchants: readonly SandboxMerchant[]): ReadonlyMap<string, SandboxMerchant> {
+  const directory = new Map<string, SandboxMerchant>();
+  for (const merchant of merchants) {
+    if (directory.has(merchant.merchantIdentifier)) {
+      throw new Error(`sandbox merchant ${merchant.merchantIdentifier} is configured twice`);
+    }
+    if (!merchant.requestPhrase || !merchant.responsePhrase) {
+      throw new Error(`sandbox merchant ${merchant.merchantIdentifier} needs a request and a response phrase`);
+    }
+    directory.set(merchant.merchantIdentifier, merchant);
+  }
+  return directory;
+}

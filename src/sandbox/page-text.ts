@@ -1,0 +1,153 @@
+/** The words of the sandbox's pages, in the two languages of the gateway (spec: `language`, en or ar). */
+import type { Language } from '../core/language.ts';
+
+export interface PageText {
+  readonly paymentTitle: string;
+  readonly tokenizationTitle: string;
+  readonly planTitle: string;
+  readonly sandboxNotice: string;
+  readonly order: string;
+  readonly amount: string;
+  readonly card: string;
+  readonly cardNumber: string;
+  readonly cardNumberHint: string;
+  readonly expiryDate: string;
+  readonly expiryHint: string;
+  readonly securityCode: string;
+  readonly securityCodeHint: string;
+  readonly holderName: string;
+  readonly plan: string;
+  readonly payInFull: string;
+  readonly planOption: (months: number, monthly: string) => string;
+  readonly noPlans: string;
+  readonly pay: (amount: string) => string;
+  readonly saveCard: string;
+  readonly confirmPlan: string;
+  readonly errorSummary: string;
+  readonly errors: {
+    readonly cardNumberRequired: string;
+    readonly cardNumberInvalid: string;
+    readonly expiryRequired: string;
+    readonly expiryInvalid: string;
+    readonly expiryPast: string;
+    readonly securityCodeRequired: string;
+    readonly securityCodeInvalid: string;
+    readonly holderNameTooLong: string;
+    readonly planUnknown: string;
+    readonly planNoIssuer: string;
+    readonly planOtherIssuer: (issuer: string) => string;
+  };
+  readonly challengeTitle: string;
+  readonly challengeText: string;
+  readonly approve: string;
+  readonly fail: string;
+  readonly returningTitle: string;
+  readonly returningText: string;
+  readonly continue: string;
+  readonly resultTitle: string;
+  readonly resultText: string;
+  readonly expiredTitle: string;
+  readonly expiredText: string;
+  readonly refusedTitle: string;
+}
+
+export const PAGE_TEXT: Record<Language, PageText> = {
+  en: {
+    paymentTitle: 'Pay by card',
+    tokenizationTitle: 'Save your card',
+    planTitle: 'Choose your installment plan',
+    sandboxNotice: 'Sandbox gateway: use a test card. No money moves.',
+    order: 'Order',
+    amount: 'Amount',
+    card: 'Card',
+    cardNumber: 'Card number',
+    cardNumberHint: '13 to 19 digits, as printed on the card.',
+    expiryDate: 'Expiry date',
+    expiryHint: 'Month and year, MM/YY.',
+    securityCode: 'Security code',
+    securityCodeHint: 'The 3 digits on the back of the card.',
+    holderName: 'Name on card',
+    plan: 'Installment plan',
+    payInFull: 'Pay in full, no installments',
+    planOption: (months, monthly) => `${months} months, ${monthly} a month`,
+    noPlans: 'No installment plan is available for this amount.',
+    pay: (amount) => `Pay ${amount}`,
+    saveCard: 'Save card',
+    confirmPlan: 'Confirm',
+    errorSummary: 'Please correct the following:',
+    errors: {
+      cardNumberRequired: 'Enter the card number.',
+      cardNumberInvalid: 'This card number is not valid. Check the digits.',
+      expiryRequired: 'Enter the expiry date.',
+      expiryInvalid: 'Enter the expiry date as MM/YY, for example 08/29.',
+      expiryPast: 'This card has expired.',
+      securityCodeRequired: 'Enter the security code.',
+      securityCodeInvalid: 'The security code is 3 or 4 digits.',
+      holderNameTooLong: 'The name on the card is at most 50 characters.',
+      planUnknown: 'Choose one of the plans offered.',
+      planNoIssuer: 'Installments are not available for this card. Choose to pay in full or use another card.',
+      planOtherIssuer: (issuer) => `This card is not issued by ${issuer}. Choose a plan of the card's bank.`,
+    },
+    challengeTitle: '3-D Secure check',
+    challengeText: 'Your bank asks you to confirm this payment. In the sandbox, choose the outcome.',
+    approve: 'Approve',
+    fail: 'Fail authentication',
+    returningTitle: 'Returning to the merchant',
+    returningText: 'If the merchant’s page does not open by itself, select Continue.',
+    continue: 'Continue',
+    resultTitle: 'Result',
+    resultText: 'This request named no return address, so the answer is shown here.',
+    expiredTitle: 'This page has expired',
+    expiredText: 'Start again from the merchant’s site.',
+    refusedTitle: 'The request was refused',
+  },
+  ar: {
+    paymentTitle: 'الدفع بالبطاقة',
+    tokenizationTitle: 'حفظ بطاقتك',
+    planTitle: 'اختر خطة التقسيط',
+    sandboxNotice: 'بوابة تجريبية: استخدم بطاقة اختبار. لا تتم أي عملية مالية حقيقية.',
+    order: 'الطلب',
+    amount: 'المبلغ',
+    card: 'البطاقة',
+    cardNumber: 'رقم البطاقة',
+    cardNumberHint: 'من 13 إلى 19 رقمًا كما هو مطبوع على البطاقة.',
+    expiryDate: 'تاريخ الانتهاء',
+    expiryHint: 'الشهر والسنة بالصيغة MM/YY.',
+    securityCode: 'رمز الأمان',
+    securityCodeHint: 'الأرقام الثلاثة على ظهر البطاقة.',
+    holderName: 'الاسم على البطاقة',
+    plan: 'خطة التقسيط',
+    payInFull: 'الدفع كاملًا دون تقسيط',
+    planOption: (months, monthly) => `${months} أشهر، ${monthly} شهريًا`,
+    noPlans: 'لا توجد خطة تقسيط متاحة لهذا المبلغ.',
+    pay: (amount) => `ادفع ${amount}`,
+    saveCard: 'حفظ البطاقة',
+    confirmPlan: 'تأكيد',
+    errorSummary: 'يرجى تصحيح ما يلي:',
+    errors: {
+      cardNumberRequired: 'أدخل رقم البطاقة.',
+      cardNumberInvalid: 'رقم البطاقة غير صالح. تحقق من الأرقام.',
+      expiryRequired: 'أدخل تاريخ الانتهاء.',
+      expiryInvalid: 'أدخل تاريخ الانتهاء بالصيغة MM/YY، مثل 08/29.',
+      expiryPast: 'انتهت صلاحية هذه البطاقة.',
+      securityCodeRequired: 'أدخل رمز الأمان.',
+      securityCodeInvalid: 'رمز الأمان من 3 أو 4 أرقام.',
+      holderNameTooLong: 'الاسم على البطاقة 50 حرفًا على الأكثر.',
+      planUnknown: 'اختر إحدى الخطط المعروضة.',
+      planNoIssuer: 'التقسيط غير متاح لهذه البطاقة. اختر الدفع كاملًا أو استخدم بطاقة أخرى.',
+      planOtherIssuer: (issuer) => `هذه البطاقة ليست صادرة عن ${issuer}. اختر خطة من بنك البطاقة.`,
+    },
+    challengeTitle: 'التحقق ثلاثي الأبعاد',
+    challengeText: 'يطلب منك البنك تأكيد هذه العملية. في البيئة التجريبية اختر النتيجة.',
+    approve: 'موافقة',
+    fail: 'فشل التحقق',
+    returningTitle: 'العودة إلى التاجر',
+    returningText: 'إذا لم تفتح صفحة التاجر تلقائيًا، اختر متابعة.',
+    continue: 'متابعة',
+    resultTitle: 'النتيجة',
+    resultText: 'لم يحدد هذا الطلب عنوانًا للعودة، لذا تظهر الإجابة هنا.',
+    expiredTitle: 'انتهت صلاحية هذه الصفحة',
+    expiredText: 'ابدأ من جديد من موقع التاجر.',
+    refusedTitle: 'تم رفض الطلب',
+  },
+};

@@ -1,0 +1,224 @@
+/**
+ * Everything one sandbox gateway remembers, in memory: orders, tokens, open page sessions and
+ * 3-D Secure challenges, financing transactions. Reads go through `settle` so that time-driven
+ * transitions (hold expiry, bill expiry) have happened before anyone looks.
+ */
+import type { CardScheme } from '../core/card-number.ts';
+import type { Language } from '../core/language.ts';
+import type { SandboxMerchant } from './merchants.ts';
+import { holdsReference, settle, type SandboxOrder } from './orders.ts';
+import { PAGE_SESSION_MS } from './test-cards.ts';
+import { randomDigits, randomHex } from './wire.ts';
+
+/** A stored card. The full number stays inside the sandbox; inspection shows it masked. */
+export interface SandboxToken {
+  readonly merchantIdentifier: string;
+  readonly tokenName: string;
+  readonly cardNumber: string;
+  readonly scheme: CardScheme;
+  readonly expiryDate: string;
+  readonly holderName?: string;
+  readonly createdAt: number;
+  readonly status: 'ACTIVE';
+}
+
+/** A card typed on a sandbox page or posted by a merchant page. */
+export interface EnteredCard {
+  readonly number: string;
+  readonly scheme: CardScheme;
+  /** YYMM. */
+  readonly expiryDate: string;
+  readonly holderName?: string;
+}
+
+/** A hosted page the customer has open: the verified request, waiting for card entry or a plan choice. */
+export interface PageSession {
+  readonly id: string;
+  readonly merchant: SandboxMerchant;
+  /** The request as received and verified (signature included; the echo drops it). */
+  readonly params: Readonly<Record<string, string>>;
+  readonly kind: 'payment' | 'tokenization';
+  /** Present when the card arrived with the request (merchant page 2.0) and only a plan is to be chosen. */
+  readonly card?: EnteredCard;
+  readonly createdAt: number;
+}
+
+/** A 3-D Secure challenge waiting for the customer. */
+export interface Challenge {
+  readonly id: string;
+  readonly merchant: SandboxMerchant;
+  readonly svcId: string;
+  /** The request of the charge, echoed in the final answer. */
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly eci: 'ECOMMERCE' | 'RECURRING' | 'MOTO';
+  readonly tokenName?: string;
+  /** A card to store under `tokenName` once the challenge is approved (hosted page with remember_me). */
+  readonly cardToSave?: EnteredCard;
+  readonly returnUrl?: URL;
+  readonly language: Language;
+  readonly createdAt: number;
+}
+
+/** One consumer-financing attempt, from OTP_GENERATE to PURCHASE. */
+export interface FinancingTransaction {
+  readonly transactionId: string;
+  readonly merchantIdentifier: string;
+  readonly merchantReference: string;
+  readonly merchantOrderId: string;
+  readonly phone: string;
+  readonly amount: number;
+  readonly currency: string;
+  readonly downPayment: number;
+  readonly otp: string;
+  readonly wrongAttempts: number;
+  readonly verified: boolean;
+  readonly locked: boolean;
+  readonly completed: boolean;
+  readonly createdAt: number;
+}
+
+const key = (merchantIdentifier: string, name: string): string => `${merchantIdentifier}\u0000${name}`;
+
+export class SandboxState {
+  private readonly ordersBySvcId = new Map<string, SandboxOrder>();
+  private readonly tokensByName = new Map<string, SandboxToken>();
+  readonly sessions = new Map<string, PageSession>();
+  readonly challenges = new Map<string, Challenge>();
+  private readonly financingById = new Map<string, FinancingTransaction>();
+  private sequence = 0;
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
+
+  /** Forgets everything (between tests that share one gateway). */
+  clear(): void {
+    this.ordersBySvcId.clear();
+    this.tokensByName.clear();
+    this.sessions.clear();
+    this.challenges.clear();
+    this.financingById.clear();
+  }
+
+  // ---- Orders ----
+
+  /** Every order as of now, oldest first. */
+  orders(): SandboxOrder[] {
+    return [...this.ordersBySvcId.values()].map((order) => this.settled(order));
+  }
+
+  private settled(order: SandboxOrder): SandboxOrder {
+    const current = settle(order, this.now());
+    if (current !== order) this.ordersBySvcId.set(current.svcId, current);
+    return current;
+  }
+
+  saveOrder(order: SandboxOrder): void {
+    this.ordersBySvcId.set(order.svcId, order);
+  }
+
+  orderBySvcId(merchantIdentifier: string, svcId: string): SandboxOrder | undefined {
+    const order = this.ordersBySvcId.get(svcId);
+    return order && order.merchantIdentifier === merchantIdentifier ? this.settled(order) : undefined;
+  }
+
+  /** The order a reference names: the one holding it, else the latest declined attempt. */
+  orderByReference(merchantIdentifier: string, merchantReference: string): SandboxOrder | undefined {
+    const matching = this.orders().filter(
+      (order) => order.merchantIdentifier === merchantIdentifier && order.merchantReference === merchantReference,
+    );
+    return matching.find(holdsReference) ?? matching[matching.length - 1];
+  }
+
+  orderByBillNumber(billNumber: string): SandboxOrder | undefined {
+    return this.orders().find((order) => order.bill?.billNumber === billNumber);
+  }
+
+  /** True when an order that is not a declined attempt already uses the reference. */
+  referenceTaken(merchantIdentifier: string, merchantReference: string): boolean {
+    return this.orders().some(
+      (order) =>
+        order.merchantIdentifier === merchantIdentifier &&
+        order.merchantReference === merchantReference &&
+        holdsReference(order),
+    );
+  }
+
+  // ---- Tokens ----
+
+  saveToken(token: SandboxToken): void {
+    this.tokensByName.set(key(token.merchantIdentifier, token.tokenName), token);
+  }
+
+  token(merchantIdentifier: string, tokenName: string): SandboxToken | undefined {
+    return this.tokensByName.get(key(merchantIdentifier, tokenName));
+  }
+
+  tokens(): SandboxToken[] {
+    return [...this.tokensByName.values()];
+  }
+
+  // ---- Financing ----
+
+  saveFinancing(transaction: FinancingTransaction): void {
+    this.financingById.set(key(transaction.merchantIdentifier, transaction.transactionId), transaction);
+  }
+
+  financing(merchantIdentifier: string, transactionId: string): FinancingTransaction | undefined {
+    return this.financingById.get(key(merchantIdentifier, transactionId));
+  }
+
+  /** The latest OTP generated for a merchant_reference. */
+  latestFinancing(merchantIdentifier: string, merchantReference: string): FinancingTransaction | undefined {
+    let latest: FinancingTransaction | undefined;
+    for (const transaction of this.financingById.values()) {
+      if (transaction.merchantIdentifier === merchantIdentifier && transaction.merchantReference === merchantReference) {
+        latest = transaction;
+      }
+    }
+    return latest;
+  }
+
+  financingTransactions(): FinancingTransaction[] {
+    return [...this.financingById.values()];
+  }
+
+  // ---- Identifiers ----
+
+  /** svc_id: numeric, at most 20 digits (spec), unique within this gateway: epoch ms and a sequence. */
+  nextSvcId(): string {
+    this.sequence += 1;
+    return `${this.now()}${String(this.sequence).padStart(5, '0')}`;
+  }
+
+  /** Six digits, as processors issue them. */
+  nextAuthorizationCode(): string {
+    return String(100_000 + ((this.sequence * 7_919 + 1) % 900_000));
+  }
+
+  /** 14 digits (spec, Bill), never starting with 0, unique among this gateway's bills. */
+  newBillNumber(): string {
+    for (;;) {
+      const candidate = `${1 + (Number(randomDigits(1)) % 9)}${randomDigits(13)}`;
+      if (!this.orders().some((order) => order.bill?.billNumber === candidate)) return candidate;
+    }
+  }
+
+  newTokenName(): string {
+    return `TK${randomHex(16)}`;
+  }
+
+  newTransactionId(): string {
+    return `FT${randomHex(10)}`;
+  }
+
+  /** Unguessable: a page session id is all a customer's browser holds. Forgets lapsed pages first. */
+  newPageId(): string {
+    const lapsedBefore = this.now() - PAGE_SESSION_MS;
+    for (const pages of [this.sessions, this.challenges]) {
+      for (const [id, page] of pages) if (page.createdAt <= lapsedBefore) pages.delete(id);
+    }
+    return randomHex(16);
+  }
+}
