@@ -156,7 +156,7 @@ if (runDirectly) {
   startDemo({ port, logs: process.env.PG_DEMO_LOGS === '1' }).then(
     (demo) => {
       console.log(`pg-checkout demo: ${demo.url}`);
-      console.log('Test cards and the sandbox OTP: README.md, "Sandbox"');
+      console.log('Test cards and the sandbox OTP: README.md, "Sandbox: test cards and OTP"');
     },
     (error: unknown) => {
       console.error(`pg-checkout demo: ${(error as Error).message}`);
