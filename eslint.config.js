@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript run by Node (configs, the environment bootstrap).
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
     files: ['src/cli/**', 'demo/**', 'test/**', 'bench/**', '*.config.*', 'test/*.mjs'],
     rules: { 'no-console': 'off' },
   },

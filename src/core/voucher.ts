@@ -4,6 +4,7 @@
  * is cancelled, and an iCalendar reminder for the expiry. Also the clock every countdown runs on,
  * injectable so that tests move time instead of sleeping.
  */
+import type { Language } from './language.ts';
 
 // ---- Bill number ----
 
@@ -76,7 +77,7 @@ function offsetMinutes(zone: string): number {
  * `timeZone`), with the zone named so that no one misreads the deadline: "Sunday, 22 November
  * 2026 at 07:07 EET" / "الأحد، ٢٢ نوفمبر ٢٠٢٦ في ٧:٠٧ ص ت ش أ".
  */
-export function formatExpiry(instant: number, language: 'en' | 'ar', timeZone?: string): string {
+export function formatExpiry(instant: number, language: Language, timeZone?: string): string {
   return new Intl.DateTimeFormat(language === 'ar' ? 'ar-EG' : 'en-GB', {
     weekday: 'long',
     year: 'numeric',
@@ -124,12 +125,17 @@ export function msUntilNextTick(deadline: number, now: number): number {
   return intoSecond === 0 ? 1000 : intoSecond;
 }
 
-/** "1:02:03" style digits for a countdown: hours only when there are any, days counted separately. */
-export function countdownDigits(left: TimeLeft): string {
+/**
+ * "1:02:03" style digits for a countdown: hours only when there are any (days are counted
+ * separately), in Arabic-Indic numerals for Arabic as the rest of an Arabic page writes numbers.
+ */
+export function countdownDigits(left: TimeLeft, language: Language = 'en'): string {
   const two = (value: number): string => String(value).padStart(2, '0');
-  return left.hours > 0 || left.days > 0
-    ? `${left.hours}:${two(left.minutes)}:${two(left.seconds)}`
-    : `${left.minutes}:${two(left.seconds)}`;
+  const digits =
+    left.hours > 0 || left.days > 0
+      ? `${left.hours}:${two(left.minutes)}:${two(left.seconds)}`
+      : `${left.minutes}:${two(left.seconds)}`;
+  return language === 'ar' ? digits.replace(/\d/g, (digit) => String.fromCharCode(0x0660 + Number(digit))) : digits;
 }
 
 // ---- Clock ----

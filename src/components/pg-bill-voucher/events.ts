@@ -1,0 +1,77 @@
+/** Events of `<pg-bill-voucher>`; the request lifecycle events come from the shared foundation. */
+import { PgEvent } from '../shared/events.ts';
+
+/** What a page needs to show a bill again later (order history, e-mail landing page). */
+export interface IssuedBill {
+  readonly merchantReference: string;
+  /** Exactly as issued: digits only, no grouping. */
+  readonly billNumber: string;
+  /** Minor units of EGP; undefined only for a stored bill given without `amount`. */
+  readonly amount: number | undefined;
+  readonly currency: 'EGP';
+  readonly paymentPartner: string;
+  /** `request_expiry_date` as issued: ISO 8601 with an offset. */
+  readonly expires: string;
+}
+
+/**
+ * The endpoint issued a bill. Store `bill` to show it again later with the `bill-number`,
+ * `expires`, `amount` and `payment-partner` attributes.
+ */
+export class PgBillIssueEvent extends PgEvent {
+  static readonly eventName = 'pg-bill-issue';
+  constructor(readonly bill: IssuedBill) {
+    super(PgBillIssueEvent.eventName);
+  }
+}
+
+/** The expiry of the bill on screen passed while it was shown: the hold on the order is cancelled. */
+export class PgBillExpireEvent extends PgEvent {
+  static readonly eventName = 'pg-bill-expire';
+  constructor(readonly billNumber: string) {
+    super(PgBillExpireEvent.eventName);
+  }
+}
+
+/** The customer copied the bill number with the copy button. */
+export class PgBillCopyEvent extends PgEvent {
+  static readonly eventName = 'pg-bill-copy';
+  constructor(readonly billNumber: string) {
+    super(PgBillCopyEvent.eventName);
+  }
+}
+
+/**
+ * The customer asked for a new bill after the last one expired. Cancelable: call
+ * `preventDefault()` to handle it entirely (for example, by sending the customer back to the
+ * cart). A bill needs a merchant reference the gateway has not seen, so a merchant whose endpoint
+ * does not make one itself passes the new order's reference, or a promise of it, to
+ * `respondWith()`; the element then issues the bill for that order.
+ */
+export class PgBillReissueEvent extends PgEvent {
+  static readonly eventName = 'pg-bill-reissue';
+  #reference: Promise<string> | undefined;
+
+  constructor(readonly expiredBillNumber: string) {
+    super(PgBillReissueEvent.eventName, { cancelable: true });
+  }
+
+  /** The merchant reference to issue the new bill for (call during dispatch). */
+  respondWith(merchantReference: string | Promise<string>): void {
+    this.#reference = Promise.resolve(merchantReference);
+  }
+
+  /** What a listener passed to `respondWith()`, if any. */
+  get newMerchantReference(): Promise<string> | undefined {
+    return this.#reference;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'pg-bill-issue': PgBillIssueEvent;
+    'pg-bill-expire': PgBillExpireEvent;
+    'pg-bill-copy': PgBillCopyEvent;
+    'pg-bill-reissue': PgBillReissueEvent;
+  }
+}

@@ -1,0 +1,34 @@
+import { css } from 'lit';
+
+/** Layout of `<pg-checkout>`; colours through `--pg-*` tokens, logical properties only. */
+export const checkoutStyles = css`
+  .method-list {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  .method {
+    align-items: center;
+    padding-block: 0.5rem;
+    padding-inline: 0.75rem;
+    border: 1px solid var(--pg-color-outline, #7b8794);
+    border-radius: var(--pg-radius-small, 0.25rem);
+    cursor: pointer;
+  }
+
+  .method.selected {
+    border-color: var(--pg-color-primary, #1d4ed8);
+    box-shadow: inset 0 0 0 1px var(--pg-color-primary, #1d4ed8);
+  }
+
+  .pay-form {
+    display: flex;
+    flex-direction: column;
+    gap: var(--pg-space, 0.75rem);
+  }
+
+  .note {
+    margin: 0;
+  }
+`;

@@ -1,0 +1,144 @@
+/**
+ * The financing steps a customer has reached, kept in sessionStorage under the merchant reference
+ * so that a refresh or a re-render resumes where the customer was: a step that succeeded is not
+ * asked for again, and PURCHASE is offered only after an OTP verified in this browser session.
+ *
+ * Only what the element needs to resume is kept: the endpoint's opaque `flow` token, the answers of
+ * the steps, a masked phone number for display, and counters. Never the OTP; never the full phone.
+ */
+import * as z from 'zod/mini';
+import { normalizeDigits } from '../../core/language.ts';
+import { paymentResult, tenureOption } from '../../core/endpoint-api.ts';
+
+/**
+ * - `phone`: nothing done yet;
+ * - `verified`: CUSTOMER_VERIFY succeeded, OTP_GENERATE not yet;
+ * - `otp`: a code was sent, waiting for the customer to type it;
+ * - `tenure`: OTP_VERIFY succeeded, the customer chooses a tenure;
+ * - `done`: PURCHASE answered (success, pending or failure; see `result`).
+ */
+export const FINANCING_STEPS = ['phone', 'verified', 'otp', 'tenure', 'done'] as const;
+export type FinancingStep = (typeof FINANCING_STEPS)[number];
+
+const minorUnits = z.number().check(z.int(), z.nonnegative());
+
+const storedState = z.object({
+  version: z.literal(1),
+  step: z.enum(FINANCING_STEPS),
+  flow: z.optional(z.string()),
+  maskedPhone: z.optional(z.string()),
+  /** The order currency, for the down payment and instalments (minor units). */
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/))),
+  downPayment: z.optional(minorUnits),
+  tenureMonths: z.optional(z.array(z.number())),
+  tenures: z.optional(z.array(tenureOption)),
+  /** When the last code was sent (epoch ms), for the resend countdown. */
+  otpSentAt: z.optional(z.number()),
+  /** Wrong codes typed against the last code sent. */
+  wrongAttempts: z.number().check(z.int(), z.nonnegative()),
+  /** The code sent is locked after too many wrong attempts; only a new code helps. */
+  locked: z.optional(z.boolean()),
+  tenure: z.optional(z.number()),
+  result: z.optional(paymentResult),
+});
+
+export type FinancingState = z.infer<typeof storedState>;
+
+export const INITIAL_FINANCING_STATE: FinancingState = Object.freeze({ version: 1, step: 'phone', wrongAttempts: 0 });
+
+/** The sessionStorage key of one order's financing steps. */
+export function flowStorageKey(merchantReference: string): string {
+  return `pg-financing-otp:${merchantReference}`;
+}
+
+/**
+ * The stored steps of an order, or the first step when nothing (or nothing readable) is stored.
+ * A state that claims a step without the token that step produced is discarded: it cannot have
+ * come from this element.
+ */
+export function loadFlowState(storage: Storage | undefined, merchantReference: string): FinancingState {
+  if (!storage || !merchantReference) return INITIAL_FINANCING_STATE;
+  let text: string | null;
+  try {
+    text = storage.getItem(flowStorageKey(merchantReference));
+  } catch {
+    return INITIAL_FINANCING_STATE;
+  }
+  if (!text) return INITIAL_FINANCING_STATE;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return INITIAL_FINANCING_STATE;
+  }
+  const parsed = storedState.safeParse(json);
+  if (!parsed.success || !isCoherent(parsed.data)) return INITIAL_FINANCING_STATE;
+  return parsed.data;
+}
+
+function isCoherent(state: FinancingState): boolean {
+  switch (state.step) {
+    case 'phone':
+      return true;
+    case 'verified':
+      return state.flow !== undefined;
+    case 'otp':
+      return (
+        state.flow !== undefined &&
+        state.currency !== undefined &&
+        state.downPayment !== undefined &&
+        state.tenureMonths !== undefined
+      );
+    case 'tenure':
+      return (
+        state.flow !== undefined &&
+        state.currency !== undefined &&
+        state.downPayment !== undefined &&
+        state.tenures !== undefined
+      );
+    case 'done':
+      return state.result !== undefined;
+  }
+}
+
+/** Stores the steps of an order; a full or unavailable storage only costs the resume. */
+export function saveFlowState(storage: Storage | undefined, merchantReference: string, state: FinancingState): void {
+  if (!storage || !merchantReference) return;
+  try {
+    storage.setItem(flowStorageKey(merchantReference), JSON.stringify(state));
+  } catch {
+    // Private mode or a full quota: the element still works, it just cannot resume after a refresh.
+  }
+}
+
+export function clearFlowState(storage: Storage | undefined, merchantReference: string): void {
+  if (!storage || !merchantReference) return;
+  try {
+    storage.removeItem(flowStorageKey(merchantReference));
+  } catch {
+    // Nothing to clear.
+  }
+}
+
+/** The sessionStorage of the page, or undefined where reading it throws (sandboxed frames). */
+export function pageSessionStorage(): Storage | undefined {
+  try {
+    return globalThis.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A one-time password as typed or pasted: Arabic-Indic digits and bidi marks normalized, every
+ * other character (spaces, dashes, "Your code is") dropped.
+ */
+export function normalizeOtp(input: string): string {
+  return normalizeDigits(input).replace(/\D/g, '');
+}
+
+/** "01012345678" → "010•••••678": enough to recognise one's own number on screen. */
+export function maskPhone(nationalNumber: string): string {
+  if (nationalNumber.length <= 6) return nationalNumber;
+  return `${nationalNumber.slice(0, 3)}${'•'.repeat(nationalNumber.length - 6)}${nationalNumber.slice(-3)}`;
+}

@@ -1,0 +1,195 @@
+/** Text of `<pg-financing-otp>` in English and Arabic. */
+import { html } from 'lit';
+import type { Catalogs, Renderable } from '../shared/localize.ts';
+import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
+
+export interface FinancingOtpMessages extends SharedMessages {
+  readonly title: string;
+  readonly progress: (step: number, of: number) => string;
+  readonly orderTotal: string;
+  readonly back: string;
+  readonly startOver: string;
+  readonly sessionExpired: string;
+  readonly phone: {
+    readonly intro: string;
+    readonly label: string;
+    readonly hint: string;
+    readonly submit: string;
+    readonly checking: string;
+    readonly required: string;
+    readonly invalid: string;
+    readonly notRegistered: string;
+  };
+  readonly verified: {
+    readonly text: (phone: Renderable) => Renderable;
+    readonly send: string;
+  };
+  readonly otp: {
+    readonly sending: string;
+    readonly sentTo: (phone: Renderable) => Renderable;
+    readonly sentAnnounce: (phone: string, seconds: number) => string;
+    readonly downPayment: string;
+    readonly tenureOffer: string;
+    readonly months: (count: number) => string;
+    readonly label: string;
+    readonly hint: (digits: number) => string;
+    readonly submit: string;
+    readonly verifying: string;
+    readonly required: string;
+    readonly format: (digits: number) => string;
+    readonly wrong: (attemptsLeft: number) => string;
+    readonly locked: string;
+    readonly resend: string;
+    readonly resendIn: (time: Renderable) => Renderable;
+    readonly resendReady: string;
+    readonly changePhone: string;
+  };
+  readonly tenure: {
+    readonly verifiedNote: string;
+    readonly caption: string;
+    readonly plan: string;
+    readonly emi: string;
+    readonly rate: string;
+    readonly ratePercent: (rate: string) => string;
+    readonly required: string;
+    readonly confirm: string;
+    readonly confirming: string;
+  };
+  readonly done: {
+    readonly success: string;
+    readonly pending: string;
+    readonly plan: string;
+    readonly reference: string;
+  };
+}
+
+export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
+  en: {
+    ...sharedMessages.en,
+    title: 'Pay with consumer financing',
+    progress: (step, of) => `Step ${step} of ${of}`,
+    orderTotal: 'Order total',
+    back: 'Back',
+    startOver: 'Start over',
+    sessionExpired: 'This financing session has expired. Please start again with your mobile number.',
+    phone: {
+      intro: 'Enter the mobile number registered with the financing partner. We will send you a one-time code by SMS.',
+      label: 'Mobile number',
+      hint: 'An Egyptian mobile number, such as 010 1234 5678',
+      submit: 'Send me a code',
+      checking: 'Checking your number…',
+      required: 'Enter your mobile number.',
+      invalid: 'Enter an Egyptian mobile number of 11 digits starting with 010, 011, 012 or 015.',
+      notRegistered:
+        'This number is not registered with the financing partner. Check the number, or go back and choose another payment method.',
+    },
+    verified: {
+      text: (phone) => html`Your number ${phone} is registered with the financing partner. We will send the code to it.`,
+      send: 'Send the code',
+    },
+    otp: {
+      sending: 'Sending the code…',
+      sentTo: (phone) => html`We sent a one-time code by SMS to ${phone}.`,
+      sentAnnounce: (phone, seconds) =>
+        `We sent a one-time code to ${phone}. You can ask for a new code in ${seconds} seconds.`,
+      downPayment: 'Down payment',
+      tenureOffer: 'Plans offered',
+      months: (count) => (count === 1 ? '1 month' : `${count} months`),
+      label: 'One-time code',
+      hint: (digits) => `The ${digits}-digit code in the SMS`,
+      submit: 'Verify the code',
+      verifying: 'Verifying the code…',
+      required: 'Enter the code from the SMS.',
+      format: (digits) => `The code has ${digits} digits.`,
+      wrong: (attemptsLeft) =>
+        attemptsLeft === 1 ? 'That code is not right. 1 attempt left.' : `That code is not right. ${attemptsLeft} attempts left.`,
+      locked: 'Too many wrong codes. Ask for a new code.',
+      resend: 'Send a new code',
+      resendIn: (time) => html`You can ask for a new code in ${time}.`,
+      resendReady: 'You can now ask for a new code.',
+      changePhone: 'Use a different number',
+    },
+    tenure: {
+      verifiedNote: 'Code verified. Choose how many months to pay over.',
+      caption: 'Financing plans',
+      plan: 'Plan',
+      emi: 'Monthly instalment',
+      rate: 'Interest rate',
+      ratePercent: (rate) => `${rate}%`,
+      required: 'Choose a plan.',
+      confirm: 'Confirm purchase',
+      confirming: 'Completing your purchase…',
+    },
+    done: {
+      success: 'Your purchase is complete.',
+      pending: 'Your purchase is being processed. The store will confirm it shortly.',
+      plan: 'Plan',
+      reference: 'Reference',
+    },
+  },
+  ar: {
+    ...sharedMessages.ar,
+    title: 'الدفع بالتمويل الاستهلاكي',
+    progress: (step, of) => `الخطوة ${step} من ${of}`,
+    orderTotal: 'إجمالي الطلب',
+    back: 'رجوع',
+    startOver: 'ابدأ من جديد',
+    sessionExpired: 'انتهت جلسة التمويل هذه. يُرجى البدء من جديد برقم هاتفك المحمول.',
+    phone: {
+      intro: 'أدخل رقم الهاتف المحمول المسجّل لدى شريك التمويل. سنرسل إليك رمزًا لمرة واحدة برسالة نصية.',
+      label: 'رقم الهاتف المحمول',
+      hint: 'رقم هاتف محمول مصري، مثل 010 1234 5678',
+      submit: 'أرسل لي رمزًا',
+      checking: 'جارٍ التحقق من رقمك…',
+      required: 'أدخل رقم هاتفك المحمول.',
+      invalid: 'أدخل رقم هاتف محمول مصريًا من 11 رقمًا يبدأ بـ 010 أو 011 أو 012 أو 015.',
+      notRegistered: 'هذا الرقم غير مسجّل لدى شريك التمويل. تحقّق من الرقم، أو ارجع واختر طريقة دفع أخرى.',
+    },
+    verified: {
+      text: (phone) => html`رقمك ${phone} مسجّل لدى شريك التمويل. سنرسل الرمز إليه.`,
+      send: 'أرسل الرمز',
+    },
+    otp: {
+      sending: 'جارٍ إرسال الرمز…',
+      sentTo: (phone) => html`أرسلنا رمزًا لمرة واحدة برسالة نصية إلى ${phone}.`,
+      sentAnnounce: (phone, seconds) => `أرسلنا رمزًا لمرة واحدة إلى ${phone}. يمكنك طلب رمز جديد بعد ${seconds} ثانية.`,
+      downPayment: 'الدفعة المقدّمة',
+      tenureOffer: 'الخطط المتاحة',
+      months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${count} أشهر` : `${count} شهرًا`),
+      label: 'الرمز لمرة واحدة',
+      hint: (digits) => `الرمز المكوّن من ${digits} أرقام في الرسالة النصية`,
+      submit: 'تحقّق من الرمز',
+      verifying: 'جارٍ التحقق من الرمز…',
+      required: 'أدخل الرمز الوارد في الرسالة النصية.',
+      format: (digits) => `يتكوّن الرمز من ${digits} أرقام.`,
+      wrong: (attemptsLeft) =>
+        attemptsLeft === 1
+          ? 'الرمز غير صحيح. بقيت محاولة واحدة.'
+          : attemptsLeft === 2
+            ? 'الرمز غير صحيح. بقيت محاولتان.'
+            : `الرمز غير صحيح. بقيت ${attemptsLeft} محاولات.`,
+      locked: 'أدخلت رموزًا خاطئة كثيرة. اطلب رمزًا جديدًا.',
+      resend: 'أرسل رمزًا جديدًا',
+      resendIn: (time) => html`يمكنك طلب رمز جديد بعد ${time}.`,
+      resendReady: 'يمكنك الآن طلب رمز جديد.',
+      changePhone: 'استخدم رقمًا آخر',
+    },
+    tenure: {
+      verifiedNote: 'تم التحقق من الرمز. اختر عدد أشهر السداد.',
+      caption: 'خطط التمويل',
+      plan: 'الخطة',
+      emi: 'القسط الشهري',
+      rate: 'نسبة الفائدة',
+      ratePercent: (rate) => `${rate}٪`,
+      required: 'اختر خطة.',
+      confirm: 'تأكيد الشراء',
+      confirming: 'جارٍ إتمام الشراء…',
+    },
+    done: {
+      success: 'تمت عملية الشراء.',
+      pending: 'عملية الشراء قيد المعالجة. سيؤكدها المتجر قريبًا.',
+      plan: 'الخطة',
+      reference: 'المرجع',
+    },
+  },
+};

@@ -1,0 +1,129 @@
+import { css } from 'lit';
+
+/** Layout of `<pg-financing-otp>`; colours through `--pg-*` tokens, logical properties only. */
+export const financingOtpStyles = css`
+  .financing {
+    display: flex;
+    flex-direction: column;
+    gap: var(--pg-space, 0.75rem);
+  }
+
+  .title {
+    margin: 0;
+    font-size: 1.125em;
+    font-weight: 600;
+  }
+
+  .progress {
+    margin: 0;
+    color: var(--pg-color-muted, #52606d);
+    font-size: 0.875em;
+  }
+
+  .step {
+    display: flex;
+    flex-direction: column;
+    gap: var(--pg-space, 0.75rem);
+  }
+
+  .step[aria-busy='true'] {
+    cursor: progress;
+  }
+
+  .summary {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: calc(var(--pg-space, 0.75rem) / 2) var(--pg-space, 0.75rem);
+    margin: 0;
+  }
+
+  .summary dt {
+    color: var(--pg-color-muted, #52606d);
+  }
+
+  .summary dd {
+    margin: 0;
+  }
+
+  .otp-input {
+    max-inline-size: 12rem;
+    font-size: 1.25em;
+    letter-spacing: 0.3em;
+    font-variant-numeric: tabular-nums;
+  }
+
+  .resend {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  .countdown {
+    color: var(--pg-color-muted, #52606d);
+    font-variant-numeric: tabular-nums;
+  }
+
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  .actions .Pay {
+    inline-size: auto;
+    flex: 1 1 12rem;
+  }
+
+  .link-button {
+    border-color: transparent;
+    background: transparent;
+    padding-inline: 0.5rem;
+  }
+
+  button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+
+  table.full-width {
+    inline-size: 100%;
+    border-collapse: collapse;
+  }
+
+  table.full-width caption {
+    text-align: start;
+    font-weight: 600;
+    margin-block-end: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  table.full-width th,
+  table.full-width td {
+    padding-block: 0.5rem;
+    padding-inline: 0.5rem;
+    border-block-end: 1px solid var(--pg-color-outline, #7b8794);
+    text-align: start;
+  }
+
+  table.full-width tr.selected {
+    background: var(--pg-tenure-selected-background, var(--pg-color-selected, #e8efff));
+  }
+
+  table.full-width label {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    font-weight: 600;
+    cursor: pointer;
+  }
+
+  .result {
+    display: flex;
+    flex-direction: column;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  .result .title:focus {
+    outline: none;
+  }
+`;

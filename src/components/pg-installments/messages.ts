@@ -1,0 +1,153 @@
+/** Text of `<pg-installments>` in English and Arabic. */
+import { html } from 'lit';
+import type { Catalogs, Renderable } from '../shared/localize.ts';
+import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
+
+export interface InstallmentsMessages extends SharedMessages {
+  readonly title: string;
+  readonly loadingPlans: string;
+  readonly plansReady: (plans: number) => string;
+  readonly binLabel: string;
+  readonly binHint: string;
+  readonly issuersLegend: string;
+  readonly issuerMatched: (issuer: string) => string;
+  readonly plansLabel: string;
+  readonly plansCaption: string;
+  readonly choosePlan: string;
+  readonly months: (count: number) => string;
+  /** Text of a plan in the dropdown; amounts arrive already formatted and isolated. */
+  readonly planOption: (months: string, monthly: string, total: string) => string;
+  /** Beside the monthly amount when the last month differs (it takes the rounding rest). */
+  readonly lastMonth: (amount: Renderable) => Renderable;
+  readonly columns: {
+    readonly plan: string;
+    readonly monthly: string;
+    readonly fees: string;
+    readonly total: string;
+    readonly extra: string;
+  };
+  readonly receipt: {
+    readonly title: string;
+    readonly orderAmount: string;
+    readonly plan: string;
+    readonly monthly: string;
+    readonly lastMonthly: string;
+    readonly fees: string;
+    readonly total: string;
+    readonly extra: string;
+  };
+  readonly bankTitle: (issuer: string) => string;
+  readonly noTerms: string;
+  readonly agree: (issuer: string) => string;
+  readonly agreeRequired: string;
+  readonly issuerRequired: string;
+  readonly planRequired: string;
+  readonly payInstallments: string;
+  readonly unavailable: {
+    readonly failed: string;
+    readonly notForAmount: (amount: Renderable) => Renderable;
+    readonly range: (min: Renderable, max: Renderable) => Renderable;
+    readonly cardNotEligible: string;
+  };
+  readonly payInFullHint: string;
+  readonly payingInFull: string;
+}
+
+export const installmentsMessages: Catalogs<InstallmentsMessages> = {
+  en: {
+    ...sharedMessages.en,
+    title: 'Pay in installments',
+    loadingPlans: 'Loading installment plans…',
+    plansReady: (plans) => (plans === 1 ? '1 installment plan is available.' : `${plans} installment plans are available.`),
+    binLabel: 'First 6 digits of your card',
+    binHint: 'We use them to find your bank and its plans.',
+    issuersLegend: 'Your bank',
+    issuerMatched: (issuer) => `Plans from ${issuer}.`,
+    plansLabel: 'Installment plan',
+    plansCaption: 'Installment plans',
+    choosePlan: 'Choose a plan',
+    months: (count) => (count === 1 ? '1 month' : `${count} months`),
+    planOption: (months, monthly, total) => `${months}: ${monthly} a month, ${total} in total`,
+    lastMonth: (amount) => html`(last month ${amount})`,
+    columns: {
+      plan: 'Plan',
+      monthly: 'Per month',
+      fees: 'Fees',
+      total: 'Total payable',
+      extra: 'Extra cost',
+    },
+    receipt: {
+      title: 'Summary',
+      orderAmount: 'Order amount',
+      plan: 'Plan',
+      monthly: 'Per month',
+      lastMonthly: 'Last month',
+      fees: 'Fees',
+      total: 'Total payable',
+      extra: 'Extra cost over paying in full',
+    },
+    bankTitle: (issuer) => `Terms of ${issuer}`,
+    noTerms: 'The bank states no additional terms.',
+    agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
+    agreeRequired: 'Accept the bank’s terms and conditions to continue.',
+    issuerRequired: 'Choose your bank.',
+    planRequired: 'Choose an installment plan.',
+    payInstallments: 'Pay in installments',
+    unavailable: {
+      failed: 'Installment plans could not be loaded.',
+      notForAmount: (amount) => html`Installments are not available for an order of ${amount}.`,
+      range: (min, max) => html`The plans cover orders from ${min} to ${max}.`,
+      cardNotEligible: 'Your card’s bank does not offer installments for this order.',
+    },
+    payInFullHint: 'You can still pay the full amount now.',
+    payingInFull: 'You will pay the full amount.',
+  },
+  ar: {
+    ...sharedMessages.ar,
+    title: 'الدفع بالتقسيط',
+    loadingPlans: 'جارٍ تحميل خطط التقسيط…',
+    plansReady: (plans) => (plans === 1 ? 'تتوفر خطة تقسيط واحدة.' : `تتوفر خطط تقسيط (${plans}).`),
+    binLabel: 'أول 6 أرقام من بطاقتك',
+    binHint: 'نستخدمها للتعرّف على البنك وخططه.',
+    issuersLegend: 'البنك',
+    issuerMatched: (issuer) => `خطط ${issuer}.`,
+    plansLabel: 'خطة التقسيط',
+    plansCaption: 'خطط التقسيط',
+    choosePlan: 'اختر خطة',
+    months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${count} أشهر` : `${count} شهرًا`),
+    planOption: (months, monthly, total) => `${months}: ${monthly} شهريًا، ${total} إجمالًا`,
+    lastMonth: (amount) => html`(الشهر الأخير ${amount})`,
+    columns: {
+      plan: 'الخطة',
+      monthly: 'شهريًا',
+      fees: 'الرسوم',
+      total: 'الإجمالي المستحق',
+      extra: 'التكلفة الإضافية',
+    },
+    receipt: {
+      title: 'الملخص',
+      orderAmount: 'مبلغ الطلب',
+      plan: 'الخطة',
+      monthly: 'شهريًا',
+      lastMonthly: 'الشهر الأخير',
+      fees: 'الرسوم',
+      total: 'الإجمالي المستحق',
+      extra: 'التكلفة الإضافية مقارنة بالدفع الكامل',
+    },
+    bankTitle: (issuer) => `شروط ${issuer}`,
+    noTerms: 'لا يذكر البنك شروطًا إضافية.',
+    agree: (issuer) => `أوافق على شروط وأحكام ${issuer}`,
+    agreeRequired: 'وافق على شروط البنك وأحكامه للمتابعة.',
+    issuerRequired: 'اختر البنك.',
+    planRequired: 'اختر خطة تقسيط.',
+    payInstallments: 'ادفع بالتقسيط',
+    unavailable: {
+      failed: 'تعذّر تحميل خطط التقسيط.',
+      notForAmount: (amount) => html`التقسيط غير متاح لطلب بقيمة ${amount}.`,
+      range: (min, max) => html`تغطي الخطط الطلبات من ${min} إلى ${max}.`,
+      cardNotEligible: 'البنك المصدر لبطاقتك لا يقدّم التقسيط لهذا الطلب.',
+    },
+    payInFullHint: 'لا يزال بإمكانك دفع المبلغ كاملًا الآن.',
+    payingInFull: 'ستدفع المبلغ كاملًا.',
+  },
+};

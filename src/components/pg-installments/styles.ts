@@ -1,0 +1,134 @@
+import { css } from 'lit';
+
+/** Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only. */
+export const installmentsStyles = css`
+  .installments-container {
+    display: flex;
+    flex-direction: column;
+    gap: var(--pg-space, 0.75rem);
+    inline-size: 100%;
+    background: var(--pg-installments-background, var(--pg-color-surface, #ffffff));
+  }
+
+  .title,
+  .bank-title,
+  .receipt-title {
+    margin: 0;
+    font-weight: 600;
+  }
+
+  .issuer-list {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+  }
+
+  .issuer {
+    display: flex;
+    align-items: center;
+    gap: 0.5rem;
+    padding-block: 0.5rem;
+    padding-inline: 0.75rem;
+    border: 1px solid var(--pg-color-outline, #7b8794);
+    border-radius: var(--pg-radius-small, 0.25rem);
+    cursor: pointer;
+  }
+
+  .issuer.selected {
+    border-color: var(--pg-color-primary, #1d4ed8);
+    box-shadow: inset 0 0 0 1px var(--pg-color-primary, #1d4ed8);
+  }
+
+  .issuer.unavailable {
+    opacity: 0.6;
+    cursor: not-allowed;
+  }
+
+  .issuer-logo {
+    block-size: 1.5rem;
+    inline-size: auto;
+  }
+
+  .full-width {
+    inline-size: 100%;
+  }
+
+  table.full-width {
+    border-collapse: collapse;
+  }
+
+  table.full-width caption {
+    text-align: start;
+    font-weight: 600;
+    padding-block-end: 0.25rem;
+  }
+
+  table.full-width th,
+  table.full-width td {
+    padding-block: 0.5rem;
+    padding-inline: 0.5rem;
+    border-block-end: 1px solid var(--pg-color-outline, #7b8794);
+    text-align: start;
+  }
+
+  table.full-width tbody th {
+    font-weight: 500;
+  }
+
+  table.full-width tr.selected {
+    background: var(--pg-plan-selected-background, var(--pg-color-selected, #e8effd));
+  }
+
+  .bank {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5rem;
+    padding: var(--pg-space, 0.75rem);
+    border: 1px solid var(--pg-color-outline, #7b8794);
+    border-radius: var(--pg-radius, 0.5rem);
+  }
+
+  .bank p {
+    margin: 0;
+  }
+
+  .receipt-container {
+    padding: var(--pg-space, 0.75rem);
+    border-radius: var(--pg-radius, 0.5rem);
+    background: var(--pg-receipt-background, var(--pg-color-surface-variant, #f1f4f8));
+  }
+
+  .receipt-container dl {
+    display: grid;
+    grid-template-columns: 1fr auto;
+    gap: 0.25rem var(--pg-space, 0.75rem);
+    margin: 0;
+    margin-block-start: 0.5rem;
+  }
+
+  .receipt-container dl > div {
+    display: contents;
+  }
+
+  .receipt-container dd {
+    margin: 0;
+    text-align: end;
+    font-weight: 600;
+  }
+
+  .unavailable {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5rem;
+  }
+
+  .unavailable p {
+    margin: 0;
+  }
+
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: var(--pg-space, 0.75rem);
+  }
+`;

@@ -1,0 +1,112 @@
+/**
+ * A Lit reactive controller around {@link EndpointClient}: it fires the request lifecycle events,
+ * tracks which routes are pending (the host re-renders when that changes) and aborts every request
+ * in flight when the host leaves the page.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import {
+  EndpointClient,
+  EndpointRequestError,
+  type ClientRoute,
+  type EndpointClientOptions,
+  type RequestOf,
+  type ResultOf,
+} from './endpoint-client.ts';
+import {
+  PgRequestCompleteEvent,
+  PgRequestErrorEvent,
+  PgRequestStartEvent,
+  PgRequestSuccessEvent,
+} from './events.ts';
+
+/** What a host needs: an endpoint URL and a place to fire events. */
+export interface EndpointHost extends ReactiveControllerHost, EventTarget {
+  readonly endpoint: string;
+}
+
+/** The outcome of {@link EndpointController.request}; it never rejects. */
+export type RequestOutcome<T> =
+  | { readonly status: 'success'; readonly value: T }
+  | { readonly status: 'error'; readonly error: EndpointRequestError; readonly message: string }
+  /** A `pg-request-start` listener called `preventDefault()`; nothing was sent. */
+  | { readonly status: 'cancelled' }
+  /** The host left the page (or `abortAll()` was called) before the answer arrived. */
+  | { readonly status: 'aborted' };
+
+export interface EndpointControllerOptions extends EndpointClientOptions {
+  /** The localized text for a failure, shown by the host and carried by `pg-request-error`. */
+  readonly describeError: (error: EndpointRequestError) => string;
+}
+
+export class EndpointController implements ReactiveController {
+  readonly #host: EndpointHost;
+  readonly #options: EndpointControllerOptions;
+  readonly #inFlight = new Map<AbortController, ClientRoute>();
+  #client: EndpointClient | undefined;
+
+  constructor(host: EndpointHost, options: EndpointControllerOptions) {
+    this.#host = host;
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** True while any request is in flight. */
+  get pending(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
+  /** True while a request to `route` is in flight. */
+  isPending(route: ClientRoute): boolean {
+    for (const pendingRoute of this.#inFlight.values()) if (pendingRoute === route) return true;
+    return false;
+  }
+
+  /** The client for the host's current endpoint URL (rebuilt when the URL changes). */
+  get client(): EndpointClient {
+    const endpoint = this.#host.endpoint.replace(/\/+$/, '');
+    if (this.#client?.endpoint !== endpoint) this.#client = new EndpointClient(endpoint, this.#options);
+    return this.#client;
+  }
+
+  /**
+   * Fires `pg-request-start` (synchronously, before this returns its promise), sends the request
+   * unless a listener cancelled it, then fires success or error, and complete last.
+   */
+  async request<R extends ClientRoute>(route: R, body: RequestOf<R>): Promise<RequestOutcome<ResultOf<R>>> {
+    if (!this.#host.dispatchEvent(new PgRequestStartEvent(route))) return { status: 'cancelled' };
+    const abort = new AbortController();
+    this.#inFlight.set(abort, route);
+    this.#host.requestUpdate();
+    try {
+      const value = await this.client.request(route, body, abort.signal);
+      this.#host.dispatchEvent(new PgRequestSuccessEvent(route));
+      this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'success'));
+      return { status: 'success', value };
+    } catch (thrown) {
+      if (abort.signal.aborted) {
+        this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'aborted'));
+        return { status: 'aborted' };
+      }
+      const error =
+        thrown instanceof EndpointRequestError
+          ? thrown
+          : new EndpointRequestError(route, 'invalid_response', 'unexpected failure while reading the answer');
+      const message = this.#options.describeError(error);
+      this.#host.dispatchEvent(new PgRequestErrorEvent(route, error.kind, error.code, message));
+      this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'error'));
+      return { status: 'error', error, message };
+    } finally {
+      this.#inFlight.delete(abort);
+      this.#host.requestUpdate();
+    }
+  }
+
+  /** Aborts every request in flight; their outcomes are `aborted`. */
+  abortAll(): void {
+    for (const abort of this.#inFlight.keys()) abort.abort();
+  }
+
+  hostDisconnected(): void {
+    this.abortAll();
+  }
+}

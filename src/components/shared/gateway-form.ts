@@ -1,0 +1,50 @@
+/**
+ * The last step of a payment from the browser: a form posted to the gateway. The endpoint signs
+ * the fields; card fields, when present, are added here in the browser and go straight to the
+ * gateway, never to the merchant endpoint.
+ */
+import type { FormPostResult } from '../../core/endpoint-api.ts';
+import { PgPaymentSubmitEvent } from './events.ts';
+
+/** An element that posts to the gateway. `submitForm` is its test and integration seam. */
+export interface GatewayFormHost extends HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  /** Submits the built form; the default is `form.submit()`. */
+  submitForm(form: HTMLFormElement): void;
+}
+
+/** Builds `<form method="post">` with one hidden input per field; no markup strings, CSP-safe. */
+export function buildGatewayForm(post: FormPostResult, extraFields: Readonly<Record<string, string>> = {}): HTMLFormElement {
+  const form = document.createElement('form');
+  form.method = 'post';
+  form.action = post.action;
+  form.acceptCharset = 'UTF-8';
+  form.hidden = true;
+  form.className = 'gateway-form';
+  for (const [name, value] of Object.entries({ ...post.fields, ...extraFields })) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  }
+  return form;
+}
+
+/**
+ * Builds the form inside the host's shadow root (a form must be connected to submit), fires
+ * `pg-payment-submit` and hands the form to `host.submitForm`.
+ */
+export function postToGateway(
+  host: GatewayFormHost,
+  flow: 'hosted-page' | 'merchant-page',
+  post: FormPostResult,
+  extraFields: Readonly<Record<string, string>> = {},
+): HTMLFormElement {
+  host.renderRoot.querySelector('form.gateway-form')?.remove();
+  const form = buildGatewayForm(post, extraFields);
+  host.renderRoot.append(form);
+  host.dispatchEvent(new PgPaymentSubmitEvent(flow, post.action));
+  host.submitForm(form);
+  return form;
+}

@@ -1,0 +1,154 @@
+/**
+ * The base class of every pg- element: the attributes they all share (endpoint, merchant
+ * reference, language, theme file), the endpoint controller, the single polite live region, the
+ * right-to-left frame and the focus-the-first-error rule.
+ */
+import { LitElement, html, nothing, unsafeCSS, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclaration, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { directionOf, isLanguage, type Language } from '../../core/language.ts';
+import { EndpointController } from './endpoint-controller.ts';
+import { messagesFor, type Renderable } from './localize.ts';
+import { describeRequestError, sharedMessages } from './messages.ts';
+import { foundationStyles } from './styles.ts';
+
+/** `language="…"`: `en` or `ar`; anything else reads as `en`. */
+export const languageProperty: PropertyDeclaration<Language> = {
+  converter: { fromAttribute: (value: string | null): Language => (isLanguage(value) ? value : 'en') },
+};
+
+/** Tone of the live region's current message. */
+export type StatusTone = 'info' | 'error' | 'success';
+
+export interface StatusMessage {
+  readonly text: Renderable;
+  readonly tone: StatusTone;
+}
+
+/**
+ * @cssprop --pg-font-family - Font of the element's text.
+ * @cssprop --pg-font-size - Base font size.
+ * @cssprop --pg-color-on-surface - Text colour.
+ * @cssprop --pg-color-surface - Background of the element's frame.
+ * @cssprop --pg-color-muted - Colour of hints and secondary text.
+ * @cssprop --pg-color-outline - Border colour of fields.
+ * @cssprop --pg-color-field - Background of fields.
+ * @cssprop --pg-color-primary - Accent colour: the Pay button, links, checkboxes.
+ * @cssprop --pg-color-on-primary - Text on the accent colour.
+ * @cssprop --pg-color-error - Colour of error messages and invalid fields.
+ * @cssprop --pg-color-focus - Focus ring colour.
+ * @cssprop --pg-space - Base spacing unit.
+ * @cssprop --pg-radius - Corner radius of the frame.
+ * @cssprop --pg-radius-small - Corner radius of fields and buttons.
+ * @cssprop --pg-pay-background - Background of the Pay button (falls back to --pg-color-primary).
+ * @cssprop --pg-pay-color - Text of the Pay button (falls back to --pg-color-on-primary).
+ * @csspart frame - The element's outer container; carries `dir` and `lang`.
+ * @csspart status - The polite live region with the element's current message.
+ * @cssstate pending - A request to the merchant endpoint is in flight.
+ * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
+ * @fires pg-request-success - A request succeeded and its answer passed the contract.
+ * @fires pg-request-error - A request failed; carries the route, kind, endpoint code and shown message.
+ * @fires pg-request-complete - Last event of every started request.
+ */
+export abstract class PgElement extends LitElement {
+  static override styles: CSSResultGroup = foundationStyles;
+
+  /**
+   * Puts every element style in the cascade layer `pg`. Unlayered rules beat layered ones, so a
+   * theme file given to `theme-href` (a <link> in the shadow root, which the cascade places before
+   * the adopted styles) overrides the element's own rules of equal specificity.
+   */
+  protected static override finalizeStyles(styles?: CSSResultGroup): CSSResultOrNative[] {
+    return super
+      .finalizeStyles(styles)
+      .map((style) => (style instanceof CSSStyleSheet ? style : unsafeCSS(`@layer pg {\n${style.cssText}\n}`)));
+  }
+
+  /** URL of the merchant endpoint (for example `/pg`); routes are appended to it. */
+  @property() endpoint = '';
+
+  /** The merchant's order number, as the merchant endpoint knows it. */
+  @property({ attribute: 'merchant-reference' }) merchantReference = '';
+
+  /** Language of all text: `en` or `ar` (right-to-left). */
+  @property(languageProperty) language: Language = 'en';
+
+  /** Address of a stylesheet (such as a back-office theme file) loaded inside the shadow root. */
+  @property({ attribute: 'theme-href' }) themeHref = '';
+
+  /** The live region's current message. */
+  @state() protected status: StatusMessage | undefined;
+
+  /** Custom states (`:state(pending)`) and, for form controls, the form value and validity. */
+  protected readonly internals: ElementInternals = this.attachInternals();
+
+  /** Every call to the merchant endpoint goes through this controller. */
+  protected readonly endpointRequests = new EndpointController(this, {
+    describeError: (error) => describeRequestError(error, messagesFor(sharedMessages, this.language)),
+  });
+
+  /** True while a request to the merchant endpoint is in flight (also `:state(pending)`). */
+  get pending(): boolean {
+    return this.endpointRequests.pending;
+  }
+
+  /** `ltr` or `rtl`, from the language. */
+  protected get direction(): 'ltr' | 'rtl' {
+    return directionOf(this.language);
+  }
+
+  /**
+   * Wraps an element's content: the theme stylesheet, the frame carrying `dir`/`lang`, and the
+   * one polite live region. The region stays in the DOM (changes to it are announced) and is
+   * visually hidden: elements show their messages in place, next to what they concern.
+   */
+  protected renderFrame(content: unknown, frameClasses: Record<string, boolean> = {}): TemplateResult {
+    const tone = this.status?.tone ?? 'info';
+    return html`
+      ${this.themeHref ? html`<link rel="stylesheet" href=${this.themeHref} />` : nothing}
+      <div
+        class=${classMap({ frame: true, ...frameClasses })}
+        part="frame"
+        dir=${this.direction}
+        lang=${this.language}
+      >
+        ${content}
+        <p class="status visually-hidden ${tone}" part="status" role="status">${this.status?.text ?? nothing}</p>
+      </div>
+    `;
+  }
+
+  protected override update(changed: PropertyValues): void {
+    this.setCustomState('pending', this.endpointRequests.pending);
+    super.update(changed);
+  }
+
+  /** Adds or removes a custom state, styled from outside as `pg-checkout:state(name)`. */
+  protected setCustomState(name: string, on: boolean): void {
+    if (on) this.internals.states.add(name);
+    else this.internals.states.delete(name);
+  }
+
+  /** Puts `text` in the live region. */
+  protected announce(text: Renderable, tone: StatusTone = 'info'): void {
+    this.status = { text, tone };
+  }
+
+  protected clearStatus(): void {
+    this.status = undefined;
+  }
+
+  /**
+   * After a failed submit: renders, moves focus to the first field marked `aria-invalid="true"`
+   * and announces how many fields need attention. Returns that number (0: nothing focused).
+   */
+  protected async reportInvalidFields(): Promise<number> {
+    await this.updateComplete;
+    const invalid = [...this.renderRoot.querySelectorAll<HTMLElement>('[aria-invalid="true"]')];
+    // A radio group counts once.
+    const fields = new Set(invalid.map((element) => element.getAttribute('name') || element.id || element));
+    invalid[0]?.focus();
+    if (fields.size > 0) this.announce(messagesFor(sharedMessages, this.language).fixErrors(fields.size), 'error');
+    return fields.size;
+  }
+}

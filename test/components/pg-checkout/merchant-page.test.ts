@@ -1,0 +1,283 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/define.ts';
+import type { PgCheckout } from '../../../src/index.ts';
+import { testCard } from '../../../src/sandbox/test-cards.ts';
+import {
+  captureSubmissions,
+  assertFocused,
+  leave,
+  pressKey,
+  recordEvents,
+  settled,
+  shadowQuery,
+  tabTo,
+  textOf,
+  typeInto,
+  typeKeys,
+} from '../support/dom.ts';
+import { ENDPOINT, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
+
+const VISA = testCard('success', 'VISA').number;
+const MASTERCARD = testCard('success', 'MASTERCARD').number;
+const CVV = '123';
+/** An expiry a few years ahead, typed as MM/YY, and the YYMM the gateway must receive. */
+const EXPIRY_YEAR = (new Date().getUTCFullYear() + 3) % 100;
+const EXPIRY = `08/${EXPIRY_YEAR}`;
+const GATEWAY_EXPIRY = `${EXPIRY_YEAR}08`;
+
+describe('<pg-checkout mode="merchant-page">', () => {
+  let network: TestNetwork;
+
+  before(async () => {
+    network = await startNetwork();
+  });
+
+  afterEach(() => network.reset());
+
+  async function checkout(language: 'en' | 'ar' = 'en') {
+    const el = await fixture<PgCheckout>(html`
+      <pg-checkout mode="merchant-page" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference} language=${language}></pg-checkout>
+    `);
+    await settled(el);
+    return el;
+  }
+
+  const field = (el: PgCheckout, id: string) => shadowQuery<HTMLInputElement>(el, `#${id}`);
+
+  async function fillCard(el: PgCheckout, card = VISA) {
+    typeInto(field(el, 'card-number'), card);
+    typeInto(field(el, 'card-expiry'), EXPIRY);
+    typeInto(field(el, 'card-cvv'), CVV);
+    typeInto(field(el, 'card-holder'), 'Amira Hassan');
+    await el.updateComplete;
+  }
+
+  it('passes an accessibility check in English', async () => {
+    await expect(await checkout('en')).to.be.accessible();
+  });
+
+  it('passes an accessibility check in Arabic', async () => {
+    await expect(await checkout('ar')).to.be.accessible();
+  });
+
+  it('passes an accessibility check with every field error showing, in both languages', async () => {
+    for (const language of ['en', 'ar'] as const) {
+      const el = await checkout(language);
+      shadowQuery(el, 'button.Pay').click();
+      await settled(el);
+      expect(shadowQuery(el, '#card-number-error').textContent).not.to.equal('');
+      await expect(el).to.be.accessible();
+    }
+  });
+
+  describe('the card number', () => {
+    it('is grouped by fours as it is typed', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), '41111111');
+      await el.updateComplete;
+      expect(field(el, 'card-number').value).to.equal('4111 1111');
+    });
+
+    it('applies the Visa brand class and part', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), '4111');
+      await el.updateComplete;
+      const container = shadowQuery(el, '.credit-card-container');
+      expect(container.classList.contains('Visa')).to.equal(true);
+      expect(container.part.contains('Visa')).to.equal(true);
+      expect(textOf(shadowQuery(el, '#card-brand'))).to.contain('Visa');
+    });
+
+    it('applies the MasterCard brand class and part', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), MASTERCARD.slice(0, 6));
+      await el.updateComplete;
+      const container = shadowQuery(el, '.credit-card-container');
+      expect(container.classList.contains('MasterCard')).to.equal(true);
+      expect(container.classList.contains('Visa')).to.equal(false);
+      expect(container.part.contains('MasterCard')).to.equal(true);
+    });
+
+    it('accepts Arabic-Indic digits and bidi marks, and validates the cleaned number', async () => {
+      const el = await checkout('ar');
+      const arabic = '\u200f٤١١١ ١١١١ ١١١١ ١١١١\u200e';
+      typeInto(field(el, 'card-number'), arabic);
+      await el.updateComplete;
+      expect(field(el, 'card-number').value).to.equal('4111 1111 1111 1111');
+      leave(field(el, 'card-number'));
+      await el.updateComplete;
+      expect(field(el, 'card-number').getAttribute('aria-invalid')).to.equal('false');
+    });
+
+    it('stays a left-to-right island on an Arabic page', async () => {
+      const el = await checkout('ar');
+      for (const id of ['card-number', 'card-expiry', 'card-cvv']) {
+        expect(field(el, id).getAttribute('dir')).to.equal('ltr');
+      }
+    });
+
+    it('shows no error before the customer has interacted', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), '4111 1111 1111 1112');
+      await el.updateComplete;
+      expect(shadowQuery(el, '#card-number-error').textContent).to.equal('');
+      expect(field(el, 'card-number').getAttribute('aria-invalid')).to.equal('false');
+    });
+
+    it('shows the Luhn error once the customer leaves the field', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), '4111 1111 1111 1112');
+      leave(field(el, 'card-number'));
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '#card-number-error'))).to.equal('This card number is not valid. Check it and try again.');
+      expect(field(el, 'card-number').getAttribute('aria-invalid')).to.equal('true');
+      expect(shadowQuery(el, '#card-number-error').classList.contains('error')).to.equal(true);
+    });
+
+    it('does not complain about an untouched field when another is left', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-holder'), 'Amira');
+      leave(field(el, 'card-holder'));
+      await el.updateComplete;
+      expect(shadowQuery(el, '#card-number-error').textContent).to.equal('');
+    });
+  });
+
+  describe('the expiry date', () => {
+    it('is typed as MM/YY with the slash added', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-expiry'), `08${EXPIRY_YEAR}`);
+      await el.updateComplete;
+      expect(field(el, 'card-expiry').value).to.equal(EXPIRY);
+    });
+
+    it('reports a past date once left', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-expiry'), '01/20');
+      leave(field(el, 'card-expiry'));
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '#card-expiry-error'))).to.equal('This card has expired.');
+    });
+  });
+
+  describe('on a failed submit', () => {
+    it('moves focus to the first error and announces the number of fields to fix', async () => {
+      const el = await checkout();
+      typeInto(field(el, 'card-number'), VISA);
+      shadowQuery(el, 'button.Pay').click();
+      await settled(el);
+      assertFocused(field(el, 'card-expiry'));
+      expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal('Please correct the 3 highlighted fields.');
+      expect(network.endpointRequests.filter((request) => request.path !== `${ENDPOINT}/order`)).to.have.length(0);
+    });
+  });
+
+  describe('when the card is valid and Pay is pressed', () => {
+    it('posts the signed non-card fields with the card fields straight to the gateway', async () => {
+      const el = await checkout();
+      const submissions = captureSubmissions(el);
+      await fillCard(el);
+      choose(field(el, 'remember-me'));
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+
+      expect(submissions).to.have.length(1);
+      const { action, fields } = submissions[0]!;
+      expect(action).to.equal(PAYMENT_PAGE_URL);
+      expect(fields).to.include({
+        service_command: 'TOKENIZATION',
+        merchant_reference: ORDERS.egp.merchant_reference,
+        language: 'en',
+        card_number: VISA,
+        expiry_date: GATEWAY_EXPIRY,
+        card_security_code: CVV,
+        card_holder_name: 'Amira Hassan',
+        remember_me: 'YES',
+      });
+      expect(fields.signature).to.match(/^[0-9a-f]{64}$/i);
+    });
+
+    it('never sends card data to the merchant endpoint', async () => {
+      const el = await checkout();
+      captureSubmissions(el);
+      const events = recordEvents(el, 'pg-request-start', 'pg-request-success', 'pg-request-complete', 'pg-payment-submit');
+      await fillCard(el);
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+
+      const merchantPage = network.requestsTo('/merchant-page');
+      expect(merchantPage).to.have.length(1);
+      expect(Object.keys(merchantPage[0]!.fields ?? {}).sort()).to.deep.equal(['command', 'language', 'merchant_reference']);
+      const crossed = [...network.endpointRequests, ...network.gatewayRequests];
+      expect(crossed.length).to.be.greaterThan(0);
+      for (const request of crossed) {
+        expect(request.body).not.to.contain(VISA);
+        expect(request.body).not.to.contain('4111 1111');
+        expect(request.body).not.to.contain(GATEWAY_EXPIRY);
+        expect(request.body).not.to.match(/card_number|card_security_code|expiry_date/);
+      }
+      for (const event of events) {
+        expect(JSON.stringify({ ...event })).not.to.contain(VISA);
+        expect(JSON.stringify({ ...event })).not.to.contain(CVV);
+      }
+    });
+
+    it('posts once when Pay is pressed twice', async () => {
+      const el = await checkout();
+      const submissions = captureSubmissions(el);
+      await fillCard(el);
+      const release = network.holdEndpoint();
+      shadowQuery(el, 'button.Pay').click();
+      shadowQuery(el, 'button.Pay').click();
+      release();
+      await oneEvent(el, 'pg-payment-submit');
+      await settled(el);
+      expect(network.requestsTo('/merchant-page')).to.have.length(1);
+      expect(submissions).to.have.length(1);
+    });
+  });
+
+  it('completes with the keyboard alone', async () => {
+    const el = await checkout();
+    const submissions = captureSubmissions(el);
+    await tabTo('#card-number');
+    await typeKeys(VISA);
+    await pressKey('Tab');
+    assertFocused(field(el, 'card-expiry'));
+    await typeKeys(`08${EXPIRY_YEAR}`);
+    await pressKey('Tab');
+    assertFocused(field(el, 'card-cvv'));
+    await typeKeys(CVV);
+    await pressKey('Tab');
+    assertFocused(field(el, 'card-holder'));
+    await typeKeys('Amira Hassan');
+    await pressKey('Tab');
+    assertFocused(field(el, 'remember-me'));
+    await pressKey('Space');
+    await tabTo('button.Pay');
+    const submitted = oneEvent(el, 'pg-payment-submit');
+    await pressKey('Enter');
+    await submitted;
+    expect(submissions[0]!.fields).to.include({
+      card_number: VISA,
+      expiry_date: GATEWAY_EXPIRY,
+      card_security_code: CVV,
+      card_holder_name: 'Amira Hassan',
+      remember_me: 'YES',
+    });
+  });
+
+  it('accepts Arabic-Indic digits typed on the keyboard', async () => {
+    const el = await checkout('ar');
+    await tabTo('#card-number');
+    await typeKeys('٤١١١١١١١١١١١١١١١');
+    await el.updateComplete;
+    expect(field(el, 'card-number').value).to.equal('4111 1111 1111 1111');
+  });
+});
+
+function choose(input: HTMLInputElement): void {
+  input.click();
+}

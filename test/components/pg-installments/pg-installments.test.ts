@@ -1,0 +1,573 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import '../../../src/define.ts';
+import { formatMoney } from '../../../src/core/amounts.ts';
+import { planQuote } from '../../../src/core/installments.ts';
+import type { PgInstallments, PgPayInFullEvent, PgPlansLoadEvent } from '../../../src/index.ts';
+import { INSTALLMENT_ISSUERS } from '../../../src/sandbox/installment-issuers.ts';
+import { testCard } from '../../../src/sandbox/test-cards.ts';
+import {
+  captureSubmissions,
+  choose,
+  assertFocused,
+  pressKey,
+  recordEvents,
+  settled,
+  shadowQuery,
+  shadowQueryAll,
+  tabTo,
+  textOf,
+  typeInto,
+  typeKeys,
+} from '../support/dom.ts';
+import { ENDPOINT, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
+
+const NILE = INSTALLMENT_ISSUERS.find((issuer) => issuer.issuer_code === 'EGFIX1')!;
+const DELTA = INSTALLMENT_ISSUERS.find((issuer) => issuer.issuer_code === 'EGMIX1')!;
+const MASTERCARD = testCard('success', 'MASTERCARD').number; // BIN 512345: Sandbox Delta Bank
+const EXPIRY_YEAR = (new Date().getUTCFullYear() + 3) % 100;
+
+/** What the core formulas say a plan costs for the EGP test order. */
+function expectedQuote(planCode: string) {
+  const issuer = [NILE, DELTA].find((candidate) => candidate.plan_details.some((plan) => plan.plan_code === planCode))!;
+  const plan = issuer.plan_details.find((candidate) => candidate.plan_code === planCode)!;
+  return planQuote(plan, issuer, ORDERS.egp.amount, 'EGP');
+}
+
+/** An amount as the element shows it (textOf collapses the non-breaking spaces Intl uses). */
+const money = (minor: number, currency: string, language: 'en' | 'ar' = 'en') =>
+  formatMoney(minor, currency, language).replace(/\s+/g, ' ');
+const egp = (minor: number, language: 'en' | 'ar' = 'en') => money(minor, 'EGP', language);
+/** The "per month" cell: the monthly amount, and the last month's when it differs. */
+const monthlyCell = (quote: { monthly: number; lastMonthly: number }) =>
+  quote.lastMonthly === quote.monthly ? egp(quote.monthly) : `${egp(quote.monthly)} (last month ${egp(quote.lastMonthly)})`;
+
+describe('<pg-installments>', () => {
+  let network: TestNetwork;
+
+  before(async () => {
+    network = await startNetwork();
+  });
+
+  afterEach(() => network.reset());
+
+  interface Options {
+    language?: 'en' | 'ar';
+    reference?: string;
+    view?: 'dropdown' | 'table';
+    completion?: 'hosted-page' | 'direct' | 'none';
+    hideReceipt?: boolean;
+  }
+
+  async function installments(options: Options = {}) {
+    const el = await fixture<PgInstallments>(html`
+      <pg-installments
+        endpoint=${ENDPOINT}
+        merchant-reference=${options.reference ?? ORDERS.egp.merchant_reference}
+        language=${options.language ?? 'en'}
+        plans-view=${options.view ?? 'dropdown'}
+        completion=${options.completion ?? 'hosted-page'}
+        ?hide-receipt=${options.hideReceipt ?? false}
+      ></pg-installments>
+    `);
+    await settled(el);
+    return el;
+  }
+
+  const binInput = (el: PgInstallments) => shadowQuery<HTMLInputElement>(el, '#card-prefix');
+  const issuerRadio = (el: PgInstallments, code: string) => shadowQuery<HTMLInputElement>(el, `input[name="issuer"][value="${code}"]`);
+
+  async function chooseNilePlan(el: PgInstallments, plan = 'EGX06') {
+    typeInto(binInput(el), '411111');
+    await el.updateComplete;
+    choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), plan);
+    await el.updateComplete;
+  }
+
+  describe('accessibility', () => {
+    for (const language of ['en', 'ar'] as const) {
+      it(`passes an axe check in ${language}, before and after a plan is chosen`, async () => {
+        const el = await installments({ language });
+        await expect(el).to.be.accessible();
+        await chooseNilePlan(el);
+        await expect(el).to.be.accessible();
+      });
+
+      it(`passes an axe check in ${language} in the table view with errors showing`, async () => {
+        const el = await installments({ language, view: 'table' });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        await expect(el).to.be.accessible();
+      });
+
+      it(`passes an axe check in ${language} when no plan can be offered`, async () => {
+        const el = await installments({ language, reference: ORDERS.small.merchant_reference });
+        await expect(el).to.be.accessible();
+      });
+    }
+  });
+
+  describe('loading the plans', () => {
+    it('asks the endpoint for the plans of the order and reports what it found', async () => {
+      const loaded = new Promise<PgPlansLoadEvent>((resolve) =>
+        document.addEventListener('pg-plans-load', resolve as EventListener, { once: true }),
+      );
+      await installments();
+      const event = await loaded;
+      const requests = network.requestsTo('/installment-plans');
+      expect(requests).to.have.length(1);
+      expect(requests[0]!.fields).to.deep.equal({ merchant_reference: ORDERS.egp.merchant_reference, language: 'en' });
+      expect(event.issuers).to.equal(2);
+      expect(event.plans).to.equal(4);
+    });
+
+    it('sends nothing when a listener cancels pg-request-start', async () => {
+      const cancel = (event: Event) => event.preventDefault();
+      document.addEventListener('pg-request-start', cancel);
+      try {
+        const el = await installments();
+        expect(network.requestsTo('/installment-plans')).to.have.length(0);
+        expect(shadowQuery(el, 'button.pay-in-full')).not.to.equal(null);
+      } finally {
+        document.removeEventListener('pg-request-start', cancel);
+      }
+    });
+
+    it('shows the issuers of the order currency with their names in English', async () => {
+      const el = await installments();
+      const names = shadowQueryAll(el, '.issuer span').map(textOf);
+      expect(names).to.deep.equal([NILE.issuer_name_en, DELTA.issuer_name_en]);
+    });
+
+    it('shows the issuers with their names in Arabic on an Arabic page', async () => {
+      const el = await installments({ language: 'ar' });
+      const names = shadowQueryAll(el, '.issuer span').map(textOf);
+      expect(names).to.deep.equal([NILE.issuer_name_ar, DELTA.issuer_name_ar]);
+    });
+
+    it('shows each issuer’s logo in the page language', async () => {
+      const logo = (text: string) => `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg"><title>${text}</title></svg>`)}`;
+      for (const language of ['en', 'ar'] as const) {
+        network.transformAnswer('/installment-plans', (answer) => ({
+          ...answer,
+          issuers: (answer.issuers as Record<string, unknown>[]).map((issuer) => ({
+            ...issuer,
+            issuer_logo_en: logo(`${issuer.issuer_code}-en`),
+            issuer_logo_ar: logo(`${issuer.issuer_code}-ar`),
+          })),
+        }));
+        const el = await installments({ language });
+        const logos = shadowQueryAll<HTMLImageElement>(el, 'img.issuer-logo');
+        expect(logos).to.have.length(2);
+        expect(decodeURIComponent(logos[0]!.src)).to.contain(`EGFIX1-${language}`);
+        expect(logos[0]!.alt).to.equal('');
+        await expect(el).to.be.accessible();
+        network.reset();
+      }
+    });
+  });
+
+  describe('picking the issuer from the card BIN', () => {
+    it('selects the issuer whose BIN the typed digits start with, and fires change', async () => {
+      const el = await installments();
+      const changes = recordEvents(el, 'change');
+      typeInto(binInput(el), '4111');
+      await el.updateComplete;
+      expect(issuerRadio(el, 'EGFIX1').checked).to.equal(false);
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      expect(issuerRadio(el, 'EGFIX1').checked).to.equal(true);
+      expect(issuerRadio(el, 'EGMIX1').disabled).to.equal(true);
+      expect(changes).to.have.length(1);
+      expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal(`Plans from ${NILE.issuer_name_en}.`);
+    });
+
+    it('reads Arabic-Indic digits and bidi marks', async () => {
+      const el = await installments({ language: 'ar' });
+      typeInto(binInput(el), '\u200f٥١٢٣٤٥');
+      await el.updateComplete;
+      expect(binInput(el).value).to.equal('512345');
+      expect(issuerRadio(el, 'EGMIX1').checked).to.equal(true);
+    });
+
+    it('says the card is not eligible, and offers to pay in full, when the BIN matches no issuer', async () => {
+      const el = await installments();
+      typeInto(binInput(el), '999999');
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '.unavailable'))).to.contain('Your card’s bank does not offer installments for this order.');
+      expect(shadowQuery(el, 'button.pay-in-full')).not.to.equal(null);
+    });
+
+    it('follows the card number of a host (card-source="host")', async () => {
+      const el = await fixture<PgInstallments>(html`
+        <pg-installments card-source="host" completion="none" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-installments>
+      `);
+      await settled(el);
+      expect(el.shadowRoot!.querySelector('#card-prefix')).to.equal(null);
+      expect(el.shadowRoot!.querySelector('button.Pay')).to.equal(null);
+      el.cardPrefix = '512345';
+      await el.updateComplete;
+      expect(issuerRadio(el, 'EGMIX1').checked).to.equal(true);
+    });
+  });
+
+  describe('the plans of the chosen issuer', () => {
+    it('lists each eligible plan in a full-width dropdown with its months, monthly amount and total', async () => {
+      const el = await installments();
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      const select = shadowQuery<HTMLSelectElement>(el, 'select.full-width');
+      expect(select.part.contains('full-width')).to.equal(true);
+      const options = [...select.options].slice(1).map(textOf);
+      const six = expectedQuote('EGX06');
+      const twelve = expectedQuote('EGX12');
+      expect(options).to.deep.equal([
+        `6 months: ${egp(six.monthly)} a month, ${egp(six.totalPayable)} in total`,
+        `12 months: ${egp(twelve.monthly)} a month, ${egp(twelve.totalPayable)} in total`,
+      ]);
+    });
+
+    it('shows months, per-month amount, fees, total payable and extra cost in the table view', async () => {
+      const el = await installments({ view: 'table' });
+      typeInto(binInput(el), '512345');
+      await el.updateComplete;
+      const table = shadowQuery(el, 'table.full-width');
+      expect(table.part.contains('full-width')).to.equal(true);
+      const rows = shadowQueryAll(el, 'tbody tr').map((row) => [...row.children].map(textOf));
+      const flat = expectedQuote('EGF06');
+      const reducing = expectedQuote('EGR12');
+      expect(rows).to.deep.equal([
+        ['6 months', monthlyCell(flat), egp(flat.fees), egp(flat.totalPayable), egp(flat.costOverFull)],
+        ['12 months', monthlyCell(reducing), egp(reducing.fees), egp(reducing.totalPayable), egp(reducing.costOverFull)],
+      ]);
+    });
+
+    it('shows the gateway’s amountPerMonth with monthly-source="gateway"', async () => {
+      network.transformAnswer('/installment-plans', (answer) => ({
+        ...answer,
+        issuers: (answer.issuers as Record<string, unknown>[]).map((issuer) => ({
+          ...issuer,
+          plan_details: (issuer.plan_details as Record<string, unknown>[]).map((plan) =>
+            plan.plan_code === 'EGX06' ? { ...plan, amountPerMonth: '433.34' } : plan,
+          ),
+        })),
+      }));
+      const el = await fixture<PgInstallments>(html`
+        <pg-installments monthly-source="gateway" plans-view="table" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-installments>
+      `);
+      await settled(el);
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      const firstRow = [...shadowQuery(el, 'tbody tr').children].map(textOf);
+      expect(firstRow[1]).to.equal(egp(43_334));
+      expect(firstRow[3]).to.equal(egp(43_334 * 6));
+    });
+
+    it('keeps amounts as left-to-right islands in Arabic', async () => {
+      const el = await installments({ language: 'ar', view: 'table' });
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      const islands = shadowQueryAll(el, 'tbody td > bdi');
+      expect(islands.length).to.equal(8);
+      for (const island of islands) expect(island.getAttribute('dir')).to.equal('ltr');
+      expect(textOf(islands[0])).to.equal(egp(expectedQuote('EGX06').monthly, 'ar'));
+    });
+  });
+
+  describe('the bank section and the summary', () => {
+    it('shows the issuer’s terms in the page language and a required agreement checkbox in the bank section', async () => {
+      for (const language of ['en', 'ar'] as const) {
+        const el = await installments({ language });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        const bank = shadowQuery(el, '.bank');
+        expect(bank.part.contains('bank')).to.equal(true);
+        expect(textOf(bank.querySelector('.terms'))).to.equal(language === 'en' ? NILE.terms_and_condition_en : NILE.terms_and_condition_ar);
+        const agree = bank.querySelector<HTMLInputElement>('input#agree')!;
+        expect(agree.getAttribute('aria-required')).to.equal('true');
+      }
+    });
+
+    it('shows the confirmation, disclaimer and processing-fee messages in the page language', async () => {
+      network.transformAnswer('/installment-plans', (answer) => ({
+        ...answer,
+        issuers: (answer.issuers as Record<string, unknown>[]).map((issuer) => ({
+          ...issuer,
+          disclaimer_message_en: 'Rates are indicative.',
+          disclaimer_message_ar: 'الأسعار استرشادية.',
+          processing_fees_message_en: 'A processing fee may apply.',
+          processing_fees_message_ar: 'قد تُطبّق رسوم معالجة.',
+        })),
+      }));
+      const el = await installments({ language: 'ar' });
+      await chooseNilePlan(el);
+      expect(textOf(shadowQuery(el, '.bank .confirmation'))).to.equal(NILE.confirmation_message_ar);
+      expect(textOf(shadowQuery(el, '.bank .disclaimer'))).to.equal('الأسعار استرشادية.');
+      expect(textOf(shadowQuery(el, '.bank .processing-fees'))).to.equal('قد تُطبّق رسوم معالجة.');
+    });
+
+    it('summarizes the chosen plan in the receipt container', async () => {
+      const el = await installments();
+      await chooseNilePlan(el, 'EGX12');
+      const receipt = shadowQuery(el, '.receipt-container');
+      expect(receipt.part.contains('receipt-container')).to.equal(true);
+      const quote = expectedQuote('EGX12');
+      const values = [...receipt.querySelectorAll('dd')].map(textOf);
+      expect(values).to.deep.equal([
+        egp(ORDERS.egp.amount),
+        '12 months',
+        egp(quote.monthly),
+        ...(quote.lastMonthly === quote.monthly ? [] : [egp(quote.lastMonthly)]),
+        egp(quote.fees),
+        egp(quote.totalPayable),
+        egp(quote.costOverFull),
+      ]);
+    });
+
+    it('hides the summary with hide-receipt', async () => {
+      const el = await installments({ hideReceipt: true });
+      await chooseNilePlan(el);
+      expect(el.shadowRoot!.querySelector('.receipt-container')).to.equal(null);
+    });
+  });
+
+  describe('as a form control', () => {
+    async function inForm() {
+      const form = await fixture<HTMLFormElement>(html`
+        <form>
+          <pg-installments completion="none" required endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-installments>
+        </form>
+      `);
+      const el = form.querySelector('pg-installments')!;
+      await settled(el);
+      return { form, el };
+    }
+
+    it('puts the chosen plan and issuer into the form value once the terms are accepted', async () => {
+      const { form, el } = await inForm();
+      expect(form.checkValidity()).to.equal(false);
+      await chooseNilePlan(el, 'EGX12');
+      expect(form.checkValidity()).to.equal(false);
+      expect(el.validationMessage).to.equal('Accept the bank’s terms and conditions to continue.');
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      expect(form.checkValidity()).to.equal(true);
+      expect(Object.fromEntries(new FormData(form))).to.deep.equal({
+        installments: 'YES',
+        issuer_code: 'EGFIX1',
+        plan_code: 'EGX12',
+        number_of_installments: '12',
+      });
+    });
+
+    it('clears its value when the form is reset', async () => {
+      const { form, el } = await inForm();
+      await chooseNilePlan(el);
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      form.reset();
+      await el.updateComplete;
+      expect([...new FormData(form)]).to.deep.equal([]);
+      expect(el.selection).to.equal(undefined);
+    });
+
+    it('reportValidity shows the problem and moves focus to it', async () => {
+      const { el } = await inForm();
+      await chooseNilePlan(el);
+      expect(el.reportValidity()).to.equal(false);
+      await settled(el);
+      assertFocused(shadowQuery(el, '#agree'));
+      expect(textOf(shadowQuery(el, '#agree-error'))).to.equal('Accept the bank’s terms and conditions to continue.');
+    });
+  });
+
+  describe('completing through the hosted page (installments STANDALONE)', () => {
+    it('asks for a hosted page with installments STANDALONE and posts it', async () => {
+      const el = await installments();
+      const submissions = captureSubmissions(el);
+      await chooseNilePlan(el);
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+      expect(network.requestsTo('/hosted-page')[0]!.fields).to.deep.equal({
+        merchant_reference: ORDERS.egp.merchant_reference,
+        language: 'en',
+        command: 'PURCHASE',
+        installments: 'STANDALONE',
+      });
+      expect(submissions).to.have.length(1);
+      expect(submissions[0]!.action).to.equal(PAYMENT_PAGE_URL);
+      expect(submissions[0]!.fields).to.include({ installments: 'STANDALONE', amount: String(ORDERS.egp.amount), currency: 'EGP' });
+    });
+
+    it('posts once when Pay is pressed twice', async () => {
+      const el = await installments();
+      const submissions = captureSubmissions(el);
+      await chooseNilePlan(el);
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      const release = network.holdEndpoint();
+      shadowQuery(el, 'button.Pay').click();
+      shadowQuery(el, 'button.Pay').click();
+      release();
+      await oneEvent(el, 'pg-payment-submit');
+      await settled(el);
+      expect(network.requestsTo('/hosted-page')).to.have.length(1);
+      expect(submissions).to.have.length(1);
+    });
+
+    it('on a failed submit moves focus to the first error', async () => {
+      const el = await installments();
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      shadowQuery(el, 'button.Pay').click();
+      await settled(el);
+      assertFocused(shadowQuery(el, 'select#plan'));
+      expect(textOf(shadowQuery(el, '#plan-error'))).to.equal('Choose an installment plan.');
+      expect(network.requestsTo('/hosted-page')).to.have.length(0);
+    });
+
+    it('completes with the keyboard alone (dropdown)', async () => {
+      const el = await installments();
+      const submissions = captureSubmissions(el);
+      await tabTo('#card-prefix');
+      await typeKeys('411111');
+      await el.updateComplete;
+      await tabTo('select#plan');
+      await pressKey('ArrowDown');
+      await tabTo('#agree');
+      await pressKey('Space');
+      await tabTo('button.Pay');
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      await pressKey('Enter');
+      await submitted;
+      expect(el.selection).to.deep.equal({ issuerCode: 'EGFIX1', planCode: 'EGX06', months: 6 });
+      expect(submissions).to.have.length(1);
+    });
+
+    it('completes with the keyboard alone (table, issuer chosen by hand)', async () => {
+      const el = await installments({ view: 'table' });
+      captureSubmissions(el);
+      await tabTo('input[name="issuer"]');
+      await pressKey('ArrowRight');
+      await el.updateComplete;
+      expect(issuerRadio(el, 'EGMIX1').checked).to.equal(true);
+      await tabTo('input[name="plan"]');
+      await pressKey('Space');
+      await tabTo('#agree');
+      await pressKey('Space');
+      await tabTo('button.Pay');
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      await pressKey('Enter');
+      await submitted;
+      expect(el.selection).to.deep.equal({ issuerCode: 'EGMIX1', planCode: 'EGF06', months: 6 });
+    });
+  });
+
+  describe('completing by a direct operation (installments YES)', () => {
+    it('takes the card, picks the issuer from it and posts the card straight to the gateway', async () => {
+      const el = await installments({ completion: 'direct' });
+      const submissions = captureSubmissions(el);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
+      await el.updateComplete;
+      expect(issuerRadio(el, 'EGMIX1').checked).to.equal(true);
+      choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGR12');
+      await el.updateComplete;
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+
+      const merchantPage = network.requestsTo('/merchant-page');
+      expect(merchantPage[0]!.fields).to.deep.equal({
+        merchant_reference: ORDERS.egp.merchant_reference,
+        language: 'en',
+        command: 'PURCHASE',
+        plan_code: 'EGR12',
+        issuer_code: 'EGMIX1',
+      });
+      expect(submissions[0]!.fields).to.include({
+        service_command: 'TOKENIZATION',
+        card_number: MASTERCARD,
+        expiry_date: `${EXPIRY_YEAR}12`,
+        card_security_code: '321',
+      });
+      for (const request of [...network.endpointRequests, ...network.gatewayRequests]) {
+        expect(request.body).not.to.contain(MASTERCARD);
+        expect(request.body).not.to.contain('321"');
+      }
+    });
+  });
+
+  describe('when no plan can be offered', () => {
+    it('says so for a currency without plans, and offers to pay in full', async () => {
+      const el = await installments({ reference: ORDERS.usd.merchant_reference });
+      expect(textOf(shadowQuery(el, '.unavailable .notice'))).to.equal(
+        `Installments are not available for an order of ${money(ORDERS.usd.amount, 'USD')}.`,
+      );
+      const payInFull = oneEvent(el, 'pg-pay-in-full') as Promise<PgPayInFullEvent>;
+      shadowQuery(el, 'button.pay-in-full').click();
+      const event = await payInFull;
+      expect(event.reason).to.equal('no-plans');
+      expect(event.cancelable).to.equal(true);
+      await el.updateComplete;
+      expect(el.payInFull).to.equal(true);
+      expect(textOf(shadowQuery(el, 'button.Pay'))).to.equal(`Pay ${money(ORDERS.usd.amount, 'USD')}`);
+    });
+
+    it('says so for an amount outside every plan’s range', async () => {
+      const el = await installments({ reference: ORDERS.small.merchant_reference });
+      expect(textOf(shadowQuery(el, '.unavailable .notice'))).to.equal('Installments are not available for an order of EGP 45.00.');
+      expect(shadowQuery(el, '.unavailable bdi').getAttribute('dir')).to.equal('ltr');
+      expect(shadowQuery(el, 'button.pay-in-full')).not.to.equal(null);
+    });
+
+    it('names the amounts the plans cover when the answer lists plans outside the amount', async () => {
+      // An endpoint that passes the gateway's whole list on (this project's filters by amount).
+      network.transformAnswer('/installment-plans', (answer) => ({ ...answer, issuers: [NILE] }));
+      const el = await installments({ reference: ORDERS.small.merchant_reference });
+      expect(textOf(shadowQuery(el, '.unavailable .notice'))).to.equal(
+        `Installments are not available for an order of EGP 45.00. The plans cover orders from ${egp(100_000)} to ${egp(50_000_000)}.`,
+      );
+    });
+
+    it('pays in full through the hosted page, without installments', async () => {
+      const el = await installments({ reference: ORDERS.small.merchant_reference });
+      const submissions = captureSubmissions(el);
+      shadowQuery(el, 'button.pay-in-full').click();
+      await el.updateComplete;
+      assertFocused(shadowQuery(el, 'button.Pay'));
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+      expect(network.requestsTo('/hosted-page')[0]!.fields).not.to.have.property('installments');
+      expect(submissions[0]!.fields).not.to.have.property('installments');
+    });
+
+    it('says so when the plans request fails, and offers a retry and paying in full', async () => {
+      network.gatewayUnreachable();
+      const el = await installments();
+      expect(textOf(shadowQuery(el, '.unavailable .error'))).to.equal(
+        'Installment plans could not be loaded. The payment gateway is not responding. Nothing was charged; please try again.',
+      );
+      expect(shadowQuery(el, 'button.pay-in-full')).not.to.equal(null);
+      network.reset();
+      shadowQuery(el, 'button.retry').click();
+      await settled(el);
+      expect(shadowQueryAll(el, '.issuer')).to.have.length(2);
+    });
+
+    it('says so in Arabic on an Arabic page', async () => {
+      const el = await installments({ language: 'ar', reference: ORDERS.small.merchant_reference });
+      expect(textOf(shadowQuery(el, '.unavailable .notice'))).to.equal(`التقسيط غير متاح لطلب بقيمة ${egp(ORDERS.small.amount, 'ar')}.`);
+      expect(textOf(shadowQuery(el, 'button.pay-in-full'))).to.equal('ادفع المبلغ كاملًا بدلًا من ذلك');
+    });
+  });
+});

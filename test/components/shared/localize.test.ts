@@ -1,0 +1,40 @@
+import { expect } from '@open-wc/testing';
+import { checkoutMessages } from '../../../src/components/pg-checkout/messages.ts';
+import { installmentsMessages } from '../../../src/components/pg-installments/messages.ts';
+import { ltr, ltrText } from '../../../src/components/shared/localize.ts';
+import { describeRequestError, sharedMessages } from '../../../src/components/shared/messages.ts';
+
+/** Every key path of a catalog (functions are leaves). */
+function keyPaths(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [prefix];
+  return Object.entries(value).flatMap(([key, child]) => keyPaths(child, prefix ? `${prefix}.${key}` : key));
+}
+
+describe('message catalogs', () => {
+  for (const [name, catalogs] of Object.entries({ sharedMessages, checkoutMessages, installmentsMessages })) {
+    it(`${name}: Arabic has every English key and nothing else`, () => {
+      expect(keyPaths(catalogs.ar).sort()).to.deep.equal(keyPaths(catalogs.en).sort());
+    });
+
+    it(`${name}: no Arabic text is left in English`, () => {
+      const strings = Object.entries(catalogs.ar).filter(([, value]) => typeof value === 'string');
+      for (const [key, value] of strings) {
+        if (key === 'expiryHint') continue; // "MM/YY" is the format, the same in both
+        expect(value, key).not.to.equal((catalogs.en as unknown as Record<string, unknown>)[key]);
+      }
+    });
+  }
+
+  it('maps every failure kind and endpoint code to a message', () => {
+    const en = sharedMessages.en;
+    expect(describeRequestError({ kind: 'network' }, en)).to.equal(en.errors.network);
+    expect(describeRequestError({ kind: 'refused', code: 'gateway_unreachable' }, en)).to.equal(en.errors.gatewayUnreachable);
+    expect(describeRequestError({ kind: 'refused', code: 'amount_mismatch' }, en)).to.equal(en.errors.orderChanged);
+    expect(describeRequestError({ kind: 'refused', code: 'something_new' }, en)).to.equal(en.errors.refused);
+  });
+
+  it('makes left-to-right islands for rich and plain text', () => {
+    expect(ltr('EGP 1.00').strings.join('')).to.contain('dir="ltr"');
+    expect(ltrText('EGP 1.00')).to.equal('\u2066EGP 1.00\u2069');
+  });
+});
