@@ -87,6 +87,7 @@ function renderCheckout(): void {
     }
     checkout = document.createElement('pg-checkout');
     checkout.setAttribute('endpoint', '/pg');
+    checkout.setAttribute('mode', 'drop-in');
     checkout.setAttribute('methods', 'card installments voucher financing');
     host.append(modes, checkout);
   }

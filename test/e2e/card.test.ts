@@ -1,0 +1,96 @@
+/**
+ * The card flows end to end, as a customer of the demo shop goes through them: storefront →
+ * pg-checkout → the sandbox's hosted page (or the card form on the shop's page) → the merchant
+ * endpoint's verified return → the result page with the verified response and CHECK_STATUS.
+ * In English and in Arabic, with axe on every screen and no CSP violation.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
+import { startDemoSession, type DemoSession } from './support/demo.ts';
+import {
+  assertAccessible,
+  assertNoCspViolation,
+  chooseCardMode,
+  chooseMethod,
+  expectResult,
+  fillMerchantPageCard,
+  openCheckout,
+  payOnHostedPage,
+} from './support/flows.ts';
+
+const card = (outcome: string) => {
+  const found = TEST_CARDS.find((candidate) => candidate.outcome === outcome && candidate.brand === 'VISA');
+  if (!found) throw new Error(`no ${outcome} test card`);
+  return found.number;
+};
+
+let session: DemoSession;
+before(async () => {
+  session = await startDemoSession();
+});
+after(async () => {
+  await session?.close();
+});
+
+for (const language of ['en', 'ar'] as const) {
+  describe(`card payments in ${language === 'en' ? 'English' : 'Arabic'}`, () => {
+    it('completes a redirect PURCHASE through the hosted page and shows the verified success', async () => {
+      const observed = await session.newPage(language);
+      const { page } = observed;
+      await assertAccessible(page, `storefront-${language}`);
+      await openCheckout(page);
+      await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'redirect');
+      await assertAccessible(page, `checkout-card-redirect-${language}`);
+      await page.locator('pg-checkout button.Pay').click();
+      await payOnHostedPage(page, { number: card('success'), language });
+      const result = await expectResult(page, 'success');
+      assert.equal(result.fields.response_code, '14000');
+      assert.equal(result.fields.command, 'PURCHASE');
+      assert.equal(result.status.transaction_status, '14');
+      await assertAccessible(page, `result-success-${language}`);
+      await assertNoCspViolation(observed);
+      await page.close();
+    });
+
+    it('shows a declined card as not paid, with the gateway reason', async () => {
+      const observed = await session.newPage(language);
+      const { page } = observed;
+      await openCheckout(page);
+      await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'redirect');
+      await page.locator('pg-checkout button.Pay').click();
+      await payOnHostedPage(page, { number: card('decline'), language });
+      const result = await expectResult(page, 'failure');
+      assert.equal(result.fields.response_code, '13001');
+      await assertAccessible(page, `result-declined-${language}`);
+      await assertNoCspViolation(observed);
+      await page.close();
+    });
+
+    it('tokenizes on the merchant page and completes the payment server-to-server', async () => {
+      const observed = await session.newPage(language);
+      const { page } = observed;
+      await openCheckout(page);
+      await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'merchant-page');
+      await assertAccessible(page, `checkout-card-merchant-page-${language}`);
+      await fillMerchantPageCard(page, { number: card('success') });
+      const sentToEndpoint: string[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/pg/')) sentToEndpoint.push(request.postData() ?? '');
+      });
+      await page.locator('pg-checkout button.Pay').click();
+      const result = await expectResult(page, 'success');
+      assert.equal(result.fields.response_code, '14000');
+      assert.match(String(result.fields.card_number), /^411111\*+1111$/);
+      assert.ok(
+        sentToEndpoint.every((body) => !body.includes(card('success')) && !body.includes('card_security_code')),
+        'no card data reached the merchant endpoint',
+      );
+      await assertNoCspViolation(observed);
+      await page.close();
+    });
+  });
+}
