@@ -64,6 +64,7 @@ const BILL_EXPIRED_CODE = '31001';
  * stored bill without calling the endpoint: order-history and e-mail landing pages use this.
  * Printing the page prints a plain bill slip; the calendar link downloads an `.ics` reminder.
  *
+ * @tagname pg-bill-voucher
  * @fires pg-bill-issue - The endpoint issued a bill; carries what is needed to show it again.
  * @fires pg-bill-expire - The bill on screen expired unpaid; the hold is cancelled.
  * @fires pg-bill-copy - The customer copied the bill number.

@@ -55,6 +55,7 @@ const STEP_NUMBER: Readonly<Record<FinancingStep, number>> = { phone: 1, verifie
  * reference: a refresh resumes where the customer was, and PURCHASE is reachable only after an
  * OTP verified in this session. The OTP itself is never stored or put in an event.
  *
+ * @tagname pg-financing-otp
  * @fires pg-financing-step - A step succeeded; carries the step reached (`verified`, `otp`, `tenure`, `done`).
  * @fires pg-financing-complete - PURCHASE succeeded or is pending; carries the outcome, svc_id and tenure.
  * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
