@@ -7,7 +7,6 @@ import { formatMoney, fromMinorUnits } from '../core/amounts.ts';
 import {
   eligiblePlans,
   matchIssuerByBin,
-  InstallmentError,
   monthlyInstallment,
   type InstallmentIssuer,
   type InstallmentPlan,
@@ -119,14 +118,8 @@ export function plansQueryIssuers(query: PlansQuery): InstallmentIssuer[] {
       );
       const priced = plans.map((plan) => {
         const amount = query.amount ?? Number(plan.minimum_amount ?? 0);
-        // An amount too small for the plan's months has no monthly figure (planQuote refuses it).
-        try {
-          const monthly = monthlyInstallment(plan, issuer, amount, plan.currency_code);
-          return { ...plan, amountPerMonth: fromMinorUnits(monthly, plan.currency_code) };
-        } catch (error) {
-          if (error instanceof InstallmentError) return { ...plan, amountPerMonth: null };
-          throw error;
-        }
+        const monthly = monthlyInstallment(plan, issuer, amount, plan.currency_code);
+        return { ...plan, amountPerMonth: fromMinorUnits(monthly, plan.currency_code) };
       });
       return { ...issuer, plan_details: priced };
     })

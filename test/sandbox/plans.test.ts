@@ -27,14 +27,6 @@ describe('installment plans (GET_INSTALLMENTS_PLANS)', () => {
     assert.deepEqual([...countries].sort(), ['ARE', 'EGY', 'SAU']);
   });
 
-  it('answers a tiny amount with no currency, leaving out the monthly figure the formulas cannot give', async () => {
-    const { gateway } = rig();
-    const answer = await api(gateway, query({ amount: '1' }));
-    assert.equal(answer['response_code'], '62000');
-    const plans = issuersOf(answer).flatMap((issuer) => issuer.plan_details);
-    assert.ok(plans.some((plan) => plan.amountPerMonth === null), 'a 1-unit amount over many months has no monthly figure');
-  });
-
   it('covers every formula kind of the spec', () => {
     const kinds = new Set(
       INSTALLMENT_ISSUERS.flatMap((issuer) => issuer.plan_details.map((plan) => formulaKindOf(plan, issuer))),
