@@ -13,6 +13,8 @@ import type { EndpointErrorCode } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { classifyResponse } from '../core/response.ts';
 import {
+  checkStatusRequest,
+  checkStatusResponse,
   field,
   hostedPageResponse,
   installmentsDirectRequest,
@@ -32,7 +34,7 @@ import {
   redirectResponse,
   type RequestContext,
 } from './http.ts';
-import { orderParams } from './gateway-params.ts';
+import { identityParams, orderParams } from './gateway-params.ts';
 import { COMPLETION_FIELDS } from './routes-payment-pages.ts';
 import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
 import type { EndpointRuntime } from './route.ts';
@@ -154,6 +156,8 @@ async function completeMerchantPage(
     return deliverResult(unverifiedResult(order.merchant_reference, outcome, error.code, language), request, runtime);
   }
 
+  if (answer['response_code'] === DUPLICATE_REFERENCE) return duplicateCompletion(order.merchant_reference, language, runtime);
+
   const threeDsUrl = answer['3ds_url'];
   if (typeof threeDsUrl === 'string' && classifyResponse(answer) !== 'failure') {
     if (isWebUrl(threeDsUrl)) {
@@ -165,6 +169,42 @@ async function completeMerchantPage(
     return deliverResult(unusable, request, runtime);
   }
   return deliverResult(verifiedResult(answer, order, 'merchant-page', language, log), request, runtime);
+}
+
+/** The gateway's answer to a second operation on a merchant_reference it has already used. */
+const DUPLICATE_REFERENCE = '00005';
+
+/**
+ * The same tokenization return arrived twice (a customer re-submitting the return form, a
+ * back-button replay): the first completion charged the order and reported it through `onResult`.
+ * Reporting this refusal would overwrite a paid order with a failure, so the customer is told what
+ * CHECK_STATUS says now, and `onResult` is not called again.
+ */
+async function duplicateCompletion(
+  merchantReference: string,
+  language: Language,
+  runtime: EndpointRuntime,
+): Promise<Response> {
+  const { settings, gateway, log } = runtime;
+  log.info('duplicate_completion', { merchant_reference: merchantReference });
+  let outcome: 'success' | 'pending' | 'failure' = 'pending';
+  try {
+    const status = await gateway.call({
+      operation: 'CHECK_STATUS',
+      schema: checkStatusRequest,
+      answerSchema: checkStatusResponse,
+      language,
+      params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
+    });
+    if (classifyResponse(status) === 'success') {
+      outcome = classifyResponse({ response_code: status.transaction_code, status: status.transaction_status });
+    }
+  } catch (error) {
+    if (!(error instanceof EndpointRefusal)) throw error;
+  }
+  const result = { merchant_reference: merchantReference, outcome };
+  if (settings.resultUrl) return redirectResponse(resultLocation(runtime, settings.resultUrl, result));
+  return jsonResponse(200, result);
 }
 
 function isWebUrl(value: string): boolean {

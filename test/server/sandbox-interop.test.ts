@@ -109,6 +109,21 @@ describe('the endpoint with the sandbox gateway', () => {
     assert.equal(gateway.order({ merchantReference: 'shop-1' })?.state, 'captured');
   });
 
+  it('answers a re-submitted merchant page return from CHECK_STATUS without reporting a failure', async () => {
+    const { endpoint, gateway, results, post } = shop();
+    const form = formPostResult.parse((await post('/merchant-page', { merchant_reference: 'shop-2', language: 'en' })).body);
+    const card = { card_number: testCard('success').number, expiry_date: '3012', card_security_code: '123' };
+    const back = returnForm(await (await browserPost(gateway, form.action, { ...form.fields, ...card })).text());
+    const customer = { handle: (request: Request) => endpoint(request, { clientAddress: '198.51.100.4' }) };
+    await browserPost(customer, back.action, back.fields);
+
+    const again = await browserPost(customer, back.action, back.fields);
+    assert.equal(again.status, 303);
+    assert.equal(again.headers.get('location'), `${SHOP}/result?merchant_reference=shop-2&outcome=success`);
+    assert.equal(results.length, 1, 'the paid order is reported once, and never overwritten by the duplicate');
+    assert.equal(gateway.order({ merchantReference: 'shop-2' })?.capturedAmount, 250_000, 'charged once');
+  });
+
   it('sends a 3-D Secure card through the challenge and verifies the final return', async () => {
     const { endpoint, gateway, results, post } = shop();
     const form = formPostResult.parse(
