@@ -18,7 +18,7 @@ export interface VerifiedResult extends PaymentResult {
   readonly command?: string;
   /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch). */
   readonly error?: string;
-  /** Every field of the verified gateway answer except `signature` (card number masked by the gateway). */
+  /** Every field of the verified gateway answer except `signature` and `otp` (card number masked by the gateway). */
   readonly gateway: Readonly<Record<string, unknown>>;
 }
 

@@ -32,7 +32,7 @@ export function verifiedResult(
   log: Logger,
 ): VerifiedResult {
   const responseCode = parseResponseCode(answer['response_code']);
-  const gateway = withoutSignature(answer);
+  const gateway = forMerchantHooks(answer);
   let amount: number | undefined;
   try {
     amount = answer['amount'] === undefined ? undefined : parseWireAmount(answer['amount']);
@@ -68,9 +68,11 @@ export function verifiedResult(
   };
 }
 
-/** A verified answer without its signature, for the merchant's hooks. */
-export function withoutSignature(answer: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { signature: _signature, ...rest } = answer;
+/** A verified answer for the merchant's hooks: without its signature or the echoed one-time password. */
+export function forMerchantHooks(answer: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  // The one-time password is echoed by the gateway like every parameter; it is spent, but it is
+  // the customer's, and the merchant's hook, logs and pages have no use for it.
+  const { signature: _signature, otp: _otp, ...rest } = answer;
   return rest;
 }
 

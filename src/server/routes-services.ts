@@ -31,7 +31,7 @@ import {
 import { EndpointRefusal } from './errors.ts';
 import { requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
-import { withoutSignature } from './results.ts';
+import { forMerchantHooks } from './results.ts';
 import { defineRoute, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
@@ -106,7 +106,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
       merchant_reference: order.merchant_reference,
       amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY),
     });
-    await settings.onBill?.({ ...bill, gateway: withoutSignature(answer) }, request);
+    await settings.onBill?.({ ...bill, gateway: forMerchantHooks(answer) }, request);
     return bill;
   },
 });

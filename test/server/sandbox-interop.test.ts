@@ -165,6 +165,8 @@ describe('the endpoint with the sandbox gateway', () => {
     assert.equal(bought.status, 200, JSON.stringify(bought.body));
     assert.equal(paymentResult.parse(bought.body).outcome, 'success');
     assert.equal(results[0]?.source, 'financing');
+    assert.equal(String(results[0]?.gateway['tenure']), String(tenures[0]?.months), 'the verified answer reaches the hook');
+    assert.ok(!('otp' in (results[0]?.gateway ?? {})), 'the echoed one-time password does not reach the hook');
   });
 
   it('issues a bill, lists plans and checks the status', async () => {
