@@ -37,7 +37,9 @@ const en = {
   actions: 'Actions',
   payBill: 'Customer pays the bill',
   none: '—',
-  billTitle: 'Cash bill',
+  bill_awaiting: 'Cash bill issued: waiting for the customer to pay it',
+  bill_paid: 'Cash bill paid',
+  bill_expired: 'Cash bill expired unpaid',
   newOrder: 'Start a new order',
 } as const;
 
@@ -79,7 +81,9 @@ const ar: DemoMessages = {
   actions: 'إجراءات',
   payBill: 'العميل يدفع الفاتورة',
   none: '—',
-  billTitle: 'فاتورة الدفع النقدي',
+  bill_awaiting: 'تم إصدار فاتورة الدفع النقدي: في انتظار دفع العميل لها',
+  bill_paid: 'تم دفع فاتورة الدفع النقدي',
+  bill_expired: 'انتهت صلاحية فاتورة الدفع النقدي دون دفعها',
   newOrder: 'بدء طلب جديد',
 };
 

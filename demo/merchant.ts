@@ -1,7 +1,7 @@
 /** The merchant panel: every demo order with its verified result and CHECK_STATUS. */
 import { formatMoney } from '../src/core/amounts.ts';
 import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
-import type { OrderView } from './views.ts';
+import { billState, type OrderView } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
@@ -32,7 +32,8 @@ async function show(): Promise<void> {
     reference.append(link);
     const status = String(view.status.transaction_message ?? view.status.response_message ?? words.none);
     const actions = document.createElement('td');
-    if (view.bill) {
+    const bill = billState(view);
+    if (bill === 'awaiting') {
       const pay = document.createElement('button');
       pay.type = 'button';
       pay.textContent = words.payBill;
@@ -45,7 +46,7 @@ async function show(): Promise<void> {
     row.append(
       reference,
       cell(formatMoney(view.order.amount, view.order.currency, language), true),
-      cell(view.result ? words[`outcome_${view.result.outcome}`] : view.bill ? words.billTitle : words.none),
+      cell(view.result ? words[`outcome_${view.result.outcome}`] : bill ? words[`bill_${bill}`] : words.none),
       cell(status),
       actions,
     );

@@ -1,6 +1,6 @@
 /** The result page: the verified gateway response and the order's CHECK_STATUS, from the shop's back end. */
 import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
-import { definitionList, type OrderView } from './views.ts';
+import { BILL_OUTCOME, billState, definitionList, type OrderView } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
@@ -22,7 +22,10 @@ async function show(): Promise<void> {
     outcome.dataset.outcome = view.result.outcome;
     verified.replaceChildren(definitionList(view.result.gateway));
   } else if (view.bill) {
-    outcome.textContent = words.billTitle;
+    // A bill is paid at an outlet, not on a return: CHECK_STATUS tells whether it has been.
+    const state = billState(view) ?? 'awaiting';
+    outcome.textContent = words[`bill_${state}`];
+    outcome.dataset.outcome = BILL_OUTCOME[state];
     verified.replaceChildren(definitionList(view.bill.gateway));
   } else {
     outcome.textContent = words.notVerified;

@@ -11,6 +11,22 @@ export interface OrderView {
   readonly status: Record<string, unknown>;
 }
 
+/** Where a cash bill stands, from the order's CHECK_STATUS: paid (14000), expired (31001) or awaiting payment. */
+export type BillState = 'paid' | 'expired' | 'awaiting';
+
+export function billState(view: OrderView): BillState | undefined {
+  if (!view.bill) return undefined;
+  const code = String(view.status.transaction_code ?? '');
+  return code === '14000' ? 'paid' : code === '31001' ? 'expired' : 'awaiting';
+}
+
+/** The outcome a bill's state stands for on the result page. */
+export const BILL_OUTCOME: Readonly<Record<BillState, 'success' | 'pending' | 'failure'>> = {
+  paid: 'success',
+  awaiting: 'pending',
+  expired: 'failure',
+};
+
 /** A <dl> of every field of a message, values as left-to-right islands. */
 export function definitionList(fields: Record<string, unknown>): HTMLDListElement {
   const list = document.createElement('dl');

@@ -93,3 +93,26 @@ export async function expectResult(page: Page, outcome: 'success' | 'pending' | 
     status: await readFields(page, '#status'),
   };
 }
+
+/**
+ * On the sandbox's hosted page with installments STANDALONE: type the card, choose this plan
+ * (`ISSUER:PLAN`, the page's option value, e.g. `EGFIX1:EGX12`) and pay.
+ */
+export async function payOnHostedPageWithPlan(
+  page: Page,
+  card: CardEntry & { readonly language: 'en' | 'ar'; readonly plan: string },
+): Promise<void> {
+  await page.waitForURL(/\/FortAPI\/paymentPage/);
+  assert.equal(await page.locator('html').getAttribute('lang'), card.language);
+  const select = page.locator('#installment_plan');
+  const values = await select.locator('option').evaluateAll((options) =>
+    options.map((option) => (option as HTMLOptionElement).value),
+  );
+  assert.ok(values.includes(card.plan), `the hosted page offers ${card.plan} (it offers ${values.join(', ')})`);
+  await page.locator('#card_number').fill(card.number);
+  await page.locator('#expiry_date').fill(card.expiry ?? '12/30');
+  await page.locator('#card_security_code').fill(card.cvv ?? '123');
+  await page.locator('#card_holder_name').fill(card.holder ?? 'Test Customer');
+  await select.selectOption(card.plan);
+  await page.locator('#pay').click();
+}
