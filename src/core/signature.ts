@@ -68,8 +68,15 @@ export function canonicalValue(value: SignableValue): string {
   return String(value);
 }
 
-/** Byte order of the UTF-8 encodings, which is code point order (not UTF-16 unit order). */
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Byte order of the UTF-8 encodings, which is code point order. UTF-16 unit order (what `<` on
+ * strings compares) agrees with it unless a surrogate pair is involved, so only then are the
+ * code points compared one by one: parameter names are ASCII in practice, and sorting is hot.
+ */
 export function compareByteOrder(a: string, b: string): number {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
   const left = Array.from(a, (c) => c.codePointAt(0) ?? 0);
   const right = Array.from(b, (c) => c.codePointAt(0) ?? 0);
   const length = Math.min(left.length, right.length);

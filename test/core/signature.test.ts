@@ -198,6 +198,16 @@ describe('canonical string properties', () => {
   const name = fc.stringMatching(/^[a-z_]{1,12}$/).filter((n) => n !== 'signature');
   const value = fc.string({ maxLength: 20 });
 
+  it('orders any two names as their UTF-8 bytes compare', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        const bytes = Math.sign(Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
+        return Math.sign(compareByteOrder(a, b)) === bytes;
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('does not depend on the order parameters are given in', () => {
     fc.assert(
       fc.property(fc.dictionary(name, value), (params) => {
