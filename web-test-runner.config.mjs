@@ -3,17 +3,8 @@
 // served from the site root so its scope covers every test page.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { chromiumArgs, chromiumPath } from './test/chromium.mjs';
 
-const chromeFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {
@@ -23,9 +14,9 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        executablePath: chromiumPath,
         headless: true,
-        args: chromeFlags,
+        args: chromiumArgs,
       },
     }),
   ],

@@ -6,21 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
-export function chromiumPath(): string {
-  return process.env.CHROME_PATH ?? '/usr/bin/chromium';
-}
+import { chromiumArgs, chromiumPath } from '../../chromium.mjs';
 
 export interface LaunchedBrowser {
   readonly context: BrowserContext;
@@ -30,9 +16,9 @@ export interface LaunchedBrowser {
 export async function launchBrowser(options: { locale?: string } = {}): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'pg-checkout-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
+    executablePath: chromiumPath,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...chromiumArgs],
     locale: options.locale ?? 'en-US',
     viewport: { width: 1280, height: 900 },
   });

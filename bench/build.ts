@@ -1,0 +1,103 @@
+/**
+ * Builds one benchmark entry with Vite's JS API, the same way for pg-checkout and for the
+ * alternatives: library mode, ES format, minified by rolldown, every dependency bundled, and
+ * `process.env.NODE_ENV` set to "production" as a merchant's own build would.
+ */
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'vite';
+
+export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+/** Build output and pages: outside `bench/` so that lint and type-checking never see built code. */
+export const OUT_DIR = join(BENCH_DIR, '..', 'node_modules', '.cache', 'pg-checkout-bench');
+
+/** An absolute path from one relative to `bench/`. */
+export const entryPath = (relative: string): string => join(BENCH_DIR, relative);
+
+export interface BuiltFile {
+  /** Path relative to the entry's output folder. */
+  readonly name: string;
+  readonly kind: 'js' | 'css' | 'other';
+  readonly contents: Buffer;
+}
+
+export interface BuiltEntry {
+  readonly name: string;
+  readonly outDir: string;
+  /** The entry chunk's file name, to load it in a page. */
+  readonly entryFile: string;
+  readonly files: readonly BuiltFile[];
+  /** Every module in the JS output with its tree-shaken, not yet minified length. */
+  readonly modules: readonly { readonly id: string; readonly renderedLength: number }[];
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...(await listFiles(path)));
+    else found.push(path);
+  }
+  return found.sort();
+}
+
+function kindOf(name: string): BuiltFile['kind'] {
+  if (name.endsWith('.js')) return 'js';
+  if (name.endsWith('.css')) return 'css';
+  return 'other';
+}
+
+export interface BuildOptions {
+  /**
+   * Treat `src/components/<tag>/define.ts` as having side effects, which package.json's
+   * `sideEffects` list does not say; used only to measure what `src/define.ts` would weigh if its
+   * registrations were kept, and always reported as such.
+   */
+  readonly keepDefineModules?: boolean;
+}
+
+const keepDefineModules: Plugin = {
+  name: 'bench-keep-define-modules',
+  transform(code, id) {
+    return /\/src\/components\/[^/]+\/define\.ts$/.test(id) ? { code, moduleSideEffects: true } : null;
+  },
+};
+
+/** Builds `entry` into `<OUT_DIR>/build/<name>/` and returns every file the build wrote. */
+export async function buildEntry(name: string, entry: string, options: BuildOptions = {}): Promise<BuiltEntry> {
+  const outDir = join(OUT_DIR, 'build', name);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const output = await build({
+    configFile: false,
+    root: join(BENCH_DIR, '..'),
+    logLevel: 'warn',
+    mode: 'production',
+    plugins: options.keepDefineModules ? [keepDefineModules] : [],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      write: true,
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      lib: { entry, formats: ['es'], fileName: () => `${name}.js`, cssFileName: name },
+      rolldownOptions: { output: { minify: true } },
+    },
+  });
+  const modules: { id: string; renderedLength: number }[] = [];
+  for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
+    for (const chunk of result.output) {
+      if (chunk.type !== 'chunk') continue;
+      for (const [id, rendered] of Object.entries(chunk.modules)) modules.push({ id, renderedLength: rendered.renderedLength });
+    }
+  }
+  const files: BuiltFile[] = [];
+  for (const path of await listFiles(outDir)) {
+    const fileName = relative(outDir, path);
+    files.push({ name: fileName, kind: kindOf(fileName), contents: await readFile(path) });
+  }
+  return { name, outDir, entryFile: `${name}.js`, files, modules };
+}

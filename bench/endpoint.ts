@@ -1,0 +1,181 @@
+/**
+ * Requests per second of the merchant endpoint's signing route (`POST /hosted-page`: parse,
+ * policy checks, order lookup, build and sign the form) against a bare `node:http` handler, each
+ * in its own child process on 127.0.0.1, under the same autocannon load from this process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { join } from 'node:path';
+import autocannon, { type Result } from 'autocannon';
+import { BENCH_DIR } from './build.ts';
+import { createBenchEndpoint } from './servers/bench-endpoint.ts';
+import type { SectionResult, TargetRow } from './report.ts';
+import { formatMs, formatRate, formatRatio } from './stats.ts';
+
+export interface EndpointOptions {
+  /** Seconds of measured load per round and server. */
+  readonly durationSeconds: number;
+  readonly warmUpSeconds: number;
+  readonly rounds: number;
+  readonly connections: number;
+}
+
+interface RunningServer {
+  readonly url: string;
+  readonly child: ChildProcess;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+/** Starts `bench/servers/<file>` under tsx and waits (bounded) for its `PORT <n>` line. */
+function startServer(file: string): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH_DIR, 'servers', file)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`${file} did not start within ${START_TIMEOUT_MS} ms`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${file} exited with code ${code} before listening`));
+    });
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const port = /^PORT (\d+)$/.exec(line)?.[1];
+      if (!port) return;
+      clearTimeout(timer);
+      lines.close();
+      resolve({ url: `http://127.0.0.1:${port}`, child });
+    });
+  });
+}
+
+function stopServer(server: RunningServer): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve();
+    server.child.once('exit', () => resolve());
+    server.child.kill('SIGTERM');
+  });
+}
+
+/** The request the element's client sends for a redirect PURCHASE. */
+export const HOSTED_PAGE_BODY = JSON.stringify({ merchant_reference: 'BENCH-0001', language: 'en', command: 'PURCHASE' });
+export const HOSTED_PAGE_PATH = '/hosted-page';
+
+function load(url: string, options: EndpointOptions, duration: number): Promise<Result> {
+  return autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: HOSTED_PAGE_BODY,
+    connections: options.connections,
+    pipelining: 1,
+    duration,
+    timeout: 10,
+  });
+}
+
+/** The handler called directly, one request at a time, with no HTTP or adapter in between. */
+async function inProcessRate(durationSeconds: number): Promise<number> {
+  const origin = 'http://127.0.0.1:1';
+  const endpoint = createBenchEndpoint(origin);
+  const call = async () => {
+    const request = new Request(`${origin}${HOSTED_PAGE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: HOSTED_PAGE_BODY,
+    });
+    await (await endpoint(request)).text();
+  };
+  for (let i = 0; i < 200; i++) await call();
+  const start = performance.now();
+  const deadline = start + durationSeconds * 1000;
+  let calls = 0;
+  while (performance.now() < deadline && calls < 1_000_000) {
+    await call();
+    calls++;
+  }
+  return calls / ((performance.now() - start) / 1000);
+}
+
+interface Measured {
+  readonly label: string;
+  readonly results: Result[];
+}
+
+const rate = (result: Result) => result.requests.total / result.duration;
+const meanRate = (measured: Measured) => measured.results.reduce((sum, r) => sum + rate(r), 0) / measured.results.length;
+
+export async function benchEndpoint(options: EndpointOptions): Promise<SectionResult> {
+  // Measured first, before this process has run a load generator.
+  const handlerRate = await inProcessRate(options.durationSeconds);
+  const servers: RunningServer[] = [];
+  try {
+    const bare = await startServer('bare-server.ts');
+    servers.push(bare);
+    const endpoint = await startServer('endpoint-server.ts');
+    servers.push(endpoint);
+    const targets = [
+      { label: 'bare `node:http` handler', url: `${bare.url}${HOSTED_PAGE_PATH}` },
+      { label: 'merchant endpoint `POST /hosted-page`', url: `${endpoint.url}${HOSTED_PAGE_PATH}` },
+    ];
+    // The route must really sign before its speed means anything.
+    const probe = await fetch(targets[1]!.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: HOSTED_PAGE_BODY });
+    const probeBody = (await probe.json()) as { fields?: { signature?: string } };
+    if (probe.status !== 200 || !/^[0-9a-f]{64}$/.test(probeBody.fields?.signature ?? '')) {
+      throw new Error(`the endpoint answered ${probe.status} ${JSON.stringify(probeBody)} instead of a signed form`);
+    }
+    const measured: Measured[] = targets.map((target) => ({ label: target.label, results: [] }));
+    for (const target of targets) await load(target.url, options, options.warmUpSeconds);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const [index, target] of targets.entries()) measured[index]!.results.push(await load(target.url, options, options.durationSeconds));
+    }
+    const [bareRuns, endpointRuns] = measured as [Measured, Measured];
+    const ratio = meanRate(endpointRuns) / meanRate(bareRuns);
+    const target: TargetRow = {
+      figure: 'Merchant endpoint `POST /hosted-page` / bare `node:http` (req/s)',
+      measured: `${formatRatio(ratio)} (${formatRate(meanRate(endpointRuns))} vs ${formatRate(meanRate(bareRuns))})`,
+      target: '≥ 0.50×',
+      met: ratio >= 0.5,
+      why:
+        `The handler itself is the limit: called in-process with no HTTP at all it serves ${formatRate(handlerRate)} ` +
+        `(${((1 / handlerRate) * 1e6).toFixed(0)} µs per request), ${formatRatio(handlerRate / meanRate(bareRuns))} of what the bare ` +
+        'server answers over HTTP. Per request it builds a `Request` and a `Response`, parses with zod, builds the gateway ' +
+        'form and signs it with Web Crypto; the Signer section shows that one sign() alone costs more than a whole bare request.',
+    };
+    return {
+      title: 'Merchant endpoint under load',
+      method:
+        `autocannon ${options.connections} connections, pipelining 1, the same JSON body (${HOSTED_PAGE_BODY}); ` +
+        `${options.warmUpSeconds} s warm-up then ${options.rounds} alternating rounds of ${options.durationSeconds} s per server. ` +
+        'Each server is its own Node process on 127.0.0.1; the load generator is this process.',
+      tables: [
+        {
+          headers: ['Server', 'req/s (mean of rounds)', 'latency p50', 'latency p99', 'non-2xx', 'errors'],
+          rows: measured.map((m) => [
+            m.label,
+            formatRate(meanRate(m)),
+            formatMs(Math.max(...m.results.map((r) => r.latency.p50))),
+            formatMs(Math.max(...m.results.map((r) => r.latency.p99))),
+            String(m.results.reduce((sum, r) => sum + r.non2xx, 0)),
+            String(m.results.reduce((sum, r) => sum + r.errors, 0)),
+          ]),
+        },
+        {
+          headers: ['Without HTTP', 'calls/s'],
+          rows: [['endpoint handler called in-process, one at a time (no adapter, no sockets)', formatRate(handlerRate)]],
+        },
+      ],
+      targets: [target],
+      notes: [
+        'Latency columns show the worst round. A run with non-2xx answers or errors would not be a fair comparison; both columns should be 0.',
+        'The machine has few cores, and the load generator shares them with the server under test.',
+      ],
+    };
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+}

@@ -1,0 +1,48 @@
+/** The one page template every benchmark case is mounted in, written next to the built bundles. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OUT_DIR, type BuiltEntry } from './build.ts';
+
+export interface PageCase {
+  /** File name of the page, without `.html`. */
+  readonly name: string;
+  readonly built: BuiltEntry;
+  /** Markup inside `#app` before any script runs (a custom element tag, or nothing). */
+  readonly markup: string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Writes `<OUT_DIR>/pages/<name>.html` and returns its path from the server root. */
+export async function writePage(page: PageCase): Promise<string> {
+  const base = `/build/${page.built.name}`;
+  const stylesheets = page.built.files
+    .filter((file) => file.kind === 'css')
+    .map((file) => `<link rel="stylesheet" href="${base}/${file.name}">`)
+    .join('\n    ');
+  const html = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>Checkout — ${escapeHtml(page.name)}</title>
+    ${stylesheets}
+    <style>body { font-family: system-ui, sans-serif; margin: 2rem auto; max-inline-size: 32rem; }</style>
+  </head>
+  <body>
+    <main>
+      <h1>Checkout</h1>
+      <p>Order BENCH-0001 — AED 100.00</p>
+      <div id="app">${page.markup}</div>
+    </main>
+    <script type="module" src="${base}/${page.built.entryFile}"></script>
+  </body>
+</html>
+`;
+  const dir = join(OUT_DIR, 'pages');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${page.name}.html`), html);
+  return `/pages/${page.name}.html`;
+}

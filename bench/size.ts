@@ -1,0 +1,285 @@
+/**
+ * Bundle size: every element entry alone, all four together (`src/define.ts`, as the published
+ * bundle), Adyen Web core + Card and Braintree Drop-in, each built by `buildEntry` in this run.
+ * Sizes are summed over every JS chunk a build writes, so lazily loaded locales count too; CSS
+ * is reported on its own (pg-checkout's styles live inside its JS).
+ */
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { buildEntry, BENCH_DIR, entryPath, type BuildOptions, type BuiltEntry, type BuiltFile } from './build.ts';
+import type { SectionResult, TargetRow } from './report.ts';
+import { formatBytes, formatRatio } from './stats.ts';
+
+export interface SizeEntry {
+  readonly name: string;
+  /** Shown in the table. */
+  readonly label: string;
+  readonly entry: string;
+}
+
+export interface Sizes {
+  readonly minified: number;
+  readonly gzip: number;
+  readonly brotli: number;
+}
+
+export interface MeasuredEntry {
+  readonly entry: SizeEntry;
+  readonly built: BuiltEntry;
+  readonly chunks: number;
+  readonly js: Sizes;
+  readonly css: Sizes | undefined;
+}
+
+const ZERO: Sizes = { minified: 0, gzip: 0, brotli: 0 };
+
+export function gzipBytes(contents: Buffer): number {
+  return gzipSync(contents, { level: 9 }).length;
+}
+
+export function brotliBytes(contents: Buffer): number {
+  return brotliCompressSync(contents, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: contents.length,
+    },
+  }).length;
+}
+
+/** Each file is compressed on its own, as a server sends it, and the sizes are summed. */
+function sizesOf(files: readonly BuiltFile[]): Sizes {
+  return files.reduce<Sizes>(
+    (sum, file) => ({
+      minified: sum.minified + file.contents.length,
+      gzip: sum.gzip + gzipBytes(file.contents),
+      brotli: sum.brotli + brotliBytes(file.contents),
+    }),
+    ZERO,
+  );
+}
+
+function add(a: Sizes, b: Sizes | undefined): Sizes {
+  if (!b) return a;
+  return { minified: a.minified + b.minified, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli };
+}
+
+/** The four elements; each registers itself from `src/components/<tag>/define.ts`. */
+export const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'] as const;
+
+export const PG_ELEMENT_ENTRIES: readonly SizeEntry[] = ELEMENT_TAGS.map((tag) => ({
+  name: tag,
+  label: `\`<${tag}>\` alone`,
+  entry: entryPath(`../src/components/${tag}/define.ts`),
+}));
+export const PG_ALL_ENTRY: SizeEntry = {
+  name: 'pg-all',
+  label: 'all four elements (`src/define.ts`)',
+  entry: entryPath('../src/define.ts'),
+};
+export const ADYEN_ENTRY: SizeEntry = { name: 'adyen-card', label: 'Adyen Web core + Card', entry: entryPath('entries/adyen-card.ts') };
+export const BRAINTREE_ENTRY: SizeEntry = {
+  name: 'braintree-dropin',
+  label: 'Braintree Drop-in',
+  entry: entryPath('entries/braintree-dropin.ts'),
+};
+
+export async function measureEntry(entry: SizeEntry, options: BuildOptions = {}): Promise<MeasuredEntry> {
+  const built = await buildEntry(entry.name, entry.entry, options);
+  const jsFiles = built.files.filter((file) => file.kind === 'js');
+  const cssFiles = built.files.filter((file) => file.kind === 'css');
+  return {
+    entry,
+    built,
+    chunks: jsFiles.length,
+    js: sizesOf(jsFiles),
+    css: cssFiles.length > 0 ? sizesOf(cssFiles) : undefined,
+  };
+}
+
+/**
+ * Tags the built JS does not register: no call of the form `(tag, Identifier)`, which is how
+ * `defineElement("pg-checkout", PgCheckout)` reads once minified. A mention of the tag in a
+ * template or a lookup table does not count.
+ */
+export function missingTags(measured: MeasuredEntry, tags: readonly string[]): string[] {
+  const source = measured.built.files
+    .filter((file) => file.kind === 'js')
+    .map((file) => file.contents.toString('utf8'))
+    .join('\n');
+  return tags.filter((tag) => !new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*[\\w$]+\\s*\\)`).test(source));
+}
+
+export interface SizeRun {
+  readonly measured: readonly MeasuredEntry[];
+  /** The entry the all-four figures are taken from (src/define.ts, or its kept-registrations build). */
+  readonly all: MeasuredEntry | undefined;
+  readonly notes: readonly string[];
+}
+
+/** Builds and measures every entry; a missing element is noted, not fatal. */
+export async function measureAll(): Promise<SizeRun> {
+  const measured: MeasuredEntry[] = [];
+  const notes: string[] = [];
+  for (const entry of PG_ELEMENT_ENTRIES) {
+    if (!existsSync(entry.entry)) {
+      notes.push(`${entry.label}: not measured, \`${relative(join(BENCH_DIR, '..'), entry.entry)}\` does not exist yet.`);
+      continue;
+    }
+    measured.push(await measureEntry(entry));
+  }
+  const published = await measureEntry(PG_ALL_ENTRY);
+  measured.push(published);
+  let all: MeasuredEntry | undefined = published;
+  const missing = missingTags(published, ELEMENT_TAGS);
+  if (missing.length > 0) {
+    notes.push(
+      `**\`src/define.ts\` builds to ${formatBytes(published.js.minified)} minified without registering ${missing.map((t) => `\`<${t}>\``).join(', ')}.** ` +
+        'Its registrations are side-effect-only imports of `src/components/<tag>/define.ts`, and package.json `sideEffects` ' +
+        'lists only `./src/define.ts`, so the bundler drops them (the published `dist/bundle` is affected the same way).',
+    );
+    const kept = await measureEntry(
+      { ...PG_ALL_ENTRY, name: 'pg-all-kept', label: 'all four elements (`src/define.ts`, define modules kept)' },
+      { keepDefineModules: true },
+    );
+    measured.push(kept);
+    const stillMissing = missingTags(kept, ELEMENT_TAGS);
+    all = kept;
+    notes.push(
+      'The all-four figures of this section come from the same entry built with its `define.ts` modules marked as having side effects ' +
+        '(what fixing `sideEffects` would give)' +
+        (stillMissing.length > 0
+          ? `; even so it registers no ${stillMissing.map((t) => `\`<${t}>\``).join(', ')} (\`src/define.ts\` does not import them).`
+          : '.'),
+    );
+  }
+  measured.push(await measureEntry(ADYEN_ENTRY));
+  measured.push(await measureEntry(BRAINTREE_ENTRY));
+  return { measured, all, notes };
+}
+
+const GZIP_BUDGET = 30 * 1024;
+
+/** Which part of the product (or which dependency) a bundled module belongs to. */
+function partOf(id: string): string {
+  const path = id.replace(/\\/g, '/');
+  if (/\/node_modules\/(lit|lit-html|lit-element|@lit)\//.test(path)) return 'Lit';
+  if (/\/node_modules\/zod\//.test(path)) return 'zod/mini';
+  if (path.includes('/node_modules/')) return 'other dependencies';
+  if (path.includes('/src/core/')) return 'core (src/core)';
+  if (/\/src\/components\/[^/]+\/messages\.ts$/.test(path)) return 'locales (messages.ts, en + ar)';
+  if (/\/src\/components\/[^/]+\/styles\.ts$/.test(path)) return 'styles (styles.ts)';
+  const component = /\/src\/components\/([^/]+)\//.exec(path)?.[1];
+  if (component) return component === 'shared' ? 'shared element code (src/components/shared)' : `\`<${component}>\``;
+  return 'other';
+}
+
+/** Tree-shaken, not yet minified bytes by part, largest first, with each part's share. */
+function composition(entry: MeasuredEntry): { part: string; length: number; share: number }[] {
+  const byPart = new Map<string, number>();
+  for (const module of entry.built.modules) byPart.set(partOf(module.id), (byPart.get(partOf(module.id)) ?? 0) + module.renderedLength);
+  const total = [...byPart.values()].reduce((sum, length) => sum + length, 0);
+  return [...byPart.entries()]
+    .map(([part, length]) => ({ part, length, share: (100 * length) / total }))
+    .sort((a, b) => b.length - a.length);
+}
+
+/** Where the bytes come from, as a table. */
+function compositionTable(entry: MeasuredEntry) {
+  return {
+    caption: `Where the bytes of ${entry.entry.label} come from (tree-shaken code before minification)`,
+    headers: ['Part', 'bytes', 'share'],
+    rows: composition(entry).map(({ part, length, share }) => [part, formatBytes(length), `${share.toFixed(1)} %`]),
+  };
+}
+
+/** The over-budget explanation: the largest element alone, and the largest parts of the bundle. */
+function overBudgetDetail(measured: readonly MeasuredEntry[], all: MeasuredEntry): string {
+  const elements = measured.filter((m) => (ELEMENT_TAGS as readonly string[]).includes(m.entry.name));
+  const largest = [...elements].sort((a, b) => b.js.gzip - a.js.gzip)[0];
+  const parts = composition(all)
+    .slice(0, 4)
+    .map(({ part, share }) => `${part} ${share.toFixed(0)} %`)
+    .join(', ');
+  return (
+    (largest ? `; ${largest.entry.label} is ${formatBytes(largest.js.gzip)}` : '') +
+    (parts ? `; the largest parts of the unminified code are ${parts} (see the composition table)` : '')
+  );
+}
+
+export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: string }): SectionResult {
+  const { measured, all } = run;
+  const adyen = measured.find((m) => m.entry.name === ADYEN_ENTRY.name);
+  const targets: TargetRow[] = [];
+  // A figure for fewer than four elements would flatter the budget: it is shown but not judged.
+  const absent = all ? missingTags(all, ELEMENT_TAGS) : [...ELEMENT_TAGS];
+  const incomplete =
+    absent.length > 0 ? `the all-four build registers only ${4 - absent.length} of the four elements (${absent.join(', ')} missing)` : undefined;
+  if (all) {
+    targets.push({
+      figure: 'All four elements with Lit and locales, gzip',
+      measured: formatBytes(all.js.gzip),
+      target: '≤ 30.0 kB',
+      met: incomplete ? undefined : all.js.gzip <= GZIP_BUDGET,
+      why: incomplete ?? `${formatBytes(all.js.gzip - GZIP_BUDGET)} over the budget${overBudgetDetail(measured, all)}.`,
+    });
+  }
+  if (all && adyen) {
+    const ratio = all.js.gzip / adyen.js.gzip;
+    targets.push({
+      figure: 'All four elements / Adyen core + Card, gzip (Adyen JS only)',
+      measured: `${formatRatio(ratio)} (${formatBytes(all.js.gzip)} / ${formatBytes(adyen.js.gzip)})`,
+      target: '≤ 0.25×',
+      met: incomplete ? undefined : ratio <= 0.25,
+      why: incomplete ?? `pg-checkout is ${formatBytes(all.js.gzip - adyen.js.gzip / 4)} gzip above a quarter of Adyen.`,
+    });
+  }
+  const row = (label: string, sizes: Sizes, chunks: string): string[] => [
+    label,
+    chunks,
+    formatBytes(sizes.minified),
+    formatBytes(sizes.gzip),
+    formatBytes(sizes.brotli),
+  ];
+  const rows: string[][] = [];
+  for (const m of measured) {
+    rows.push(row(`${m.entry.label} — JS`, m.js, String(m.chunks)));
+    if (m.css) {
+      rows.push(row(`${m.entry.label} — CSS`, m.css, '1'));
+      rows.push(row(`${m.entry.label} — JS + CSS`, add(m.js, m.css), ''));
+    }
+  }
+  const notes: string[] = [
+    ...run.notes,
+    'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, zod/mini and its locales. ' +
+      'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
+      '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`.',
+    'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files.',
+    `Adyen is \`@adyen/adyen-web\` ${versions.adyen} (\`import { AdyenCheckout, Card }\` plus \`styles/adyen.css\`); ` +
+      'the ratio is taken on its JS alone, which favours Adyen, because pg-checkout ships its styles inside its JS.',
+    `Braintree is \`braintree-web-drop-in\` ${versions.braintree}; its npm package points browsers at a prebuilt bundle, ` +
+      'which Vite re-minifies; it injects its own CSS at run time.',
+  ];
+  const braintree = measured.find((m) => m.entry.name === BRAINTREE_ENTRY.name);
+  if (all && braintree) {
+    notes.push(`All four elements / Braintree Drop-in: ${formatRatio(all.js.gzip / braintree.js.gzip)} (gzip).`);
+  }
+  if (all && adyen) {
+    notes.push(
+      `With Adyen's CSS counted the ratio is ${formatRatio(all.js.gzip / add(adyen.js, adyen.css).gzip)} (gzip) and ` +
+        `${formatRatio(all.js.brotli / add(adyen.js, adyen.css).brotli)} (brotli); on JS alone with brotli it is ` +
+        `${formatRatio(all.js.brotli / adyen.js.brotli)}.`,
+    );
+  }
+  return {
+    title: 'Bundle size',
+    method: 'Minified, gzip and brotli bytes of each entry, built in this run.',
+    tables: [
+      { headers: ['Bundle', 'JS chunks', 'minified', 'gzip -9', 'brotli 11'], rows },
+      ...(all && all.built.modules.length > 0 ? [compositionTable(all)] : []),
+    ],
+    targets,
+    notes,
+  };
+}
