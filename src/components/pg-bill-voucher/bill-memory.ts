@@ -5,17 +5,10 @@
  */
 import * as z from 'zod/mini';
 import { billResult, type BillResult } from '../../core/endpoint-api.ts';
+import { pageSessionStorage } from '../shared/session-storage.ts';
 
 function storageKey(merchantReference: string): string {
   return `pg-bill-voucher:${merchantReference}`;
-}
-
-function pageSessionStorage(): Storage | undefined {
-  try {
-    return globalThis.sessionStorage;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The bill issued for this order in this browser session, if any (and if still readable). */

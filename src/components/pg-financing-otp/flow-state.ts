@@ -120,15 +120,6 @@ export function clearFlowState(storage: Storage | undefined, merchantReference: 
   }
 }
 
-/** The sessionStorage of the page, or undefined where reading it throws (sandboxed frames). */
-export function pageSessionStorage(): Storage | undefined {
-  try {
-    return globalThis.sessionStorage;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A one-time password as typed or pasted: Arabic-Indic digits and bidi marks normalized, every
  * other character (spaces, dashes, "Your code is") dropped.

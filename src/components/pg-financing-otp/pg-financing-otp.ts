@@ -10,6 +10,7 @@ import { countdownDigits, msUntilNextTick, systemClock, timeLeft, type Clock } f
 import type { EndpointRequestError } from '../shared/endpoint-client.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
+import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';
 import {
   INITIAL_FINANCING_STATE,
@@ -17,7 +18,6 @@ import {
   loadFlowState,
   maskPhone,
   normalizeOtp,
-  pageSessionStorage,
   saveFlowState,
   type FinancingState,
   type FinancingStep,
