@@ -152,8 +152,7 @@ export async function benchSigner(options: SignerOptions): Promise<SectionResult
         why: met
           ? undefined
           : `createHash takes ${micros(row.rawRate)} per string. sign() adds canonicalString() at ${micros(row.canonicalRate)} ` +
-            `(most of it in compareByteOrder, which allocates two code-point arrays per comparison while sorting), a Web Crypto ` +
-            `subtle.digest() at ${micros(row.digestRate)} (an async job: algorithm normalization, a promise and a thread-pool hop) ` +
+            `(sorting the names and writing the values), a Web Crypto subtle.digest() at ${micros(row.digestRate)} (an async job: algorithm normalization, a promise and a thread-pool hop) ` +
             `and the hex encoding. Web Crypto alone caps sign() at ${formatRatio(row.digestRate / row.rawRate)} of raw hashing.`,
       };
     });
