@@ -111,6 +111,7 @@ export function applyPageSettings(language: Language, theme: DemoTheme): void {
   localStorage.setItem(THEME_KEY, theme);
   document.documentElement.lang = language;
   document.documentElement.dir = language === 'ar' ? 'rtl' : 'ltr';
+  document.documentElement.dataset.theme = theme;
   for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
     const key = element.dataset.i18n as keyof DemoMessages;
     if (key in MESSAGES[language]) element.textContent = MESSAGES[language][key];
