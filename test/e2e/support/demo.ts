@@ -77,9 +77,12 @@ export interface AxeViolation {
 
 /** Runs axe-core on the page as it is now (open shadow roots included). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol, so the page's strict CSP does not block it.
+  // Evaluated through the DevTools protocol, so the page's strict CSP does not block it. axe's
+  // own probes (an inline <style> for its colour checks) are refused by that CSP; those reports
+  // are the test tool's, not the page's, so they are dropped from the page's record.
+  const recorded = await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations?.length ?? 0);
   await page.evaluate(axeSource);
-  return page.evaluate(async () => {
+  const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((violation) => ({
@@ -89,6 +92,10 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       targets: violation.nodes.map((node) => JSON.stringify(node.target)),
     }));
   });
+  await page.evaluate((length) => {
+    (window as unknown as { __cspViolations?: string[] }).__cspViolations?.splice(length);
+  }, recorded);
+  return violations;
 }
 
 const screenshotDir = join(process.cwd(), 'test-results', 'screenshots');
