@@ -28,7 +28,8 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: true,
         target: 'es2022',
         lib: { entry: path('src/define.ts'), formats: ['es'], fileName: () => 'pg-checkout.js' },
-        rolldownOptions: { output: { minify: true } },
+        // Annotations steer tree-shaking; this bundle is final (it exports nothing), so they are dead weight.
+        rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
       },
     };
   }
