@@ -3,7 +3,7 @@
  * factor (spec, General rules 1), an integer of at most 10 digits. Everything here works on
  * strings and safe integers, never on binary floating point.
  */
-import type { Language } from './language.ts';
+import { formatCount, type Language } from './language.ts';
 
 /** The wire limit on `amount`: at most 10 characters, so always a safe integer. */
 export const MAX_AMOUNT_DIGITS = 10;
@@ -41,8 +41,8 @@ const AMOUNT_MESSAGES: Record<Language, Record<AmountRule, (limit?: number) => s
   ar: {
     format: () => 'يجب أن يكون رقمًا عشريًا مثل 10.50',
     negative: () => 'يجب ألا يكون سالبًا',
-    too_many_decimals: (limit) => `يجب ألا يزيد عدد الخانات العشرية عن ${limit} لهذه العملة`,
-    too_long: (limit) => `يجب ألا يزيد عن ${limit} أرقام بالوحدات الصغرى`,
+    too_many_decimals: (limit) => `يجب ألا يزيد عدد الخانات العشرية عن ${formatCount(limit ?? 0, 'ar')} لهذه العملة`,
+    too_long: (limit) => `يجب ألا يزيد عن ${formatCount(limit ?? 0, 'ar')} أرقام بالوحدات الصغرى`,
     unknown_currency: () => 'يجب أن يكون رمز عملة وفق ISO 4217 مثل EGP',
   },
 };

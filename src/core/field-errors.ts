@@ -4,7 +4,7 @@
  * both, since it is the wire name the merchant looks for.
  */
 import type * as z from 'zod/mini';
-import type { Language } from './language.ts';
+import { formatCount, type Language } from './language.ts';
 import { isCharsetIssue, type Charset, type CharsetIssue, type FieldFormat } from './schemas.ts';
 
 export type { Language } from './language.ts';
@@ -92,7 +92,7 @@ const TYPE_NAMES: Record<Language, Readonly<Record<string, string>>> = {
 
 let arabicPlurals: Intl.PluralRules | undefined;
 
-/** "40 حرفًا", "5 أحرف", "حرفين": the counted noun takes the form Arabic grammar gives the number. */
+/** "٤٠ حرفًا", "٥ أحرف", "حرفين": the counted noun takes the form Arabic grammar gives the number. */
 function arabicCharacters(count: number): string {
   arabicPlurals ??= new Intl.PluralRules('ar');
   switch (arabicPlurals.select(count)) {
@@ -101,11 +101,11 @@ function arabicCharacters(count: number): string {
     case 'two':
       return 'حرفين';
     case 'few':
-      return `${count} أحرف`;
+      return `${formatCount(count, 'ar')} أحرف`;
     case 'many':
-      return `${count} حرفًا`;
+      return `${formatCount(count, 'ar')} حرفًا`;
     default:
-      return `${count} حرف`;
+      return `${formatCount(count, 'ar')} حرف`;
   }
 }
 

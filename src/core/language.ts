@@ -28,3 +28,27 @@ export function normalizeDigits(input: string): string {
     return String(code - base);
   });
 }
+
+const DECIMAL_TEXT = /^-?\d+(?:\.(\d+))?$/;
+const countFormats = new Map<number, Intl.NumberFormat>();
+
+/**
+ * A number written inside text of `language`: in Arabic with the Arabic-Indic digits and separators
+ * that `formatMoney` and the countdown use (6 → "٦", 1200 → "١٬٢٠٠", "12.50" → "١٢٫٥٠"), in English
+ * as written (6 → "6"). A decimal string keeps its fraction digits. Not for what the customer must
+ * type or copy exactly (card, bill and phone numbers, codes, references): those stay Latin digits.
+ */
+export function formatCount(value: number | string, language: Language): string {
+  const text = String(value);
+  if (language !== 'ar') return text;
+  const decimal = DECIMAL_TEXT.exec(text);
+  if (!decimal) return text.replace(/\d/g, (digit) => String.fromCharCode(ARABIC_INDIC_ZERO + Number(digit)));
+  const fractionDigits = decimal[1]?.length ?? 0;
+  let format = countFormats.get(fractionDigits);
+  if (!format) {
+    format = new Intl.NumberFormat('ar-EG', { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits });
+    countFormats.set(fractionDigits, format);
+  }
+  // Intl formats a decimal string exactly; the cast is for older lib typings that only list number.
+  return format.format(text as unknown as number);
+}

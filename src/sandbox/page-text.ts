@@ -1,5 +1,5 @@
 /** The words of the sandbox's pages, in the two languages of the gateway (spec: `language`, en or ar). */
-import type { Language } from '../core/language.ts';
+import { formatCount, type Language } from '../core/language.ts';
 
 export interface PageText {
   readonly paymentTitle: string;
@@ -49,6 +49,13 @@ export interface PageText {
   readonly expiredTitle: string;
   readonly expiredText: string;
   readonly refusedTitle: string;
+}
+
+/** "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number. */
+function arabicMonths(count: number): string {
+  if (count === 1) return 'شهر واحد';
+  if (count === 2) return 'شهران';
+  return count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`;
 }
 
 export const PAGE_TEXT: Record<Language, PageText> = {
@@ -110,7 +117,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     amount: 'المبلغ',
     card: 'البطاقة',
     cardNumber: 'رقم البطاقة',
-    cardNumberHint: 'من 13 إلى 19 رقمًا كما هو مطبوع على البطاقة.',
+    cardNumberHint: 'من ١٣ إلى ١٩ رقمًا كما هو مطبوع على البطاقة.',
     expiryDate: 'تاريخ الانتهاء',
     expiryHint: 'الشهر والسنة بالصيغة MM/YY.',
     securityCode: 'رمز الأمان',
@@ -118,7 +125,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     holderName: 'الاسم على البطاقة',
     plan: 'خطة التقسيط',
     payInFull: 'الدفع كاملًا دون تقسيط',
-    planOption: (months, monthly) => `${months} أشهر، ${monthly} شهريًا`,
+    planOption: (months, monthly) => `${arabicMonths(months)}، ${monthly} شهريًا`,
     noPlans: 'لا توجد خطة تقسيط متاحة لهذا المبلغ.',
     pay: (amount) => `ادفع ${amount}`,
     saveCard: 'حفظ البطاقة',
@@ -128,11 +135,11 @@ export const PAGE_TEXT: Record<Language, PageText> = {
       cardNumberRequired: 'أدخل رقم البطاقة.',
       cardNumberInvalid: 'رقم البطاقة غير صالح. تحقق من الأرقام.',
       expiryRequired: 'أدخل تاريخ الانتهاء.',
-      expiryInvalid: 'أدخل تاريخ الانتهاء بالصيغة MM/YY، مثل 08/29.',
+      expiryInvalid: 'أدخل تاريخ الانتهاء بالصيغة MM/YY، مثل ٠٨/٢٩.',
       expiryPast: 'انتهت صلاحية هذه البطاقة.',
       securityCodeRequired: 'أدخل رمز الأمان.',
-      securityCodeInvalid: 'رمز الأمان من 3 أو 4 أرقام.',
-      holderNameTooLong: 'الاسم على البطاقة 50 حرفًا على الأكثر.',
+      securityCodeInvalid: 'رمز الأمان من ٣ أو ٤ أرقام.',
+      holderNameTooLong: 'الاسم على البطاقة ٥٠ حرفًا على الأكثر.',
       planUnknown: 'اختر إحدى الخطط المعروضة.',
       planNoIssuer: 'التقسيط غير متاح لهذه البطاقة. اختر الدفع كاملًا أو استخدم بطاقة أخرى.',
       planOtherIssuer: (issuer) => `هذه البطاقة ليست صادرة عن ${issuer}. اختر خطة من بنك البطاقة.`,

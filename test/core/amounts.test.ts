@@ -101,7 +101,7 @@ describe('amountErrorMessage', () => {
   it('names the field in English and Arabic', () => {
     const error = { field: 'amount', rule: 'too_many_decimals' as const, limit: 2 };
     assert.equal(amountErrorMessage(error, 'en'), 'amount: must have at most 2 decimal places for this currency');
-    assert.match(amountErrorMessage(error, 'ar'), /^amount: يجب ألا يزيد عدد الخانات العشرية عن 2/);
+    assert.match(amountErrorMessage(error, 'ar'), /^amount: يجب ألا يزيد عدد الخانات العشرية عن ٢ لهذه العملة$/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { directionOf, normalizeDigits } from '../../src/core/language.ts';
+import { directionOf, formatCount, normalizeDigits } from '../../src/core/language.ts';
 import { normalizeFinancingPhone } from '../../src/core/partners.ts';
 
 describe('normalizeDigits', () => {
@@ -34,5 +34,26 @@ describe('normalizeFinancingPhone', () => {
     assert.equal(normalizeFinancingPhone('0131234567'), undefined);
     assert.equal(normalizeFinancingPhone('0101234567'), undefined);
     assert.equal(normalizeFinancingPhone('+971501234567'), undefined);
+  });
+});
+
+describe('formatCount', () => {
+  it('writes Arabic numbers with the Arabic-Indic digits formatMoney uses', () => {
+    assert.equal(formatCount(6, 'ar'), '٦');
+    assert.equal(formatCount(12, 'ar'), '١٢');
+    assert.equal(formatCount(0, 'ar'), '٠');
+    assert.equal(formatCount(1200, 'ar'), '١٬٢٠٠');
+    assert.equal(formatCount(7, 'ar'), new Intl.NumberFormat('ar-EG').format(7));
+  });
+
+  it('keeps the fraction digits of a decimal string', () => {
+    assert.equal(formatCount('12.50', 'ar'), '١٢٫٥٠');
+    assert.equal(formatCount('5', 'ar'), '٥');
+  });
+
+  it('leaves English numbers as written', () => {
+    assert.equal(formatCount(6, 'en'), '6');
+    assert.equal(formatCount(1200, 'en'), '1200');
+    assert.equal(formatCount('12.50', 'en'), '12.50');
   });
 });

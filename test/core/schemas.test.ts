@@ -506,7 +506,7 @@ const ruleCases: ReadonlyArray<{
     input: { ...capture, merchant_reference: 'r'.repeat(41) },
     field: 'merchant_reference',
     en: 'merchant_reference: must be at most 40 characters',
-    ar: 'merchant_reference: يجب ألا يزيد عن 40 حرفًا',
+    ar: 'merchant_reference: يجب ألا يزيد عن ٤٠ حرفًا',
   },
   {
     rule: 'length',
@@ -514,7 +514,7 @@ const ruleCases: ReadonlyArray<{
     input: { ...capture, currency: 'EGPT' },
     field: 'currency',
     en: 'currency: must be exactly 3 characters',
-    ar: 'currency: يجب أن يتكون من 3 أحرف بالضبط',
+    ar: 'currency: يجب أن يتكون من ٣ أحرف بالضبط',
   },
   {
     rule: 'charset',
@@ -741,9 +741,9 @@ describe('when the hosted page returns to the merchant', () => {
 describe('when the Arabic message counts characters', () => {
   const maxLength = (limit: number) => FIELD_MESSAGES.ar.max_length({ limit });
 
-  it('uses the plural for 3 to 10', () => assert.equal(maxLength(8), 'يجب ألا يزيد عن 8 أحرف'));
-  it('uses the singular accusative for 11 to 99', () => assert.equal(maxLength(20), 'يجب ألا يزيد عن 20 حرفًا'));
-  it('uses the singular genitive for round hundreds', () => assert.equal(maxLength(200), 'يجب ألا يزيد عن 200 حرف'));
+  it('uses the plural for 3 to 10', () => assert.equal(maxLength(8), 'يجب ألا يزيد عن ٨ أحرف'));
+  it('uses the singular accusative for 11 to 99', () => assert.equal(maxLength(20), 'يجب ألا يزيد عن ٢٠ حرفًا'));
+  it('uses the singular genitive for round hundreds', () => assert.equal(maxLength(200), 'يجب ألا يزيد عن ٢٠٠ حرف'));
   it('uses the dual for 2', () => assert.equal(maxLength(2), 'يجب ألا يزيد عن حرفين'));
 });
 

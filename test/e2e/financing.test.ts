@@ -133,6 +133,8 @@ describe('consumer financing refusals', () => {
     const error = financing.locator('#phone-error');
     await error.waitFor();
     assert.equal((await error.textContent())?.trim(), financingOtpMessages.ar.phone.notRegistered);
+    // Numbers in Arabic text use the Arabic-Indic digits of the amounts.
+    assert.equal((await financing.locator('[part~="progress"]').textContent())?.trim(), 'الخطوة ١ من ٤');
     assert.equal(await phone.getAttribute('aria-invalid'), 'true');
     assert.match((await phone.getAttribute('aria-describedby')) ?? '', /phone-error/);
     // Still on the first step: no code was sent.

@@ -131,7 +131,7 @@ describe('refused requests', () => {
       assert.equal(answer['response_code'], '00003');
       assert.equal(answer['response_message'], 'Parameter too long: merchant_reference: must be at most 40 characters');
       const arabic = await api(gateway, { query_command: 'CHECK_STATUS', merchant_reference: 'r'.repeat(41), language: 'ar' });
-      assert.equal(arabic['response_message'], 'المعامل أطول من المسموح: merchant_reference: يجب ألا يزيد عن 40 حرفًا');
+      assert.equal(arabic['response_message'], 'المعامل أطول من المسموح: merchant_reference: يجب ألا يزيد عن ٤٠ حرفًا');
     });
 
     it('answers an over-long amount with 00003', async () => {

@@ -205,7 +205,7 @@ describe('hosted payment page', () => {
       assert.match(html, /role="alert"/);
       assert.match(html, /رقم البطاقة غير صالح/);
       assert.match(html, /انتهت صلاحية هذه البطاقة/);
-      assert.match(html, /رمز الأمان من 3 أو 4 أرقام/);
+      assert.match(html, /رمز الأمان من ٣ أو ٤ أرقام/);
       assert.match(html, /<input id="card_number"[^>]*aria-invalid="true"/);
       assert.doesNotMatch(html, /4111111111111112/, 'the typed card number is not written back');
       assert.equal(gateway.orders().length, 0);
@@ -249,6 +249,16 @@ describe('hosted payment page', () => {
       assert.match(html, /<option value="EGFIX1:EGX06" selected>6 months, EGP\u00a0\d+\.\d{2} a month<\/option>/);
       assert.match(html, /<option value="EGMIX1:EGF06">/);
       assert.doesNotMatch(html, /AEFLAT1|SAREDU1/, 'plans of other currencies are not offered');
+    });
+
+    it('writes the months and monthly amounts of the plans in Arabic-Indic digits in Arabic', async () => {
+      const { gateway } = rig();
+      const html = await (
+        await postForm(gateway, gateway.paths.paymentPage, await hostedFields({ installments: 'STANDALONE', language: 'ar' }))
+      ).text();
+      assert.match(html, /<option value="EGFIX1:EGX06" selected>٦ أشهر، \u200f?[٠-٩٬]+٫[٠-٩]{2}\u00a0ج\.م\.\u200f? شهريًا<\/option>/);
+      assert.match(html, /<option value="EGFIX1:EGX12">١٢ شهرًا، /);
+      assert.match(html, /من ١٣ إلى ١٩ رقمًا كما هو مطبوع على البطاقة/);
     });
 
     it('returns the chosen plan and issuer with the installments fields', async () => {

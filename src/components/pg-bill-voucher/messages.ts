@@ -1,5 +1,6 @@
 /** Text of `<pg-bill-voucher>` in English and Arabic. */
 import { html } from 'lit';
+import { formatCount } from '../../core/language.ts';
 import type { TimeLeft } from '../../core/voucher.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
@@ -108,7 +109,7 @@ export const billVoucherMessages: Catalogs<BillVoucherMessages> = {
     timeLeft: 'الوقت المتبقي',
     countdown: (left, digits) => {
       if (left.days === 0) return digits;
-      const count = new Intl.NumberFormat('ar-EG').format(left.days);
+      const count = formatCount(left.days, 'ar');
       const days = left.days === 1 ? 'يوم واحد' : left.days === 2 ? 'يومان' : left.days <= 10 ? `${count} أيام` : `${count} يومًا`;
       return html`${days}، ${digits}`;
     },

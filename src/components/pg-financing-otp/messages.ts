@@ -1,5 +1,6 @@
 /** Text of `<pg-financing-otp>` in English and Arabic. */
 import { html } from 'lit';
+import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
 
@@ -130,7 +131,7 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
   ar: {
     ...sharedMessages.ar,
     title: 'الدفع بالتمويل الاستهلاكي',
-    progress: (step, of) => `الخطوة ${step} من ${of}`,
+    progress: (step, of) => `الخطوة ${formatCount(step, 'ar')} من ${formatCount(of, 'ar')}`,
     orderTotal: 'إجمالي الطلب',
     back: 'رجوع',
     startOver: 'ابدأ من جديد',
@@ -138,11 +139,12 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
     phone: {
       intro: 'أدخل رقم الهاتف المحمول المسجّل لدى شريك التمويل. سنرسل إليك رمزًا لمرة واحدة برسالة نصية.',
       label: 'رقم الهاتف المحمول',
-      hint: 'رقم هاتف محمول مصري، مثل 010 1234 5678',
+      // The example is isolated left to right (LRI … PDI), as phone numbers are everywhere else.
+      hint: 'رقم هاتف محمول مصري، مثل \u2066٠١٠ ١٢٣٤ ٥٦٧٨\u2069',
       submit: 'أرسل لي رمزًا',
       checking: 'جارٍ التحقق من رقمك…',
       required: 'أدخل رقم هاتفك المحمول.',
-      invalid: 'أدخل رقم هاتف محمول مصريًا من 11 رقمًا يبدأ بـ 010 أو 011 أو 012 أو 015.',
+      invalid: 'أدخل رقم هاتف محمول مصريًا من ١١ رقمًا يبدأ بـ ٠١٠ أو ٠١١ أو ٠١٢ أو ٠١٥.',
       notRegistered: 'هذا الرقم غير مسجّل لدى شريك التمويل. تحقّق من الرقم، أو ارجع واختر طريقة دفع أخرى.',
     },
     verified: {
@@ -152,22 +154,22 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
     otp: {
       sending: 'جارٍ إرسال الرمز…',
       sentTo: (phone) => html`أرسلنا رمزًا لمرة واحدة برسالة نصية إلى ${phone}.`,
-      sentAnnounce: (phone, seconds) => `أرسلنا رمزًا لمرة واحدة إلى ${phone}. يمكنك طلب رمز جديد بعد ${seconds} ثانية.`,
+      sentAnnounce: (phone, seconds) => `أرسلنا رمزًا لمرة واحدة إلى ${phone}. يمكنك طلب رمز جديد بعد ${formatCount(seconds, 'ar')} ثانية.`,
       downPayment: 'الدفعة المقدّمة',
       tenureOffer: 'الخطط المتاحة',
-      months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${count} أشهر` : `${count} شهرًا`),
+      months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`),
       label: 'الرمز لمرة واحدة',
-      hint: (digits) => `الرمز المكوّن من ${digits} أرقام في الرسالة النصية`,
+      hint: (digits) => `الرمز المكوّن من ${formatCount(digits, 'ar')} أرقام في الرسالة النصية`,
       submit: 'تحقّق من الرمز',
       verifying: 'جارٍ التحقق من الرمز…',
       required: 'أدخل الرمز الوارد في الرسالة النصية.',
-      format: (digits) => `يتكوّن الرمز من ${digits} أرقام.`,
+      format: (digits) => `يتكوّن الرمز من ${formatCount(digits, 'ar')} أرقام.`,
       wrong: (attemptsLeft) =>
         attemptsLeft === 1
           ? 'الرمز غير صحيح. بقيت محاولة واحدة.'
           : attemptsLeft === 2
             ? 'الرمز غير صحيح. بقيت محاولتان.'
-            : `الرمز غير صحيح. بقيت ${attemptsLeft} محاولات.`,
+            : `الرمز غير صحيح. بقيت ${formatCount(attemptsLeft, 'ar')} محاولات.`,
       locked: 'أدخلت رموزًا خاطئة كثيرة. اطلب رمزًا جديدًا.',
       resend: 'أرسل رمزًا جديدًا',
       resendIn: (time) => html`يمكنك طلب رمز جديد بعد ${time}.`,
@@ -180,7 +182,7 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
       plan: 'الخطة',
       emi: 'القسط الشهري',
       rate: 'نسبة الفائدة',
-      ratePercent: (rate) => `${rate}٪`,
+      ratePercent: (rate) => `${formatCount(rate, 'ar')}٪`,
       required: 'اختر خطة.',
       confirm: 'تأكيد الشراء',
       confirming: 'جارٍ إتمام الشراء…',

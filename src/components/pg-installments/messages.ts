@@ -1,5 +1,6 @@
 /** Text of `<pg-installments>` in English and Arabic. */
 import { html } from 'lit';
+import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
 
@@ -106,15 +107,15 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     ...sharedMessages.ar,
     title: 'الدفع بالتقسيط',
     loadingPlans: 'جارٍ تحميل خطط التقسيط…',
-    plansReady: (plans) => (plans === 1 ? 'تتوفر خطة تقسيط واحدة.' : `تتوفر خطط تقسيط (${plans}).`),
-    binLabel: 'أول 6 أرقام من بطاقتك',
+    plansReady: (plans) => (plans === 1 ? 'تتوفر خطة تقسيط واحدة.' : `تتوفر خطط تقسيط (${formatCount(plans, 'ar')}).`),
+    binLabel: 'أول ٦ أرقام من بطاقتك',
     binHint: 'نستخدمها للتعرّف على البنك وخططه.',
     issuersLegend: 'البنك',
     issuerMatched: (issuer) => `خطط ${issuer}.`,
     plansLabel: 'خطة التقسيط',
     plansCaption: 'خطط التقسيط',
     choosePlan: 'اختر خطة',
-    months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${count} أشهر` : `${count} شهرًا`),
+    months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`),
     planOption: (months, monthly, total) => `${months}: ${monthly} شهريًا، ${total} إجمالًا`,
     lastMonth: (amount) => html`(الشهر الأخير ${amount})`,
     columns: {

@@ -3,6 +3,7 @@
  * card form. Element catalogs spread these in and add their own keys.
  */
 import { html } from 'lit';
+import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from './localize.ts';
 
 export interface SharedMessages {
@@ -95,7 +96,7 @@ export const sharedMessages: Catalogs<SharedMessages> = {
     loading: 'جارٍ التحميل…',
     retry: 'حاول مرة أخرى',
     redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
-    fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${count}).`),
+    fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),
     payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
     pay: 'ادفع',
     payAmount: (amount) => html`ادفع ${amount}`,
@@ -117,7 +118,7 @@ export const sharedMessages: Catalogs<SharedMessages> = {
       expiry: 'تاريخ الانتهاء',
       expiryHint: 'MM/YY',
       cvv: 'رمز الأمان',
-      cvvHint: '3 أو 4 أرقام على ظهر البطاقة',
+      cvvHint: '٣ أو ٤ أرقام على ظهر البطاقة',
       holder: 'الاسم على البطاقة',
       rememberMe: 'تذكّر هذه البطاقة للمرة القادمة',
       brand: (brand) => `نوع البطاقة: ${brand}`,

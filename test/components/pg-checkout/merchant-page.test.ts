@@ -170,6 +170,14 @@ describe('<pg-checkout mode="merchant-page">', () => {
       expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal('Please correct the 3 highlighted fields.');
       expect(network.endpointRequests.filter((request) => request.path !== `${ENDPOINT}/order`)).to.have.length(0);
     });
+
+    it('counts the fields to fix in Arabic-Indic digits in Arabic', async () => {
+      const el = await checkout('ar');
+      typeInto(field(el, 'card-number'), VISA);
+      shadowQuery(el, 'button.Pay').click();
+      await settled(el);
+      expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal('يُرجى تصحيح الحقول المحددة (٣).');
+    });
   });
 
   describe('when the card is valid and Pay is pressed', () => {

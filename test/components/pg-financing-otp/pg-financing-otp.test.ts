@@ -540,6 +540,31 @@ describe('<pg-financing-otp>', () => {
       expect(textOf(shadowQuery(el, '[part~="countdown"] bdi'))).to.equal('١:٠٠');
       expect(shadowQuery(el, '[part~="countdown"] bdi').getAttribute('dir')).to.equal('ltr');
     });
+
+    it('writes steps, counts, months and rates in Arabic-Indic digits, as the amounts are', async () => {
+      const el = await financing({ language: 'ar' });
+      const progress = () => textOf(shadowQuery(el, '[part~="progress"]'));
+      expect(progress()).to.equal('الخطوة ١ من ٤');
+      expect(textOf(shadowQuery(el, '#phone-hint'))).to.equal('رقم هاتف محمول مصري، مثل ٠١٠ ١٢٣٤ ٥٦٧٨');
+      expect(shadowQuery(el, '#phone-hint')?.textContent, 'the example phone is a left-to-right island').to.include('\u2066٠١٠ ١٢٣٤ ٥٦٧٨\u2069');
+      await submitPhone(el, '123');
+      expect(errorText(el)).to.equal('أدخل رقم هاتف محمول مصريًا من ١١ رقمًا يبدأ بـ ٠١٠ أو ٠١١ أو ٠١٢ أو ٠١٥.');
+
+      await submitPhone(el);
+      expect(progress()).to.equal('الخطوة ٢ من ٤');
+      expect(status(el)).to.match(/يمكنك طلب رمز جديد بعد ٦٠ ثانية\.$/);
+      expect(textOf(shadowQueryAll(el, '[part~="summary"] dd')[1]!)).to.equal('٣ أشهر، ٦ أشهر، ١٢ شهرًا');
+      const length = arabicIndic(String(SANDBOX_OTP.length));
+      expect(textOf(shadowQuery(el, '#otp-hint'))).to.equal(`الرمز المكوّن من ${length} أرقام في الرسالة النصية`);
+      await submitOtp(el, '12');
+      expect(errorText(el)).to.equal(`يتكوّن الرمز من ${length} أرقام.`);
+
+      await submitOtp(el);
+      expect(progress()).to.equal('الخطوة ٣ من ٤');
+      const rows = shadowQueryAll(el, '[part~="tenure-row"]');
+      expect(rows.map((row) => plain(textOf(row.querySelector('th')!)))).to.deep.equal(['٣ أشهر', '٦ أشهر', '١٢ شهرًا']);
+      expect(rows.map((row) => plain(textOf(row.querySelector('td:last-child bdi')!)))).to.deep.equal(['٠٪', '٥٪', '١٠٪']);
+    });
   });
 
   describe('keyboard', () => {

@@ -273,6 +273,27 @@ describe('<pg-installments>', () => {
       for (const island of islands) expect(island.getAttribute('dir')).to.equal('ltr');
       expect(textOf(islands[0])).to.equal(egp(expectedQuote('EGX06').monthly, 'ar'));
     });
+
+    it('writes months and the card-prefix length in Arabic-Indic digits, as the amounts are', async () => {
+      const el = await installments({ language: 'ar', view: 'table' });
+      expect(textOf(shadowQuery(el, 'label[for="card-prefix"]'))).to.equal('أول ٦ أرقام من بطاقتك');
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      expect(shadowQueryAll(el, 'tbody th label').map(textOf)).to.deep.equal(['٦ أشهر', '١٢ شهرًا']);
+    });
+
+    it('writes the months of each plan option in Arabic-Indic digits in Arabic', async () => {
+      const el = await installments({ language: 'ar' });
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      const options = [...shadowQuery<HTMLSelectElement>(el, 'select.full-width').options].slice(1).map(textOf);
+      const six = expectedQuote('EGX06');
+      const twelve = expectedQuote('EGX12');
+      expect(options).to.deep.equal([
+        `٦ أشهر: ${egp(six.monthly, 'ar')} شهريًا، ${egp(six.totalPayable, 'ar')} إجمالًا`,
+        `١٢ شهرًا: ${egp(twelve.monthly, 'ar')} شهريًا، ${egp(twelve.totalPayable, 'ar')} إجمالًا`,
+      ]);
+    });
   });
 
   describe('the bank section and the summary', () => {
