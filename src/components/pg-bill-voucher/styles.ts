@@ -77,6 +77,11 @@ export const billVoucherStyles = css`
     padding-inline-start: 1.25rem;
   }
 
+  /* Step numbers in the digits of the page, as the amounts and dates are. */
+  [lang='ar'] .instructions {
+    list-style-type: arabic-indic;
+  }
+
   .instructions-title {
     margin: 0;
     font-weight: 600;

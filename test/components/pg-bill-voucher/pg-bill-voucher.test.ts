@@ -523,6 +523,13 @@ describe('<pg-bill-voucher>', () => {
       expect(countdown(el)).to.equal('١:٣٠');
       expect(plain(textOf(shadowQuery(el, '[part~="amount"]')))).to.equal(egp(STORED.amount, 'ar'));
     });
+
+    it('numbers the steps to pay in Arabic-Indic digits, as the amounts are', async () => {
+      const arabic = await storedVoucher({ language: 'ar' });
+      expect(getComputedStyle(shadowQuery(arabic, '.instructions')).listStyleType).to.equal('arabic-indic');
+      const english = await storedVoucher({ language: 'en' });
+      expect(getComputedStyle(shadowQuery(english, '.instructions')).listStyleType).to.equal('decimal');
+    });
   });
 
   describe('keyboard', () => {
