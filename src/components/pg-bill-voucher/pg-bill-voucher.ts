@@ -11,13 +11,13 @@ import {
   formatExpiry,
   groupBillNumber,
   isBillNumber,
-  msUntilNextTick,
   parseExpiry,
   systemClock,
   timeLeft,
   type Clock,
 } from '../../core/voucher.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
+import { CountdownController } from '../shared/countdown.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import {
   PgBillCopyEvent,
@@ -149,7 +149,14 @@ export class PgBillVoucher extends PgElement {
   @state() private now = 0;
   @state() private copied = false;
 
-  #cancelTick: (() => void) | undefined;
+  readonly #countdown = new CountdownController(this, {
+    clock: () => this.clock,
+    deadline: () => (this.bill && this.phase === 'issued' ? this.bill.expiresAt : undefined),
+    tick: (now) => {
+      this.now = now;
+    },
+    reached: () => this.#expire(),
+  });
   #cancelCopied: (() => void) | undefined;
   #reminder: { key: string; href: string } | undefined;
   #autoIssued = false;
@@ -191,15 +198,8 @@ export class PgBillVoucher extends PgElement {
 
   // ---- Lifecycle ----
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.hasUpdated) this.#scheduleTick();
-  }
-
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#cancelTick?.();
-    this.#cancelTick = undefined;
     this.#cancelCopied?.();
     // A request aborted by leaving the page is asked for again on return.
     if (this.phase === 'issuing') this.phase = 'idle';
@@ -226,7 +226,7 @@ export class PgBillVoucher extends PgElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('clock') || changed.has('bill') || changed.has('phase')) this.#scheduleTick();
+    if (changed.has('clock') || changed.has('bill') || changed.has('phase')) this.#countdown.schedule();
   }
 
   // ---- Public actions ----
@@ -380,25 +380,6 @@ export class PgBillVoucher extends PgElement {
     this.phase = 'idle';
     await this.updateComplete;
     await this.issue();
-  }
-
-  /** Wakes once per change of the countdown; moves to `expired` when the expiry passes. */
-  #scheduleTick(fromTick = false): void {
-    this.#cancelTick?.();
-    this.#cancelTick = undefined;
-    const bill = this.bill;
-    if (!bill || this.phase !== 'issued' || !this.isConnected) return;
-    const now = this.clock.now();
-    // Outside a tick `now` was just set with the bill; setting it again would only re-render.
-    if (fromTick) this.now = now;
-    if (now >= bill.expiresAt) {
-      this.#expire();
-      return;
-    }
-    this.#cancelTick = this.clock.schedule(() => {
-      this.#cancelTick = undefined;
-      this.#scheduleTick(true);
-    }, msUntilNextTick(bill.expiresAt, now));
   }
 
   #expire(): void {

@@ -6,9 +6,10 @@ import { formatMoney } from '../../core/amounts.ts';
 import type { FinancingProduct, PaymentResult } from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
 import { normalizeFinancingPhone } from '../../core/partners.ts';
-import { countdownDigits, msUntilNextTick, systemClock, timeLeft, type Clock } from '../../core/voucher.ts';
+import { countdownDigits, systemClock, timeLeft, type Clock } from '../../core/voucher.ts';
 import type { EndpointRequestError } from '../shared/endpoint-client.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
+import { CountdownController } from '../shared/countdown.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';
@@ -124,7 +125,16 @@ export class PgFinancingOtp extends PgElement {
   @state() private failure: StepFailure | undefined;
   @state() private now = 0;
 
-  #cancelTick: (() => void) | undefined;
+  readonly #countdown = new CountdownController(this, {
+    clock: () => this.clock,
+    deadline: () => (this.flow.step === 'otp' ? this.#resendAt : undefined),
+    tick: (now) => {
+      this.now = now;
+    },
+    reached: (fromTick) => {
+      if (fromTick) this.announce(this.#messages.otp.resendReady);
+    },
+  });
   /** Selector of the control to focus after the next render (only after the customer acted). */
   #focusNext: string | undefined;
   /** The order is read once per merchant reference (when the page gives no currency). */
@@ -163,17 +173,6 @@ export class PgFinancingOtp extends PgElement {
 
   // ---- Lifecycle ----
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.hasUpdated) this.#scheduleTick();
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#cancelTick?.();
-    this.#cancelTick = undefined;
-  }
-
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('merchantReference')) {
       this.flow = loadFlowState(pageSessionStorage(), this.merchantReference);
@@ -193,7 +192,7 @@ export class PgFinancingOtp extends PgElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has('flow') || changed.has('clock') || changed.has('resendAfter')) this.#scheduleTick();
+    if (changed.has('flow') || changed.has('clock') || changed.has('resendAfter')) this.#countdown.schedule();
     if (this.#focusNext) {
       const target = this.renderRoot.querySelector<HTMLElement>(this.#focusNext);
       this.#focusNext = undefined;
@@ -461,24 +460,6 @@ export class PgFinancingOtp extends PgElement {
       this.orderCurrency = outcome.value.currency;
       this.orderAmount = outcome.value.amount;
     }
-  }
-
-  /** The resend countdown: wakes once per second until a new code may be asked for. */
-  #scheduleTick(fromTick = false): void {
-    this.#cancelTick?.();
-    this.#cancelTick = undefined;
-    const resendAt = this.#resendAt;
-    if (this.flow.step !== 'otp' || resendAt === undefined || !this.isConnected) return;
-    const now = this.clock.now();
-    if (fromTick) this.now = now;
-    if (now >= resendAt) {
-      if (fromTick) this.announce(this.#messages.otp.resendReady);
-      return;
-    }
-    this.#cancelTick = this.clock.schedule(() => {
-      this.#cancelTick = undefined;
-      this.#scheduleTick(true);
-    }, msUntilNextTick(resendAt, now));
   }
 
   // ---- Rendering ----
