@@ -13,8 +13,6 @@ import type { EndpointErrorCode } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { classifyResponse } from '../core/response.ts';
 import {
-  checkStatusRequest,
-  checkStatusResponse,
   field,
   hostedPageResponse,
   installmentsDirectRequest,
@@ -34,8 +32,9 @@ import {
   redirectResponse,
   type RequestContext,
 } from './http.ts';
-import { identityParams, orderParams } from './gateway-params.ts';
+import { orderParams } from './gateway-params.ts';
 import { COMPLETION_FIELDS } from './routes-payment-pages.ts';
+import { queryStatus } from './routes-services.ts';
 import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
 import type { EndpointRuntime } from './route.ts';
 
@@ -185,17 +184,11 @@ async function duplicateCompletion(
   language: Language,
   runtime: EndpointRuntime,
 ): Promise<Response> {
-  const { settings, gateway, log } = runtime;
+  const { settings, log } = runtime;
   log.info('duplicate_completion', { merchant_reference: merchantReference });
   let outcome: 'success' | 'pending' | 'failure' = 'pending';
   try {
-    const status = await gateway.call({
-      operation: 'CHECK_STATUS',
-      schema: checkStatusRequest,
-      answerSchema: checkStatusResponse,
-      language,
-      params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
-    });
+    const status = await queryStatus(runtime, merchantReference, language);
     if (classifyResponse(status) === 'success') {
       outcome = classifyResponse({ response_code: status.transaction_code, status: status.transaction_status });
     }

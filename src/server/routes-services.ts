@@ -19,6 +19,7 @@ import {
   type StatusResult,
 } from '../core/endpoint-api.ts';
 import { filterPlans } from '../core/installments.ts';
+import type { Language } from '../core/language.ts';
 import { VOUCHER_CURRENCY, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
 import {
   billPresentmentRequest,
@@ -27,12 +28,13 @@ import {
   checkStatusResponse,
   installmentsPlansRequest,
   installmentsPlansResponse,
+  type CheckStatusResponse,
 } from '../core/schemas.ts';
 import { EndpointRefusal } from './errors.ts';
 import { requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks } from './results.ts';
-import { defineRoute, type JsonRoute } from './route.ts';
+import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
   schema: installmentPlansRequest,
@@ -111,23 +113,23 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
   },
 });
 
+/** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
+export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<CheckStatusResponse> {
+  const { settings, gateway } = runtime;
+  return gateway.call({
+    operation: 'CHECK_STATUS',
+    schema: checkStatusRequest,
+    answerSchema: checkStatusResponse,
+    language,
+    params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
+  });
+}
+
 export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   schema: statusRequest,
   result: statusResult,
   async handle({ order, language, runtime }): Promise<StatusResult> {
-    const { settings, gateway } = runtime;
-    const answer = await gateway.call({
-      operation: 'CHECK_STATUS',
-      schema: checkStatusRequest,
-      answerSchema: checkStatusResponse,
-      language,
-      params: {
-        query_command: 'CHECK_STATUS',
-        ...identityParams(settings),
-        merchant_reference: order.merchant_reference,
-        language,
-      },
-    });
+    const answer = await queryStatus(runtime, order.merchant_reference, language);
     requireSuccess(answer, language);
     const amount = (value: string | number | undefined, name: string) =>
       value === undefined ? {} : { [name]: parseWireAmount(value, name) };
