@@ -18,7 +18,7 @@ import {
   type IssuedBill,
   type VerifiedResult,
 } from '../src/server/index.ts';
-import { createSandboxGateway, SANDBOX_MERCHANT, type SandboxGateway } from '../src/sandbox/index.ts';
+import { createSandboxGateway, endpointCredentials, SANDBOX_MERCHANT, type SandboxGateway } from '../src/sandbox/index.ts';
 import { createDemoApi, type DemoState } from './demo-api.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -86,11 +86,7 @@ function demoBackend(origin: string, logs: boolean): { plugin: Plugin; gateway: 
   const results = new Map<string, VerifiedResult>();
   const bills = new Map<string, IssuedBill>();
   const endpoint = createMerchantEndpoint({
-    merchantIdentifier: SANDBOX_MERCHANT.merchantIdentifier,
-    accessCode: SANDBOX_MERCHANT.accessCode,
-    shaType: SANDBOX_MERCHANT.shaType,
-    requestPhrase: SANDBOX_MERCHANT.requestPhrase,
-    responsePhrase: SANDBOX_MERCHANT.responsePhrase,
+    ...endpointCredentials(),
     gatewayBaseUrl: origin,
     checkoutUrl: origin,
     apiRoot,

@@ -12,7 +12,7 @@ export {
 } from './gateway.ts';
 export type { GatewayPaths } from './context.ts';
 export { createSandboxClock, type SandboxClock } from './clock.ts';
-export { SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+export { endpointCredentials, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
 export {
   AUTHORIZATION_HOLD_MS,
   FINANCING_DOWN_PAYMENT_PERCENT,

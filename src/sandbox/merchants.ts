@@ -28,6 +28,15 @@ export const SANDBOX_MERCHANT: SandboxMerchant = {
   responsePhrase: 'sandbox-response-phrase',
 };
 
+/**
+ * The merchant endpoint's credentials for a sandbox account, to spread into its configuration:
+ * the endpoint signs with the phrases the sandbox checks and verifies what the sandbox signs.
+ */
+export function endpointCredentials(merchant: SandboxMerchant = SANDBOX_MERCHANT) {
+  const { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase } = merchant;
+  return { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase };
+}
+
 /** The merchants of a gateway, by merchant_identifier; refuses duplicates and empty phrases. */
 export function merchantDirectory(merchants: readonly SandboxMerchant[]): ReadonlyMap<string, SandboxMerchant> {
   const directory = new Map<string, SandboxMerchant>();

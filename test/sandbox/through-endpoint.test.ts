@@ -16,7 +16,7 @@ import { toNodeListener } from '../../src/server/node.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
 import { createSandboxClock } from '../../src/sandbox/clock.ts';
 import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
-import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
+import { endpointCredentials } from '../../src/sandbox/merchants.ts';
 import {
   REGISTERED_FINANCING_PHONE,
   SANDBOX_OTP,
@@ -44,11 +44,7 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   endpoint = createMerchantEndpoint({
-    merchantIdentifier: SANDBOX_MERCHANT.merchantIdentifier,
-    accessCode: SANDBOX_MERCHANT.accessCode,
-    shaType: SANDBOX_MERCHANT.shaType,
-    requestPhrase: SANDBOX_MERCHANT.requestPhrase,
-    responsePhrase: SANDBOX_MERCHANT.responsePhrase,
+    ...endpointCredentials(),
     gatewayBaseUrl: origin,
     checkoutUrl: origin,
     apiRoot: 'FortAPI',

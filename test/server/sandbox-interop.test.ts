@@ -18,7 +18,7 @@ import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
-import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
+import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
 
 const SANDBOX = 'https://sandbox.test';
@@ -40,11 +40,7 @@ function shop(): Shop {
   ]);
   const results: VerifiedResult[] = [];
   const endpoint = createMerchantEndpoint({
-    merchantIdentifier: SANDBOX_MERCHANT.merchantIdentifier,
-    accessCode: SANDBOX_MERCHANT.accessCode,
-    shaType: SANDBOX_MERCHANT.shaType,
-    requestPhrase: SANDBOX_MERCHANT.requestPhrase,
-    responsePhrase: SANDBOX_MERCHANT.responsePhrase,
+    ...endpointCredentials(),
     gatewayBaseUrl: SANDBOX,
     checkoutUrl: SANDBOX,
     apiRoot: 'FortAPI',

@@ -10,7 +10,7 @@
  */
 import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { createSandboxGateway, SANDBOX_MERCHANT, type SandboxGateway } from '../../../src/sandbox/index.ts';
+import { createSandboxGateway, endpointCredentials, SANDBOX_MERCHANT, type SandboxGateway } from '../../../src/sandbox/index.ts';
 import { sandboxHandlers } from '../../../src/sandbox/msw.ts';
 import { createMerchantEndpoint } from '../../../src/server/endpoint.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../../src/server/orders.ts';
@@ -112,11 +112,7 @@ export async function startNetwork(): Promise<TestNetwork> {
   let hold: Promise<void> | undefined;
 
   const endpoint = createMerchantEndpoint({
-    merchantIdentifier: SANDBOX_MERCHANT.merchantIdentifier,
-    accessCode: SANDBOX_MERCHANT.accessCode,
-    shaType: SANDBOX_MERCHANT.shaType,
-    requestPhrase: SANDBOX_MERCHANT.requestPhrase,
-    responsePhrase: SANDBOX_MERCHANT.responsePhrase,
+    ...endpointCredentials(),
     gatewayBaseUrl: GATEWAY_ORIGIN,
     checkoutUrl: GATEWAY_ORIGIN,
     apiRoot: API_ROOT,
