@@ -13,6 +13,7 @@
  * a return address exists; otherwise a page shows the refusal.
  */
 import { formatMoney, parseWireAmount } from '../core/amounts.ts';
+import { CARD_FIELDS } from '../core/endpoint-api.ts';
 import {
   cardDigits,
   cardSchemeOf,
@@ -64,8 +65,6 @@ import { PAGE_SESSION_MS } from './test-cards.ts';
 import { answer, BodyError, httpUrl, isChargeableCurrency, readForm, requestLanguage } from './wire.ts';
 
 type Form = Record<string, string>;
-
-const CARD_FIELDS = ['card_number', 'expiry_date', 'card_security_code'] as const;
 
 // ---- Entry: the merchant's form post ----
 
