@@ -5,7 +5,7 @@
  * always come from the merchant's order, and a request that names different ones is refused.
  */
 import * as z from 'zod/mini';
-import { field, financingProductEntry, installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas.ts';
+import { field, financingProductEntry, installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/index.ts';
 
 /** Route paths, relative to the endpoint URL the element is given. */
 export const ROUTES = {
@@ -25,7 +25,7 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
-// Field rules come from the core's one table (schemas.ts FIELD_RULES); only the shapes are new here.
+// Field rules come from the core's one table (schemas/fields.ts FIELD_RULES); only the shapes are new here.
 const language = field('language');
 const merchantReference = field('merchant_reference');
 /** Integer minor units, as the merchant's order holds them. */

@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { formatCount, type Language } from './language.ts';
-import { isCharsetIssue, type Charset, type CharsetIssue, type FieldFormat } from './schemas.ts';
+import { isCharsetIssue, type Charset, type CharsetIssue, type FieldFormat } from './schemas/index.ts';
 
 export type { Language } from './language.ts';
 

@@ -7,7 +7,7 @@ export * from './amounts.ts';
 export * from './signature.ts';
 export * from './response.ts';
 export * from './partners.ts';
-export * from './schemas.ts';
+export * from './schemas/index.ts';
 export * from './field-errors.ts';
 export * from './card-number.ts';
 export * from './voucher.ts';

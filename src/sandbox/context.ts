@@ -1,7 +1,7 @@
 /**
  * What every sandbox handler works with, and the gate every request passes before it may change
  * anything: the merchant is known, the access code is its own, the signature is right, and every
- * field keeps the spec's rules (core/schemas.ts). The first failing check decides the answer.
+ * field keeps the spec's rules (core/schemas/). The first failing check decides the answer.
  */
 import type * as z from 'zod/mini';
 import { fieldError, validate, type FieldError } from '../core/field-errors.ts';

@@ -18,7 +18,7 @@ import {
   financingPurchaseRequest,
   otpGenerateRequest,
   otpVerifyRequest,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import { financedPurchase } from './orders.ts';
 import type { FinancingTransaction } from './state.ts';

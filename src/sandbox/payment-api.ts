@@ -20,7 +20,7 @@ import {
   refundRequest,
   trustedChannelRequest,
   voidAuthorizationRequest,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
 import { charge } from './charges.ts';

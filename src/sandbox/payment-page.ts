@@ -31,7 +31,7 @@ import {
   installmentsMerchantPageRequest,
   tokenizationMerchantFields,
   tokenizationRequest,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import { charge, chargeFields, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import type { SandboxMerchant } from './merchants.ts';

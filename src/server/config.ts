@@ -4,7 +4,7 @@
  * configuration stops start-up with one message naming every variable at fault; no message ever
  * carries a configured value, so a phrase can never be printed by mistake.
  */
-import { field } from '../core/schemas.ts';
+import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
 import { silentLogger, type Logger } from './logger.ts';

@@ -20,7 +20,7 @@ import {
   trustedChannelRequest,
   trustedChannelResponse,
   type HostedPageResponse,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import { verifySignature } from '../core/signature.ts';
 import type { VerifiedResult } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';

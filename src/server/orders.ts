@@ -5,7 +5,7 @@
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
 import type { FinancingProduct, PaymentResult } from '../core/endpoint-api.ts';
-import { field } from '../core/schemas.ts';
+import { field } from '../core/schemas/index.ts';
 
 export interface MerchantOrder {
   /** The merchant's unique order number (max 40: letters, digits, `-`, `_`, `.`). */

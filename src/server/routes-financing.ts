@@ -37,7 +37,7 @@ import {
   otpGenerateResponse,
   otpVerifyRequest,
   otpVerifyResponse,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { requireSuccess } from './gateway-client.ts';

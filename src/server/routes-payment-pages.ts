@@ -17,7 +17,7 @@ import {
   type OrderResult,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { hostedPaymentRequest, tokenizationMerchantFields } from '../core/schemas.ts';
+import { hostedPaymentRequest, tokenizationMerchantFields } from '../core/schemas/index.ts';
 import { signParams } from '../core/signature.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams } from './gateway-params.ts';

@@ -29,7 +29,7 @@ import {
   installmentsPlansRequest,
   installmentsPlansResponse,
   type CheckStatusResponse,
-} from '../core/schemas.ts';
+} from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { formatDateTimeWithOffset } from '../../src/core/dates.ts';
-import { field } from '../../src/core/schemas.ts';
+import { field } from '../../src/core/schemas/index.ts';
 import { parseExpiry } from '../../src/core/voucher.ts';
 
 describe('formatDateTimeWithOffset', () => {

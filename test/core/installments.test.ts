@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { AmountError, fromMinorUnits, toMinorUnits } from '../../src/core/amounts.ts';
 import type { InstallmentPlansResult } from '../../src/core/endpoint-api.ts';
-import type { installmentIssuerDetail } from '../../src/core/schemas.ts';
+import type { installmentIssuerDetail } from '../../src/core/schemas/index.ts';
 import type * as z from 'zod/mini';
 import {
   eligiblePlans,

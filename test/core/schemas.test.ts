@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type * as z from 'zod/mini';
-import * as schemas from '../../src/core/schemas.ts';
+import * as schemas from '../../src/core/schemas/index.ts';
 import {
   FIELD_RULES,
   charsetPattern,
@@ -10,7 +10,7 @@ import {
   type Charset,
   type FieldName,
   type FieldRule,
-} from '../../src/core/schemas.ts';
+} from '../../src/core/schemas/index.ts';
 import { FIELD_MESSAGES, validate, type FieldError, type MessageCatalog, type Rule } from '../../src/core/field-errors.ts';
 
 const identity = {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '../../src/core/field-errors.ts';
 import { VOUCHER_PARTNER_CODE } from '../../src/core/partners.ts';
-import { billPresentmentResponse } from '../../src/core/schemas.ts';
+import { billPresentmentResponse } from '../../src/core/schemas/index.ts';
 import { api, ORIGIN, rig, verifiesAsGateway, type Rig } from './support.ts';
 
 /** START (09:00 UTC) plus 48 hours, written with Cairo's offset. */

@@ -7,7 +7,7 @@ import {
   financingPurchaseResponse,
   otpGenerateResponse,
   otpVerifyResponse,
-} from '../../src/core/schemas.ts';
+} from '../../src/core/schemas/index.ts';
 import {
   MAX_OTP_ATTEMPTS,
   REGISTERED_FINANCING_PHONE,

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '../../src/core/field-errors.ts';
-import { hostedPageResponse } from '../../src/core/schemas.ts';
+import { hostedPageResponse } from '../../src/core/schemas/index.ts';
 import { AUTHORIZATION_HOLD_MS, PAGE_SESSION_MS, testCard } from '../../src/sandbox/test-cards.ts';
 import {
   answerChallenge,

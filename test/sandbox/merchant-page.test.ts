@@ -6,7 +6,7 @@ import {
   installmentsDirectResponse,
   recurringPurchaseResponse,
   trustedChannelResponse,
-} from '../../src/core/schemas.ts';
+} from '../../src/core/schemas/index.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
 import {
   answerChallenge,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { fromMinorUnits } from '../../src/core/amounts.ts';
 import { validate } from '../../src/core/field-errors.ts';
 import { formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIssuer } from '../../src/core/installments.ts';
-import { installmentsPlansResponse } from '../../src/core/schemas.ts';
+import { installmentsPlansResponse } from '../../src/core/schemas/index.ts';
 import { INSTALLMENT_ISSUERS } from '../../src/sandbox/installment-issuers.ts';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
 import { api, rig, verifiesAsGateway } from './support.ts';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { validate } from '../../src/core/field-errors.ts';
-import { captureResponse, checkStatusResponse, refundResponse, voidAuthorizationResponse } from '../../src/core/schemas.ts';
+import { captureResponse, checkStatusResponse, refundResponse, voidAuthorizationResponse } from '../../src/core/schemas/index.ts';
 import { capture, chargedOrder, refund, voidAuthorization, type SandboxOrder } from '../../src/sandbox/orders.ts';
 import { AUTHORIZATION_HOLD_MS, testCard } from '../../src/sandbox/test-cards.ts';
 import { api, hostedFields, payOnHostedPage, rig, verifiesAsGateway, type Rig } from './support.ts';

@@ -15,7 +15,7 @@ import {
   otpGenerateRequest,
   otpVerifyRequest,
   trustedChannelRequest,
-} from '../../src/core/schemas.ts';
+} from '../../src/core/schemas/index.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signParams, verifySignature, type SignableParams, type SignableValue } from '../../src/core/signature.ts';
 

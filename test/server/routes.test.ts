@@ -8,7 +8,7 @@ import {
   statusResult,
 } from '../../src/core/endpoint-api.ts';
 import { verifySignature } from '../../src/core/signature.ts';
-import { hostedPaymentRequest, tokenizationMerchantFields } from '../../src/core/schemas.ts';
+import { hostedPaymentRequest, tokenizationMerchantFields } from '../../src/core/schemas/index.ts';
 import { parseExpiry } from '../../src/core/voucher.ts';
 import type { IssuedBill } from '../../src/server/config.ts';
 import { ACCESS_CODE, API_ROOT, CHECKOUT_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';

@@ -1,0 +1,108 @@
+/** Installments: the plans query (GET_INSTALLMENTS_PLANS) and installments by direct operation (installments YES). */
+import * as z from 'zod/mini';
+import { field, pure } from './fields.ts';
+import { cardOrToken, directOperationShape, identity, installmentsResult, operationResult, outcome, wireAmount } from './shared.ts';
+
+/** GET_INSTALLMENTS_PLANS. Amount, currency, language and issuer_code narrow the answer (ours: the spec lists only identification). */
+export const installmentsPlansRequest = pure(() => z.strictObject({
+  query_command: z.literal('GET_INSTALLMENTS_PLANS'),
+  ...identity,
+  signature: field('signature'),
+  language: z.optional(field('language')),
+  amount: z.optional(wireAmount),
+  currency: z.optional(field('currency')),
+  issuer_code: z.optional(field('issuer_code')),
+}));
+
+const nullableText = z.nullable(z.string());
+const numberOrText = z.union([z.number(), z.string()]);
+
+/** One plan of an issuer. Values the spec shows: fees_type Percentage (Fixed implied), rate_type Flat (Reducing implied). */
+export const installmentPlanDetail = z.looseObject({
+  plan_code: z.string(),
+  currency_code: z.string(),
+  number_of_installment: z.int(),
+  fees_type: z.string(),
+  fees_amount: z.int(),
+  processing_fees_type: nullableText,
+  processing_fees_amount: z.nullable(numberOrText),
+  rate_type: z.string(),
+  plan_merchant_type: z.string(),
+  plan_type: z.string(),
+  fee_display_value: numberOrText,
+  minimum_amount: numberOrText,
+  maximum_amount: numberOrText,
+  /** A decimal string, e.g. "350.50"; absent or null when the gateway does not compute it. */
+  amountPerMonth: z.nullish(z.string()),
+});
+
+/** A BIN range of an issuer's cards. */
+export const installmentBin = z.looseObject({
+  bin: z.string(),
+  country_code: z.string(),
+  currency_code: z.string(),
+  card_brand_code: z.string(),
+});
+
+/** One issuer of the plans answer, with its plans and BINs. The message fields may be null. */
+export const installmentIssuerDetail = z.looseObject({
+  issuer_code: z.string(),
+  issuer_name_ar: z.string(),
+  issuer_name_en: z.string(),
+  terms_and_condition_ar: nullableText,
+  terms_and_condition_en: nullableText,
+  country_code: z.string(),
+  issuer_logo_ar: nullableText,
+  issuer_logo_en: nullableText,
+  /** Value seen: "Non Islamic"; the Islamic variant's spelling is not shown. */
+  banking_system: z.string(),
+  formula: nullableText,
+  plan_details: z.array(installmentPlanDetail),
+  bins: z.array(installmentBin),
+  confirmation_message_ar: nullableText,
+  confirmation_message_en: nullableText,
+  disclaimer_message_ar: nullableText,
+  disclaimer_message_en: nullableText,
+  processing_fees_message_ar: nullableText,
+  processing_fees_message_en: nullableText,
+});
+
+/** GET_INSTALLMENTS_PLANS answer; `installment_detail` is absent when the query fails. */
+export const installmentsPlansResponse = pure(() => z.looseObject({
+  query_command: z.literal('GET_INSTALLMENTS_PLANS'),
+  ...identity,
+  signature: field('signature'),
+  ...outcome,
+  issuer_code: z.optional(field('issuer_code')),
+  installment_detail: z.optional(z.looseObject({ issuer_detail: z.array(installmentIssuerDetail) })),
+}));
+
+const installmentsDirectShape = pure(() => ({
+  ...directOperationShape,
+  installments: z.literal('YES'),
+  plan_code: field('plan_code'),
+  issuer_code: field('issuer_code'),
+}));
+
+/** Installments by direct operation: an operation plus installments YES, plan_code and issuer_code. */
+export const installmentsDirectRequest = pure(() => z.strictObject(installmentsDirectShape).check(cardOrToken));
+
+/** Installments by direct operation answer: adds number_of_installments. */
+export const installmentsDirectResponse = pure(() => z.looseObject({
+  ...installmentsDirectShape,
+  ...outcome,
+  ...operationResult,
+  ...installmentsResult,
+  plan_code: field('plan_code'),
+  issuer_code: field('issuer_code'),
+}));
+
+// ---- Types ----
+
+export type InstallmentsPlansRequest = z.infer<typeof installmentsPlansRequest>;
+export type InstallmentsPlansResponse = z.infer<typeof installmentsPlansResponse>;
+export type InstallmentPlanDetail = z.infer<typeof installmentPlanDetail>;
+export type InstallmentBin = z.infer<typeof installmentBin>;
+export type InstallmentIssuerDetail = z.infer<typeof installmentIssuerDetail>;
+export type InstallmentsDirectRequest = z.infer<typeof installmentsDirectRequest>;
+export type InstallmentsDirectResponse = z.infer<typeof installmentsDirectResponse>;
