@@ -94,6 +94,10 @@ export const RESPONSE_CODES = {
   '93002': { outcome: 'failure', operation: 'OTP verification', en: 'Too many wrong OTP attempts', ar: 'تم تجاوز عدد المحاولات المسموح بها' },
   '93003': { outcome: 'failure', operation: 'financing purchase', en: 'OTP not verified for this transaction', ar: 'لم يتم التحقق من الرمز لهذه العملية' },
   '12001': { outcome: 'failure', operation: 'check status', en: 'Order not found', ar: 'الطلب غير موجود' },
+  // Service activation per merchant account (spec: optional services are activated by the gateway).
+  '00014': { outcome: 'failure', operation: 'any', en: 'Service not activated for this merchant', ar: 'الخدمة غير مفعلة لهذا التاجر' },
+  // ---- Tokens, 3-D Secure services, currency exchange (sandbox II) ----
+  // ---- Batch service and reporting (sandbox II) ----
 } as const satisfies Record<string, CodeMeaning>;
 
 export type KnownResponseCode = keyof typeof RESPONSE_CODES;

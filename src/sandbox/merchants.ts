@@ -4,6 +4,21 @@
  */
 import type { ShaType } from '../core/signature.ts';
 
+/**
+ * The optional services the gateway's back-office activates per merchant account (spec, "What the
+ * service does"): an operation of a service that is off is answered 00014, "not activated".
+ */
+export type SandboxService = 'fraud_prevention' | '3ds' | 'installments' | 'tokenization' | 'batch' | 'currency_exchange';
+
+export const SANDBOX_SERVICES: readonly SandboxService[] = [
+  'fraud_prevention',
+  '3ds',
+  'installments',
+  'tokenization',
+  'batch',
+  'currency_exchange',
+];
+
 export interface SandboxMerchant {
   readonly merchantIdentifier: string;
   readonly accessCode: string;
@@ -14,6 +29,13 @@ export interface SandboxMerchant {
   readonly responsePhrase: string;
   /** Where a customer returns when the request names no return_url (the back-office setting). */
   readonly returnUrl?: string;
+  /** Optional services activated for this account; absent means every service is on. */
+  readonly services?: Readonly<Partial<Record<SandboxService, boolean>>>;
+}
+
+/** True when the account has `service` activated (services not listed are on). */
+export function hasService(merchant: SandboxMerchant, service: SandboxService): boolean {
+  return merchant.services?.[service] ?? true;
 }
 
 /**
