@@ -32,13 +32,13 @@ import {
   type BatchStatus,
 } from '../core/schemas/index.ts';
 import { fileDigest, type SignableValue } from '../core/signature.ts';
-import { formattedAnswer } from './answer-format.ts';
+import { formattedAnswer, unknownOperation, unreadableBody } from './answer-format.ts';
 import { orderDetailsOf, withoutAbsent } from './charges.ts';
-import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
+import { checkRequest, type GatewayContext } from './context.ts';
 import { hasService, type SandboxMerchant } from './merchants.ts';
 import { capture, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { chargeStoredToken } from './recurring.ts';
-import { BodyError, jsonResponse, MAX_BODY_BYTES, readJson, requestLanguage, type WireParams } from './wire.ts';
+import { BodyError, MAX_BODY_BYTES, readJson, requestLanguage, type WireParams } from './wire.ts';
 
 /** How long the gateway takes to validate an uploaded file. */
 export const BATCH_VALIDATION_MS = 10_000;
@@ -275,19 +275,13 @@ async function readUpload(request: Request): Promise<Upload> {
   return { params, file };
 }
 
-function unreadable(error: BodyError): Response {
-  // Nothing readable to echo or sign.
-  const code = '00002';
-  return jsonResponse({ response_code: code, response_message: responseMessage(code, 'en'), status: expectedStatus(code) }, error.httpStatus);
-}
-
 /** `POST {apiRoot}/upload/`: the file is stored and its validation starts (50000, batch_id). */
 export async function postBatchUpload(ctx: GatewayContext, store: BatchStore, request: Request): Promise<Response> {
   let upload: Upload;
   try {
     upload = await readUpload(request);
   } catch (error) {
-    if (error instanceof BodyError) return unreadable(error);
+    if (error instanceof BodyError) return unreadableBody(error);
     throw error;
   }
   const { params, file } = upload;
@@ -318,19 +312,13 @@ export async function postBatchApi(ctx: GatewayContext, store: BatchStore, reque
   try {
     params = await readJson(request);
   } catch (error) {
-    if (error instanceof BodyError) return unreadable(error);
+    if (error instanceof BodyError) return unreadableBody(error);
     throw error;
   }
   const service = params['service_command'];
   if (service === 'GET_BATCH_RESULTS') return batchResults(ctx, store, params);
   if (service === 'PROCESS_BATCH') return processBatch(ctx, store, params);
-  const language = requestLanguage(params);
-  const merchant = identifiedMerchant(ctx, params);
-  if (service === undefined) {
-    return formattedAnswer(params, merchant, '00001', {}, fieldError('service_command', 'required', {}, language).message);
-  }
-  const values = ['GET_BATCH_RESULTS', 'PROCESS_BATCH'];
-  return formattedAnswer(params, merchant, '00002', {}, fieldError('service_command', 'enum', { values }, language).message);
+  return unknownOperation(ctx, params, 'service_command', ['GET_BATCH_RESULTS', 'PROCESS_BATCH']);
 }
 
 async function batchResults(ctx: GatewayContext, store: BatchStore, params: Params): Promise<Response> {

@@ -33,11 +33,11 @@ import {
 } from '../core/schemas/index.ts';
 import { fileDigest, signParams, type SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
-import { formattedAnswer } from './answer-format.ts';
-import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
+import { formattedAnswer, unknownOperation, unreadableBody } from './answer-format.ts';
+import { checkRequest, type GatewayContext } from './context.ts';
 import type { SandboxMerchant } from './merchants.ts';
 import type { OrderOperation, SandboxOrder } from './orders.ts';
-import { BodyError, jsonAnswer, jsonResponse, readJson, requestLanguage } from './wire.ts';
+import { BodyError, jsonAnswer, readJson } from './wire.ts';
 
 interface StoredReport {
   readonly file: ReportFile;
@@ -197,18 +197,13 @@ export async function postReportingApi(ctx: GatewayContext, store: ReportStore, 
   try {
     params = await readJson(request);
   } catch (error) {
-    if (!(error instanceof BodyError)) throw error;
-    const code = '00002';
-    return jsonResponse({ response_code: code, response_message: responseMessage(code, 'en'), status: expectedStatus(code) }, error.httpStatus);
+    if (error instanceof BodyError) return unreadableBody(error);
+    throw error;
   }
   const query = params['query_command'];
   if (query === 'GENERATE_REPORT') return generateReport(ctx, store, options, params);
   if (query === 'DOWNLOAD_REPORT') return downloadReport(ctx, store, params);
-  const language = requestLanguage(params);
-  const merchant = identifiedMerchant(ctx, params);
-  if (query === undefined) return formattedAnswer(params, merchant, '00001', {}, fieldError('query_command', 'required', {}, language).message);
-  const values = ['GENERATE_REPORT', 'DOWNLOAD_REPORT'];
-  return formattedAnswer(params, merchant, '00002', {}, fieldError('query_command', 'enum', { values }, language).message);
+  return unknownOperation(ctx, params, 'query_command', ['GENERATE_REPORT', 'DOWNLOAD_REPORT']);
 }
 
 async function generateReport(ctx: GatewayContext, store: ReportStore, options: ReportingOptions, params: Params): Promise<Response> {
