@@ -48,8 +48,10 @@ export class XmlError extends Error {
 
 // ---- Writing ----
 
+// A carriage return is written as a reference: an XML parser turns a raw CRLF into LF, which
+// would change a signed value (the batch results' CSV text ends its lines with CRLF).
 function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 /** The tag of a field: its name, with `_` before a leading digit (`3ds_url` → `_3ds_url`). */
