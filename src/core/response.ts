@@ -98,6 +98,19 @@ export const RESPONSE_CODES = {
   '00014': { outcome: 'failure', operation: 'any', en: 'Service not activated for this merchant', ar: 'الخدمة غير مفعلة لهذا التاجر' },
   // ---- Tokens, 3-D Secure services, currency exchange (sandbox II) ----
   // ---- Batch service and reporting (sandbox II) ----
+  // A refusal takes the status after its operation's (51 upload, 71 results, 73 process, 57 report),
+  // as 03/13 follow 02/14; "still under validation" is a pending answer of the results (status 70).
+  '51001': { outcome: 'failure', operation: 'batch upload', en: 'Batch file too large', ar: 'ملف الدفعة أكبر من الحجم المسموح' },
+  '51002': { outcome: 'failure', operation: 'batch upload', en: 'Batch reference already used', ar: 'مرجع الدفعة مستخدم من قبل' },
+  '51003': { outcome: 'failure', operation: 'batch upload', en: 'File digest does not match the uploaded file', ar: 'بصمة الملف لا تطابق الملف المرفوع' },
+  '70001': { outcome: 'pending', operation: 'batch results', en: 'Batch file still under validation', ar: 'ملف الدفعة قيد التحقق' },
+  '71001': { outcome: 'failure', operation: 'batch results', en: 'Batch not found', ar: 'الدفعة غير موجودة' },
+  '73001': { outcome: 'failure', operation: 'process batch', en: 'Batch file still under validation; it cannot be processed yet', ar: 'ملف الدفعة قيد التحقق؛ لا يمكن معالجته بعد' },
+  '73002': { outcome: 'failure', operation: 'process batch', en: 'Batch file validated with errors; it cannot be processed', ar: 'ملف الدفعة يحتوي على أخطاء؛ لا يمكن معالجته' },
+  '73003': { outcome: 'failure', operation: 'process batch', en: 'Batch already processed', ar: 'تمت معالجة الدفعة من قبل' },
+  '73004': { outcome: 'failure', operation: 'process batch', en: 'Batch not found', ar: 'الدفعة غير موجودة' },
+  '57001': { outcome: 'failure', operation: 'report generation', en: 'Report exceeds the maximum number of transactions', ar: 'التقرير يتجاوز الحد الأقصى لعدد العمليات' },
+  '57002': { outcome: 'failure', operation: 'report download', en: 'Report not found', ar: 'التقرير غير موجود' },
 } as const satisfies Record<string, CodeMeaning>;
 
 export type KnownResponseCode = keyof typeof RESPONSE_CODES;

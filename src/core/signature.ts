@@ -126,15 +126,22 @@ export interface HashBackend {
 const ALGORITHM: Record<ShaType, string> = { sha256: 'SHA-256', sha512: 'SHA-512' };
 const encoder = new TextEncoder();
 
+/**
+ * The lowercase hex digest of some bytes (a text is taken as UTF-8): how a file travels beside a
+ * signed message, its digest being a signed field (the batch upload, the report download).
+ */
+export async function fileDigest(data: Uint8Array<ArrayBuffer> | string, sha: ShaType): Promise<string> {
+  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+  const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], bytes);
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
 /** Web Crypto's `subtle.digest`: asynchronous, present in browsers, Node and edge runtimes. */
 export const webCryptoHash: HashBackend = {
   name: 'webcrypto',
-  async hexDigest(sha, text) {
-    const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], encoder.encode(text));
-    let hex = '';
-    for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-    return hex;
-  },
+  hexDigest: (sha, text) => fileDigest(text, sha),
 };
 
 interface NodeCrypto {

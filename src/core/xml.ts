@@ -29,6 +29,8 @@ export const XML_LIST_ITEMS: Readonly<Record<string, string>> = {
 
 const DEFAULT_ITEM = 'item';
 const ROOT = 'response';
+/** What every XML document the gateway writes starts with; its root node is `response`. */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>';
 
 /** A parsed XML answer: scalars are strings, lists arrays, nested nodes objects. */
 export type XmlValue = string | XmlObject | readonly XmlValue[];
@@ -46,8 +48,10 @@ export class XmlError extends Error {
 
 // ---- Writing ----
 
+// A carriage return is written as a reference: an XML parser turns a raw CRLF into LF, which
+// would change a signed value (the batch results' CSV text ends its lines with CRLF).
 function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
 }
 
 /** The tag of a field: its name, with `_` before a leading digit (`3ds_url` → `_3ds_url`). */
@@ -77,9 +81,17 @@ function writeNode(tag: string, value: SignableValue, itemTag: string): string {
   return `<${tag}>${escapeText(String(value))}</${tag}>`;
 }
 
+/**
+ * One field as an XML node, `<name>…</name>`, written by the rules of {@link toXml}: for a long
+ * document written piece by piece (the report download streams its rows).
+ */
+export function toXmlNode(name: string, value: SignableValue): string {
+  return writeNode(xmlTagOf(name), value, XML_LIST_ITEMS[name] ?? DEFAULT_ITEM);
+}
+
 /** An answer as an XML document: `<?xml …?><response><field>value</field>…</response>`. */
 export function toXml(fields: Readonly<Record<string, SignableValue>>): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>${writeNode(ROOT, fields, DEFAULT_ITEM)}`;
+  return `${XML_DECLARATION}${writeNode(ROOT, fields, DEFAULT_ITEM)}`;
 }
 
 // ---- Reading ----

@@ -7,7 +7,7 @@ import { maskCardNumber } from '../core/card-number.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import type { GatewayContext } from './context.ts';
 import type { SandboxMerchant } from './merchants.ts';
-import { chargedOrder, lastOperation, type ChargeResult, type OrderInstallments, type SandboxOrder } from './orders.ts';
+import { chargedOrder, lastOperation, type ChargeResult, type OrderDetails, type OrderInstallments, type SandboxOrder } from './orders.ts';
 import type { ChosenPlan } from './plans.ts';
 import type { EnteredCard } from './state.ts';
 import { TEST_CARDS, type CardOutcome } from './test-cards.ts';
@@ -35,6 +35,18 @@ export interface ChargeRequest {
   readonly eci: 'ECOMMERCE' | 'RECURRING' | 'MOTO';
   readonly tokenName?: string;
   readonly plan?: ChosenPlan;
+  /** The request's customer and description fields, for reports ({@link orderDetailsOf}). */
+  readonly details?: OrderDetails;
+}
+
+/** The fields of a request that reports show about its order. */
+export function orderDetailsOf(params: Readonly<Record<string, unknown>>): OrderDetails | undefined {
+  const details: Record<string, string> = {};
+  for (const name of ['customer_email', 'customer_name', 'customer_ip', 'order_description'] as const) {
+    const value = params[name];
+    if (typeof value === 'string' && value !== '') details[name] = value;
+  }
+  return Object.keys(details).length > 0 ? details : undefined;
 }
 
 export interface Charge {
@@ -75,6 +87,8 @@ export function charge(ctx: GatewayContext, request: ChargeRequest): Charge {
         ...(request.tokenName ? { tokenName: request.tokenName } : {}),
       },
       ...(installments ? { installments } : {}),
+      eci: request.eci,
+      ...(request.details ? { details: request.details } : {}),
     },
     result,
     ctx.now(),

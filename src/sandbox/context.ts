@@ -21,6 +21,14 @@ export interface GatewayPaths {
   readonly challenge: string;
   /** `{basePath}/{apiRoot}/paymentApi`: the JSON API. */
   readonly paymentApi: string;
+  /** `{basePath}/{apiRoot}/upload`: UPLOAD_BATCH_FILE, a multipart form. */
+  readonly batchUpload: string;
+  /** `{basePath}/{apiRoot}/batchApi`: GET_BATCH_RESULTS and PROCESS_BATCH. */
+  readonly batchApi: string;
+  /** `{basePath}/integration-batch/batchApi`: the path of the batch sandbox host (PROCESS_BATCH); the same handler. */
+  readonly batchSandboxApi: string;
+  /** `{basePath}/{apiRoot}/reportingApi`: GENERATE_REPORT and DOWNLOAD_REPORT. */
+  readonly reportingApi: string;
   /** `{basePath}/sandbox-tools`: test helpers that are not part of the spec (pay a bill, list orders). */
   readonly tools: string;
 }

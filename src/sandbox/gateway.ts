@@ -9,14 +9,21 @@
  *   GET  {basePath}/{apiRoot}/3ds/challenge?id=…   the 3-D Secure challenge page (HTML)
  *   POST {basePath}/{apiRoot}/3ds/challenge        its answer (HTML, returns to the merchant)
  *   POST {basePath}/{apiRoot}/paymentApi           the JSON API
+ *   POST {basePath}/{apiRoot}/upload/              UPLOAD_BATCH_FILE (multipart)
+ *   POST {basePath}/{apiRoot}/batchApi/            GET_BATCH_RESULTS, PROCESS_BATCH
+ *   POST {basePath}/integration-batch/batchApi/    the same, as on the batch sandbox host
+ *   POST {basePath}/{apiRoot}/reportingApi         GENERATE_REPORT, DOWNLOAD_REPORT
  *   POST {basePath}/sandbox-tools/pay-bill         sandbox only: the customer pays a bill
  *   GET  {basePath}/sandbox-tools/orders           sandbox only: every order, as JSON
  */
+import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
+import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
 import { merchantDirectory, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
 import { payBill, type SandboxOrder, type Transition } from './orders.ts';
 import { postPaymentApi } from './payment-api.ts';
 import { answerChallenge, postPaymentPage, showChallenge, submitPaymentPage } from './payment-page.ts';
+import { postReportingApi, ReportStore } from './reports.ts';
 import { SandboxState, type FinancingTransaction } from './state.ts';
 import { maskCardNumber } from '../core/card-number.ts';
 import { BodyError, jsonResponse, readForm, readJson } from './wire.ts';
@@ -30,6 +37,8 @@ export interface SandboxGatewayOptions {
   readonly apiRoot?: string;
   /** The gateway's clock; default the system clock. A SandboxClock's `now` moves time in tests. */
   readonly now?: () => Date;
+  /** Most operations a report may hold; default the spec's 200,000 (lower it to test the limit). */
+  readonly reportMaxTransactions?: number;
 }
 
 /** A stored token as inspection shows it: the card number masked. */
@@ -78,10 +87,19 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     pageSubmit: `${root}/paymentPage/submit`,
     challenge: `${root}/3ds/challenge`,
     paymentApi: `${root}/paymentApi`,
+    batchUpload: `${root}/upload`,
+    batchApi: `${root}/batchApi`,
+    batchSandboxApi: `${basePath}/integration-batch/batchApi`,
+    reportingApi: `${root}/reportingApi`,
     tools: `${basePath}/sandbox-tools`,
   };
   const state = new SandboxState(now);
   const ctx: GatewayContext = { merchants, state, now, paths };
+  const batches = new BatchStore();
+  const reports = new ReportStore();
+  const reporting = { maxTransactions: options.reportMaxTransactions ?? MAX_REPORT_TRANSACTIONS };
+  // Batches validate and process in time: whatever is due has happened before anyone looks.
+  const settle = (): void => settleBatches(ctx, batches);
 
   const payBillNow = (billNumber: string): Transition => {
     const order = state.orderByBillNumber(billNumber);
@@ -103,6 +121,13 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         return post(() => submitPaymentPage(ctx, request));
       case paths.paymentApi:
         return post(() => postPaymentApi(ctx, request));
+      case paths.batchUpload:
+        return post(() => postBatchUpload(ctx, batches, request));
+      case paths.batchApi:
+      case paths.batchSandboxApi:
+        return post(() => postBatchApi(ctx, batches, request));
+      case paths.reportingApi:
+        return post(() => postReportingApi(ctx, reports, reporting, request));
       case paths.challenge:
         if (method === 'GET') return showChallenge(ctx, request);
         return post(() => answerChallenge(ctx, request));
@@ -119,6 +144,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     paths,
     async handle(request) {
       try {
+        settle();
         return await route(request);
       } catch (error) {
         console.error('sandbox gateway: unexpected error', error);
@@ -127,10 +153,18 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     },
     handles(url) {
       const path = new URL(url, 'http://sandbox.invalid').pathname;
-      return path.startsWith(`${root}/`) || path.startsWith(`${paths.tools}/`);
+      return (
+        path.startsWith(`${root}/`) ||
+        path.startsWith(`${paths.tools}/`) ||
+        path.replace(/\/+$/, '') === paths.batchSandboxApi
+      );
     },
-    orders: () => state.orders(),
+    orders: () => {
+      settle();
+      return state.orders();
+    },
     order(query) {
+      settle();
       return state
         .orders()
         .filter(
@@ -151,7 +185,11 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       })),
     financingTransactions: () => state.financingTransactions().map(({ otp: _otp, ...rest }) => rest),
     payBill: payBillNow,
-    reset: () => state.clear(),
+    reset: () => {
+      state.clear();
+      batches.clear();
+      reports.clear();
+    },
   };
 }
 

@@ -11,6 +11,7 @@ export {
   type SandboxTokenView,
 } from './gateway.ts';
 export type { GatewayPaths } from './context.ts';
+export { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from './batch.ts';
 export { createSandboxClock, type SandboxClock } from './clock.ts';
 export { endpointCredentials, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
 export {

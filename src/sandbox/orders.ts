@@ -52,6 +52,9 @@ export interface OrderInstallments {
   readonly months: number;
 }
 
+/** What a request said about the customer and the order, kept for reports (their columns of these names). */
+export type OrderDetails = Readonly<Partial<Record<'customer_email' | 'customer_name' | 'customer_ip' | 'order_description', string>>>;
+
 export interface SandboxOrder {
   readonly merchantIdentifier: string;
   readonly merchantReference: string;
@@ -71,6 +74,10 @@ export interface SandboxOrder {
   readonly operations: readonly OrderOperation[];
   readonly authorizationCode?: string;
   readonly card?: OrderCard;
+  /** The channel indicator the card was charged with (reports' eci column). */
+  readonly eci?: 'ECOMMERCE' | 'RECURRING' | 'MOTO';
+  /** Kept when the channel passes them on (reports' customer and description columns). */
+  readonly details?: OrderDetails;
   readonly installments?: OrderInstallments;
   readonly bill?: { readonly billNumber: string; readonly expiresAt: number };
   readonly voidReason?: 'merchant' | 'hold_expired';

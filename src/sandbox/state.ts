@@ -131,6 +131,22 @@ export class SandboxState {
     return matching.find(holdsReference) ?? matching[matching.length - 1];
   }
 
+  /**
+   * The order a maintenance request names: by svc_id (and then a merchant_reference sent with it
+   * must be that order's), or by merchant_reference alone.
+   */
+  findOrder(
+    merchantIdentifier: string,
+    query: { readonly svcId?: string | undefined; readonly merchantReference?: string | undefined },
+  ): SandboxOrder | undefined {
+    const { svcId, merchantReference } = query;
+    if (svcId !== undefined) {
+      const order = this.orderBySvcId(merchantIdentifier, svcId);
+      return order && (merchantReference === undefined || order.merchantReference === merchantReference) ? order : undefined;
+    }
+    return merchantReference === undefined ? undefined : this.orderByReference(merchantIdentifier, merchantReference);
+  }
+
   orderByBillNumber(billNumber: string): SandboxOrder | undefined {
     return this.orders().find((order) => order.bill?.billNumber === billNumber);
   }

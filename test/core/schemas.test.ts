@@ -346,6 +346,21 @@ const validExamples: Record<string, unknown> = {
     language: 'en',
     ...outcome('56000', '56'),
   },
+  downloadReportRequest: {
+    query_command: 'DOWNLOAD_REPORT',
+    ...identity,
+    merchant_reference: 'REPORT-1',
+    file_format: 'CSV',
+    language: 'en',
+  },
+  downloadReportResponse: {
+    query_command: 'DOWNLOAD_REPORT',
+    ...identity,
+    merchant_reference: 'REPORT-1',
+    file_format: 'JSON',
+    language: 'en',
+    ...outcome('57002', '57'),
+  },
   threeDsEnrollmentRequest: {
     service_command: '3DS_ENROLLMENT',
     ...order,

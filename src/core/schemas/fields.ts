@@ -112,8 +112,14 @@ export const FIELD_RULES = {
   from_date: { charset: 'alphanumeric', special: '-+:', format: 'datetime_offset' },
   to_date: { charset: 'alphanumeric', special: '-+:', format: 'datetime_offset' },
   response_format: { charset: 'alpha', values: ['JSON', 'XML'] },
-  batch_reference: { charset: 'text' },
-  batch_id: { charset: 'text' },
+  // Batch and reporting: the spec gives no types; the docs mirror gives batch_reference
+  // alphanumeric with - _ . / (at most 20) and batch_id numeric (at most 20). Ours: file_digest,
+  // the hex digest of an uploaded batch file (SHA-256 or SHA-512), and file_format of a report download.
+  batch_reference: { charset: 'alphanumeric', special: '-_./', maxLength: 20 },
+  batch_id: { charset: 'numeric', maxLength: 20 },
+  file_digest: { charset: 'alphanumeric', maxLength: 128 },
+  file_format: { charset: 'alpha', values: ['CSV', 'JSON', 'XML'] },
+  transactions_count: { charset: 'numeric', maxLength: 10 },
   merchant_3ds_url: { charset: 'text' },
   third_party_body: { charset: 'text' },
   threeds_id: { charset: 'text' },
