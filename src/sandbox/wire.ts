@@ -8,7 +8,7 @@ import { maskCardNumber } from '../core/card-number.ts';
 import type { FieldError } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
-import { signParams, wireParams, type SignableValue } from '../core/signature.ts';
+import { signatureOptionsFor, signParams, wireParams, type SignableValue } from '../core/signature.ts';
 import type { SandboxMerchant } from './merchants.ts';
 
 /** A request or answer as a flat map of wire fields (JSON answers may nest, e.g. the plans). */
@@ -65,7 +65,7 @@ export async function answer(
     response_message: message,
     status: expectedStatus(code),
   };
-  return merchant ? signParams(body, merchant.responsePhrase, merchant.shaType) : wireParams(body);
+  return merchant ? signParams(body, merchant.responsePhrase, merchant.shaType, signatureOptionsFor(body)) : wireParams(body);
 }
 
 /** {@link answer} as the JSON response of paymentApi. */

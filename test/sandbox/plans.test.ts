@@ -1,12 +1,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { fromMinorUnits } from '../../src/core/amounts.ts';
 import { validate } from '../../src/core/field-errors.ts';
 import { formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIssuer } from '../../src/core/installments.ts';
 import { installmentsPlansResponse } from '../../src/core/schemas/index.ts';
 import { INSTALLMENT_ISSUERS } from '../../src/sandbox/installment-issuers.ts';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
-import { api, rig, verifiesAsGateway } from './support.ts';
+import { api, M, rig, verifiesAsGateway } from './support.ts';
+
+/**
+ * The official PHP SDK's response check (payfort/payfort-php-sdk, APSSignature.php), written
+ * out independently of the core: drop `signature` and `discriminator`, sort the names, write
+ * `name=value` except `installment_detail`, which adds nothing, wrap in the phrase, hash, and
+ * compare case-sensitively.
+ */
+function phpSdkAccepts(answer: Record<string, unknown>, phrase: string): boolean {
+  const { signature, discriminator: _discriminator, ...rest } = answer;
+  const names = Object.keys(rest).sort();
+  const text = names.map((name) => (name === 'installment_detail' ? '' : `${name}=${String(rest[name])}`)).join('');
+  return createHash('sha256').update(`${phrase}${text}${phrase}`, 'utf8').digest('hex') === signature;
+}
 
 const query = (overrides: Record<string, unknown> = {}) => ({ query_command: 'GET_INSTALLMENTS_PLANS', language: 'en', ...overrides });
 
@@ -20,11 +34,20 @@ describe('installment plans (GET_INSTALLMENTS_PLANS)', () => {
     const answer = await api(gateway, query());
     assert.equal(answer['response_code'], '62000');
     assert.equal(answer['status'], '62');
-    assert.ok(await verifiesAsGateway(answer), 'the nested plans are covered by the signature');
+    assert.ok(await verifiesAsGateway(answer));
     const result = validate(installmentsPlansResponse, answer, 'en');
     assert.ok(result.ok, JSON.stringify(result.ok ? [] : result.errors));
     const countries = new Set(issuersOf(answer).map((issuer) => issuer.country_code));
     assert.deepEqual([...countries].sort(), ['ARE', 'EGY', 'SAU']);
+  });
+
+  it('signs the answer as the official SDKs verify it: installment_detail left out of the string', async () => {
+    const { gateway } = rig();
+    const answer = await api(gateway, query({ amount: '60000', currency: 'SAR' }));
+    assert.ok(phpSdkAccepts(answer, M.responsePhrase), 'a verifier following the PHP SDK accepts it');
+    const changedPlans = { ...answer, installment_detail: { issuer_detail: [] } };
+    assert.ok(await verifiesAsGateway(changedPlans), 'the plans are not part of the signed string');
+    assert.ok(!(await verifiesAsGateway({ ...answer, amount: '1' })), 'every other field still is');
   });
 
   it('covers every formula kind of the spec', () => {
