@@ -12,6 +12,7 @@ export * from './field-errors.ts';
 export * from './card-number.ts';
 export * from './voucher.ts';
 export * from './xml.ts';
+export * from './exchange.ts';
 /** The element ↔ merchant endpoint contract (routes and their schemas), as one namespace. */
 export * as endpointApi from './endpoint-api.ts';
 export { ROUTES, CARD_FIELDS } from './endpoint-api.ts';
