@@ -12,7 +12,16 @@ export {
 } from './gateway.ts';
 export type { GatewayPaths } from './context.ts';
 export { createSandboxClock, type SandboxClock } from './clock.ts';
-export { endpointCredentials, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+export {
+  endpointCredentials,
+  hasService,
+  SANDBOX_MERCHANT,
+  SANDBOX_MERCHANT_BASIC,
+  SANDBOX_MERCHANTS,
+  SANDBOX_SERVICES,
+  type SandboxMerchant,
+  type SandboxService,
+} from './merchants.ts';
 export {
   AUTHORIZATION_HOLD_MS,
   FINANCING_DOWN_PAYMENT_PERCENT,
