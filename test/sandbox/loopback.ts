@@ -5,6 +5,7 @@
  * with the response phrase by the core's rule for its operation.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signatureOptionsFor, signParams, verifySignature, type SignableParams } from '../../src/core/signature.ts';
@@ -90,4 +91,24 @@ export async function callApi(
   assert.equal(answer.httpStatus, 200, 'paymentApi answers HTTP 200 whatever the outcome');
   assert.ok(answer.verified, `the answer verifies with the response phrase: ${answer.text}`);
   return answer.fields;
+}
+
+/**
+ * The official PHP SDK's answer check (payfort/payfort-php-sdk, APSSignature.php), written out
+ * independently of the core: drop `signature` and `discriminator`, sort the names, write
+ * `name=value` except `installment_detail`, which adds nothing, wrap in the phrase, hash, and
+ * compare case-sensitively.
+ */
+export function phpSdkAccepts(answer: Record<string, unknown>, phrase: string, sha: 'sha256' | 'sha512' = 'sha256'): boolean {
+  const { signature, discriminator: _discriminator, ...rest } = answer;
+  const names = Object.keys(rest).sort();
+  const text = names.map((name) => (name === 'installment_detail' ? '' : `${name}=${String(rest[name])}`)).join('');
+  return createHash(sha).update(`${phrase}${text}${phrase}`, 'utf8').digest('hex') === signature;
+}
+
+/** A form post to the gateway over HTTP, as a browser submits it (redirects not followed). */
+export async function postForm(url: string, fields: Record<string, unknown>): Promise<Response> {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) if (value !== undefined) body.set(name, String(value));
+  return fetch(url, { method: 'POST', body, redirect: 'manual' });
 }

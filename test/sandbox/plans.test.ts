@@ -1,26 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { fromMinorUnits } from '../../src/core/amounts.ts';
 import { validate } from '../../src/core/field-errors.ts';
 import { formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIssuer } from '../../src/core/installments.ts';
 import { installmentsPlansResponse } from '../../src/core/schemas/index.ts';
 import { INSTALLMENT_ISSUERS } from '../../src/sandbox/installment-issuers.ts';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
+import { phpSdkAccepts } from './loopback.ts';
 import { api, M, rig, verifiesAsGateway } from './support.ts';
-
-/**
- * The official PHP SDK's response check (payfort/payfort-php-sdk, APSSignature.php), written
- * out independently of the core: drop `signature` and `discriminator`, sort the names, write
- * `name=value` except `installment_detail`, which adds nothing, wrap in the phrase, hash, and
- * compare case-sensitively.
- */
-function phpSdkAccepts(answer: Record<string, unknown>, phrase: string): boolean {
-  const { signature, discriminator: _discriminator, ...rest } = answer;
-  const names = Object.keys(rest).sort();
-  const text = names.map((name) => (name === 'installment_detail' ? '' : `${name}=${String(rest[name])}`)).join('');
-  return createHash('sha256').update(`${phrase}${text}${phrase}`, 'utf8').digest('hex') === signature;
-}
 
 const query = (overrides: Record<string, unknown> = {}) => ({ query_command: 'GET_INSTALLMENTS_PLANS', language: 'en', ...overrides });
 
