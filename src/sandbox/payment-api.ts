@@ -32,7 +32,7 @@ import { capture, issuedBill, lastOperation, refund, voidAuthorization, type San
 import { challengeUrl } from './payment-page.ts';
 import { cardBelongsTo, findPlan, plansQueryIssuers } from './plans.ts';
 import type { EnteredCard, SandboxToken } from './state.ts';
-import { externalMpiDecision, threeDsAuthentication, threeDsEnrollment } from './three-ds.ts';
+import { externalMpiDecision, threeDsAuthentication, threeDsEnrollment, type MpiResult } from './three-ds.ts';
 import { getTokens, keepsToken, saveToken, spendToken, tokenizeCard, tokenRefusal, updateToken } from './tokens.ts';
 import {
   apiAnswer,
@@ -279,9 +279,10 @@ async function directOperation(
   const card: CardFields = 'card_number' in data ? data : {};
   const withCard = card.card_number !== undefined;
 
-  const services = serviceRefusal(merchant, data, installments);
+  // Recurring requests carry no External MPI fields (their schema refuses them).
+  const mpi = externalMpiDecision(data as MpiResult, language);
+  const services = serviceRefusal(merchant, { installments, check3ds: data.check_3ds, externalMpi: mpi !== undefined });
   if (services) return apiAnswer(params, merchant, services);
-  const mpi = externalMpiDecision('3ds_enrolled' in data ? data : {}, language);
   if (mpi && !mpi.ok) return apiAnswer(params, merchant, mpi.code, {}, mpi.detail);
   if (!isChargeableCurrency(data.currency)) return apiAnswer(params, merchant, '00009');
   const amount = parseWireAmount(data.amount);
@@ -355,12 +356,11 @@ async function directOperation(
 /** An optional service a charge asks for that the account does not have (00014), if any. */
 function serviceRefusal(
   merchant: SandboxMerchant,
-  data: { readonly check_3ds?: string | undefined; readonly '3ds_enrolled'?: string | undefined },
-  installments: boolean,
+  asked: { readonly installments: boolean; readonly check3ds: string | undefined; readonly externalMpi: boolean },
 ): KnownResponseCode | undefined {
-  if (installments && !hasService(merchant, 'installments')) return '00014';
-  if (data.check_3ds === 'NO' && !hasService(merchant, 'check_3ds')) return '00014';
-  if (data['3ds_enrolled'] !== undefined && !hasService(merchant, '3ds')) return '00014';
+  if (asked.installments && !hasService(merchant, 'installments')) return '00014';
+  if (asked.check3ds === 'NO' && !hasService(merchant, 'check_3ds')) return '00014';
+  if (asked.externalMpi && !hasService(merchant, '3ds')) return '00014';
   return undefined;
 }
 
