@@ -1,8 +1,10 @@
 /**
  * Request and response signatures (spec, "Authentication"): every parameter but `signature`,
  * sorted by name, written `name=value` and concatenated, the phrase at both ends, hashed with
- * SHA-256 or SHA-512 over UTF-8, hex out. Web Crypto only, so one implementation serves
- * browsers, Node 20 and edge runtimes.
+ * SHA-256 or SHA-512 over UTF-8, hex out. The hash is the runtime's synchronous `node:crypto`
+ * where it has one (Node, Bun, Deno), found at run time through `process.getBuiltinModule` so that
+ * the core imports nothing, and Web Crypto everywhere else (browsers, edge runtimes): the same
+ * digest either way, one `sign()` for every runtime.
  *
  * Empty and absent values: `undefined` and `null` mean "not sent" and are left out of the string;
  * an empty string is a value that is sent, so it is signed as `name=`. `wireParams()` gives
@@ -139,14 +141,54 @@ export function explainSigningString(params: SignableParams, options: SignatureO
   return `${masked}${canonicalString(params, options)}${masked}`;
 }
 
+/** Computes the hex digest of a signing string; `sign()` uses the runtime's {@link hashBackend}. */
+export interface HashBackend {
+  readonly name: 'node:crypto' | 'webcrypto';
+  hexDigest(sha: ShaType, text: string): string | Promise<string>;
+}
+
 const ALGORITHM: Record<ShaType, string> = { sha256: 'SHA-256', sha512: 'SHA-512' };
 const encoder = new TextEncoder();
 
-async function hexDigest(sha: ShaType, text: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], encoder.encode(text));
-  let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
-  return hex;
+/** Web Crypto's `subtle.digest`: asynchronous, present in browsers, Node and edge runtimes. */
+export const webCryptoHash: HashBackend = {
+  name: 'webcrypto',
+  async hexDigest(sha, text) {
+    const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], encoder.encode(text));
+    let hex = '';
+    for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+    return hex;
+  },
+};
+
+interface NodeCrypto {
+  createHash(algorithm: string): { update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string } };
+}
+
+/** `node:crypto` of the runtime, or undefined where there is none (browsers, most edge runtimes). */
+function nodeCrypto(): NodeCrypto | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const module = runtime?.getBuiltinModule?.('node:crypto') as Partial<NodeCrypto> | undefined;
+    return typeof module?.createHash === 'function' ? (module as NodeCrypto) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let runtimeBackend: HashBackend | undefined;
+
+/**
+ * The hash `sign()` uses here: `node:crypto`'s synchronous `createHash` when the runtime has it
+ * (a Web Crypto digest is an asynchronous job costing far more than the hash itself), else Web Crypto.
+ */
+export function hashBackend(): HashBackend {
+  if (runtimeBackend) return runtimeBackend;
+  const node = nodeCrypto();
+  runtimeBackend = node
+    ? { name: 'node:crypto', hexDigest: (sha, text) => node.createHash(sha).update(text, 'utf8').digest('hex') }
+    : webCryptoHash;
+  return runtimeBackend;
 }
 
 /** The signature of a request (request phrase) or response (response phrase), lowercase hex. */
@@ -157,7 +199,7 @@ export async function sign(
   options: SignatureOptions = {},
 ): Promise<string> {
   if (phrase.length === 0) throw new SignatureConfigError('The SHA phrase must not be empty.');
-  return hexDigest(sha, signingString(params, phrase, options));
+  return hashBackend().hexDigest(sha, signingString(params, phrase, options));
 }
 
 /** Compares two hex digests case-insensitively in time independent of where they differ. */

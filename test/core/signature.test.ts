@@ -7,6 +7,7 @@ import {
   compareByteOrder,
   constantTimeEqualHex,
   explainSigningString,
+  hashBackend,
   parseShaType,
   sign,
   signatureOptionsFor,
@@ -14,6 +15,7 @@ import {
   signingString,
   SignatureConfigError,
   verifySignature,
+  webCryptoHash,
   wireParams,
 } from '../../src/core/signature.ts';
 
@@ -251,5 +253,27 @@ describe('canonical string properties', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('the hash behind sign()', () => {
+  it('is the runtime\'s synchronous node:crypto in Node', () => {
+    const backend = hashBackend();
+    assert.equal(backend.name, 'node:crypto');
+    assert.equal(typeof backend.hexDigest('sha256', 'x'), 'string', 'answers without a promise');
+  });
+
+  it('gives the same digest as Web Crypto for any text, in both SHA types', async () => {
+    const backend = hashBackend();
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom('sha256', 'sha512' as const), async (text, sha) => {
+        assert.equal(await backend.hexDigest(sha, text), await webCryptoHash.hexDigest(sha, text));
+      }),
+    );
+  });
+
+  it('matches coreutils through the Web Crypto path too, for the documented request', async () => {
+    const text = signingString(hostedPageRequest, 'TESTSHAIN');
+    assert.equal(await webCryptoHash.hexDigest('sha256', text), coreutilsDigest('sha256sum', text));
   });
 });
