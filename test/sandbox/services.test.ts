@@ -14,7 +14,7 @@ import {
   SANDBOX_SERVICES,
 } from '../../src/sandbox/merchants.ts';
 import { FRAUD_SCREENING_EMAIL, testCard } from '../../src/sandbox/test-cards.ts';
-import { callApi, postForm, startLoopback, type LoopbackGateway } from './loopback.ts';
+import { callApi, postForm, postJson, signedAs, startLoopback, type LoopbackGateway } from './loopback.ts';
 import { FUTURE_EXPIRY, hiddenFields } from './support.ts';
 
 const M = SANDBOX_MERCHANT;
@@ -69,6 +69,17 @@ describe('service activation per merchant account', () => {
         assert.equal(answer['response_message'], 'Service not activated for this merchant');
         const arabic = await callApi(lb, { ...params, language: 'ar' }, BASIC);
         assert.equal(arabic['response_message'], 'الخدمة غير مفعلة لهذا التاجر');
+      });
+    }
+
+    for (const [name, params] of operations) {
+      it(`refuses ${name} signed wrongly (00008), for either account`, async () => {
+        for (const merchant of [M, BASIC]) {
+          const body = await signedAs(merchant, params);
+          const answer = await postJson(lb.paymentApiUrl, { ...body, language: 'ar' }, merchant);
+          assert.equal(answer.fields['response_code'], '00008');
+          assert.ok(answer.verified, 'the refusal verifies with the account’s response phrase');
+        }
       });
     }
 
