@@ -275,11 +275,9 @@ async function directOperation(
   const { merchant, data } = checked;
   const language = requestLanguage(params);
   const eci = data.eci ?? 'ECOMMERCE';
-  // Recurring requests carry no card fields; the other shapes may.
+  // Recurring requests carry no card fields and no External MPI result (their schema refuses them).
   const card: CardFields = 'card_number' in data ? data : {};
   const withCard = card.card_number !== undefined;
-
-  // Recurring requests carry no External MPI fields (their schema refuses them).
   const mpi = externalMpiDecision(data as MpiResult, language);
   const services = serviceRefusal(merchant, { installments, check3ds: data.check_3ds, externalMpi: mpi !== undefined });
   if (services) return apiAnswer(params, merchant, services);

@@ -260,6 +260,28 @@ describe('3-D Secure services', () => {
       assert.equal((await charge(card('3ds'), { check_3ds: 'YES' }))['response_code'], '20000');
     });
 
+    it('skips the challenge of the hosted page too', async () => {
+      const fields = await signedAs(M, {
+        command: 'PURCHASE',
+        merchant_reference: nextReference(),
+        amount: '10000',
+        currency: 'EGP',
+        language: 'en',
+        return_url: 'http://shop.test/return',
+        check_3ds: 'NO',
+      });
+      const page = await postForm(`${lb.origin}${lb.gateway.paths.paymentPage}`, fields);
+      const session = /name="session" value="([0-9a-f]+)"/.exec(await page.text())?.[1];
+      const paid = await postForm(`${lb.origin}${lb.gateway.paths.pageSubmit}`, {
+        session,
+        card_number: card('3ds'),
+        expiry_date: FUTURE_EXPIRY.typed,
+        card_security_code: '123',
+      });
+      assert.equal(paid.status, 200, 'no redirect to a challenge');
+      assert.equal(hiddenFields(await paid.text())['response_code'], '14000');
+    });
+
     it('is refused (00014) where it is not activated', async () => {
       const answer = await charge(card('3ds'), { check_3ds: 'NO' }, BASIC);
       assert.equal(answer['response_code'], '00014');
