@@ -8,6 +8,7 @@ import {
   explainSigningString,
   parseShaType,
   sign,
+  signatureOptionsFor,
   verifySignature,
   type SignableParams,
   type ShaType,
@@ -65,7 +66,7 @@ async function verifyCommand(args: string[], io: Io): Promise<number> {
   const phrase = requirePhrase(values.phrase);
   const sha = shaFrom(values.sha);
   const params: SignableParams = parseSignedMessage(await readStdin(io.stdin), 'json-or-form');
-  const result = await verifySignature(params, phrase, sha, { merchantPage: values['merchant-page'] });
+  const result = await verifySignature(params, phrase, sha, { ...signatureOptionsFor(params), merchantPage: values['merchant-page'] });
   if (result.valid) {
     io.stdout.write('signature valid\n');
     return 0;

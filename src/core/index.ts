@@ -15,6 +15,7 @@ export * from './xml.ts';
 export * from './csv.ts';
 export * from './batch-file.ts';
 export * from './report-file.ts';
+export * from './exchange.ts';
 /** The element ↔ merchant endpoint contract (routes and their schemas), as one namespace. */
 export * as endpointApi from './endpoint-api.ts';
 export { ROUTES, CARD_FIELDS } from './endpoint-api.ts';

@@ -97,6 +97,20 @@ export const RESPONSE_CODES = {
   // Service activation per merchant account (spec: optional services are activated by the gateway).
   '00014': { outcome: 'failure', operation: 'any', en: 'Service not activated for this merchant', ar: 'الخدمة غير مفعلة لهذا التاجر' },
   // ---- Tokens, 3-D Secure services, currency exchange (sandbox II) ----
+  // Statuses 42/45/55/58/59 follow the gateway's published status list (docs/decisions.md).
+  '58000': { outcome: 'success', operation: 'token update', en: 'Token updated', ar: 'تم تحديث الرمز المميز' },
+  '42000': { outcome: 'success', operation: 'currency conversion', en: 'Success', ar: 'تمت العملية بنجاح' },
+  '00015': { outcome: 'failure', operation: 'any', en: 'Token is inactive', ar: 'الرمز المميز غير نشط' },
+  '00016': { outcome: 'failure', operation: 'any', en: 'Token is valid only for the payment it was created for', ar: 'الرمز المميز صالح فقط للدفعة التي أنشئ من أجلها' },
+  '13005': { outcome: 'failure', operation: 'purchase', en: 'Transaction rejected by fraud screening', ar: 'تم رفض العملية بواسطة فحص الاحتيال' },
+  '03005': { outcome: 'failure', operation: 'authorization', en: 'Transaction rejected by fraud screening', ar: 'تم رفض العملية بواسطة فحص الاحتيال' },
+  '45001': { outcome: 'failure', operation: '3-D Secure', en: 'Invalid card number', ar: 'رقم البطاقة غير صحيح' },
+  '45002': { outcome: 'failure', operation: '3-D Secure', en: 'Card not enrolled in 3-D Secure', ar: 'البطاقة غير مسجلة في خدمة التحقق ثلاثي الأبعاد' },
+  '45003': { outcome: 'failure', operation: '3-D Secure', en: '3-D Secure record not found or already used', ar: 'سجل التحقق ثلاثي الأبعاد غير موجود أو تم استخدامه' },
+  '45004': { outcome: 'failure', operation: '3-D Secure', en: '3-D Secure authentication not completed yet', ar: 'لم يكتمل التحقق ثلاثي الأبعاد بعد' },
+  '55001': { outcome: 'failure', operation: 'token list', en: 'Invalid date range', ar: 'نطاق التاريخ غير صحيح' },
+  '59001': { outcome: 'failure', operation: 'token update', en: 'Token name already in use', ar: 'اسم الرمز المميز مستخدم بالفعل' },
+  '93004': { outcome: 'failure', operation: 'OTP verification', en: 'Down payment does not match the offer', ar: 'الدفعة المقدمة لا تطابق العرض' },
   // ---- Batch service and reporting (sandbox II) ----
   // A refusal takes the status after its operation's (51 upload, 71 results, 73 process, 57 report),
   // as 03/13 follow 02/14; "still under validation" is a pending answer of the results (status 70).

@@ -23,6 +23,8 @@ export type SignableParams = Readonly<Record<string, SignableValue>>;
 export interface SignatureOptions {
   /** Merchant page 2.0: the card fields are posted to the gateway but left out of the string. */
   readonly merchantPage?: boolean;
+  /** Fields left out of the string even when present (see {@link signatureOptionsFor}). */
+  readonly unsigned?: readonly string[];
 }
 
 /** Fields that merchant page 2.0 leaves out of the signature string even when sent. */
@@ -33,6 +35,27 @@ export const MERCHANT_PAGE_UNSIGNED_FIELDS: readonly string[] = [
   'card_holder_name',
   'remember_me',
 ];
+
+/**
+ * Fields an answer carries but its signature string leaves out, by operation. The plans answer's
+ * nested `installment_detail` is written as nothing by the official PHP SDK, ignored by the .NET
+ * SDK and dropped by the Java SDK, so a gateway that signed it would fail all three
+ * (docs/decisions.md).
+ */
+const UNSIGNED_BY_OPERATION: Readonly<Record<string, readonly string[]>> = {
+  GET_INSTALLMENTS_PLANS: ['installment_detail'],
+};
+
+/**
+ * The signature options of a message, by its operation (`query_command`, `service_command` or
+ * `command`): what the gateway signs its answer with and what a verifier of that answer uses.
+ * The one place this rule lives, for the sandbox, the endpoint's answer check and `pg-checkout verify`.
+ */
+export function signatureOptionsFor(message: Readonly<Record<string, unknown>>): SignatureOptions {
+  const operation = message['query_command'] ?? message['service_command'] ?? message['command'];
+  const unsigned = typeof operation === 'string' ? UNSIGNED_BY_OPERATION[operation] : undefined;
+  return unsigned ? { unsigned } : {};
+}
 
 /** A refused signature setting, such as the weak 128-bit SHA variant. */
 export class SignatureConfigError extends Error {
@@ -89,11 +112,12 @@ export function compareByteOrder(a: string, b: string): number {
   return left.length - right.length;
 }
 
-/** The parameters that take part in the signature, sorted: without `signature`, absent values or (merchant page) card fields. */
+/** The parameters that take part in the signature, sorted: without `signature`, absent values, (merchant page) card fields or the unsigned ones. */
 function signedEntries(params: SignableParams, options: SignatureOptions): [string, SignableValue][] {
   return Object.entries(params)
     .filter(([name, value]) => {
       if (name === 'signature' || value === undefined || value === null) return false;
+      if (options.unsigned?.includes(name)) return false;
       return !(options.merchantPage && MERCHANT_PAGE_UNSIGNED_FIELDS.includes(name));
     })
     .sort(([a], [b]) => compareByteOrder(a, b));

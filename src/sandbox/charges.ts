@@ -6,11 +6,11 @@
 import { maskCardNumber } from '../core/card-number.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import type { GatewayContext } from './context.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import { hasService, type SandboxMerchant } from './merchants.ts';
 import { chargedOrder, lastOperation, type ChargeResult, type OrderDetails, type OrderInstallments, type SandboxOrder } from './orders.ts';
 import type { ChosenPlan } from './plans.ts';
 import type { EnteredCard } from './state.ts';
-import { TEST_CARDS, type CardOutcome } from './test-cards.ts';
+import { FRAUD_SCREENING_EMAIL, TEST_CARDS, type CardOutcome } from './test-cards.ts';
 import type { WireParams } from './wire.ts';
 
 /** What charging this number does; a number that is not a test card is an invalid card. */
@@ -18,9 +18,19 @@ export function outcomeOf(cardNumber: string): CardOutcome {
   return TEST_CARDS.find((card) => card.number === cardNumber)?.outcome ?? 'invalid_card';
 }
 
-/** The charge's result, or 'pending' when the issuer asks for a 3-D Secure challenge. */
-export function chargeResultOf(outcome: CardOutcome, options: { readonly recurring?: boolean } = {}): ChargeResult | 'pending' {
-  if (outcome === '3ds') return options.recurring ? 'success' : 'pending';
+/** True for the cards whose issuer authenticates the customer (3ds_enrolled Y). */
+export function isEnrolled(outcome: CardOutcome): outcome is '3ds' | '3ds_md_pares' | '3ds_fails' {
+  return outcome === '3ds' || outcome === '3ds_md_pares' || outcome === '3ds_fails';
+}
+
+/**
+ * The charge's result, or 'pending' when the issuer asks for a 3-D Secure challenge. Without a
+ * challenge (`challenge: false`: merchant-initiated, Check 3-D Secure off, or authenticated by an
+ * External MPI) an enrolled card is charged like any approved card.
+ */
+export function chargeResultOf(outcome: CardOutcome, options: { readonly challenge?: boolean } = {}): ChargeResult | 'pending' {
+  if (isEnrolled(outcome)) return options.challenge === false ? 'success' : 'pending';
+  if (outcome === '3ds_not_enrolled') return 'success';
   return outcome;
 }
 
@@ -35,6 +45,14 @@ export interface ChargeRequest {
   readonly eci: 'ECOMMERCE' | 'RECURRING' | 'MOTO';
   readonly tokenName?: string;
   readonly plan?: ChosenPlan;
+  /** Screened when the merchant has fraud prevention. */
+  readonly customerEmail?: string;
+  /**
+   * 3-D Secure decided before the charge: `skip` asks no challenge (check_3ds NO, an External MPI
+   * authentication), `failed` declines it (an External MPI result that failed). MOTO and
+   * RECURRING charges never meet a challenge: the customer is not there to answer it.
+   */
+  readonly threeDs?: 'skip' | 'failed';
   /** The request's customer and description fields, for reports ({@link orderDetailsOf}). */
   readonly details?: OrderDetails;
 }
@@ -55,12 +73,23 @@ export interface Charge {
   readonly code: KnownResponseCode;
   /** The answer's own fields (everything but the echo and the outcome). */
   readonly fields: WireParams;
+  /** A pending challenge that the issuer will fail whatever the customer presses (the `3ds_fails` card). */
+  readonly authenticationFails: boolean;
+}
+
+/** What the charge comes to before the issuer is asked: fraud screening, then the 3-D Secure decisions. */
+function resultOf(request: ChargeRequest, outcome: CardOutcome): ChargeResult | 'pending' {
+  const screened = hasService(request.merchant, 'fraud_prevention') && request.customerEmail?.toLowerCase() === FRAUD_SCREENING_EMAIL;
+  if (screened) return 'fraud_rejected';
+  if (request.threeDs === 'failed' && outcome !== 'invalid_card') return 'challenge_failed';
+  const challenge = request.threeDs !== 'skip' && request.eci === 'ECOMMERCE';
+  return chargeResultOf(outcome, { challenge });
 }
 
 /** Charges the card, stores the order, and says what to answer. */
 export function charge(ctx: GatewayContext, request: ChargeRequest): Charge {
   const outcome = outcomeOf(request.card.number);
-  const result = chargeResultOf(outcome, { recurring: request.eci === 'RECURRING' });
+  const result = resultOf(request, outcome);
   const svcId = ctx.state.nextSvcId();
   const installments: OrderInstallments | undefined = request.plan
     ? {
@@ -94,7 +123,12 @@ export function charge(ctx: GatewayContext, request: ChargeRequest): Charge {
     ctx.now(),
   );
   ctx.state.saveOrder(order);
-  return { order, code: lastOperation(order).code, fields: chargeFields(order, request.eci, request.tokenName) };
+  return {
+    order,
+    code: lastOperation(order).code,
+    fields: chargeFields(order, request.eci, request.tokenName),
+    authenticationFails: result === 'pending' && outcome === '3ds_fails',
+  };
 }
 
 /** The fields an answer about a card order carries; authorization_code only once it succeeded. */

@@ -19,6 +19,8 @@ export interface GatewayPaths {
   readonly pageSubmit: string;
   /** `{basePath}/{apiRoot}/3ds/challenge`: the simulated issuer page (GET shows it, POST answers it). */
   readonly challenge: string;
+  /** `{basePath}/{apiRoot}/3ds/acs`: the issuer's page of a 3DS_ENROLLMENT (its 3ds_url); it posts to merchant_3ds_url. */
+  readonly acs: string;
   /** `{basePath}/{apiRoot}/paymentApi`: the JSON API. */
   readonly paymentApi: string;
   /** `{basePath}/{apiRoot}/upload`: UPLOAD_BATCH_FILE, a multipart form. */
@@ -45,7 +47,7 @@ export type Checked<T> =
   | { readonly ok: true; readonly merchant: SandboxMerchant; readonly data: T }
   | {
       readonly ok: false;
-      /** Known once the merchant is identified: the refusal is then signed with its response phrase. */
+      /** Known once the caller holds the merchant's access code: the refusal is then signed with its response phrase. */
       readonly merchant: SandboxMerchant | undefined;
       readonly code: KnownResponseCode;
       readonly detail?: string;
@@ -75,13 +77,15 @@ export async function checkRequest<S extends z.ZodMiniType>(
   if (typeof identifier !== 'string' || identifier === '') {
     return refusal(undefined, '00001', fieldError('merchant_identifier', 'required', {}, language).message);
   }
+  // One rule for both: the sandbox signs only for a caller that holds the merchant's access code,
+  // so an unknown identifier and a wrong (or missing) access code get the same unsigned refusal.
   const merchant = ctx.merchants.get(identifier);
   if (!merchant) return refusal(undefined, '00006');
   const accessCode = params['access_code'];
   if (typeof accessCode !== 'string' || accessCode === '') {
-    return refusal(merchant, '00001', fieldError('access_code', 'required', {}, language).message);
+    return refusal(undefined, '00001', fieldError('access_code', 'required', {}, language).message);
   }
-  if (accessCode !== merchant.accessCode) return refusal(merchant, '00006');
+  if (accessCode !== merchant.accessCode) return refusal(undefined, '00006');
 
   const forms = options.signatureForms ?? [{}];
   let signatureOk = false;

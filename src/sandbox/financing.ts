@@ -29,7 +29,7 @@ import {
   SANDBOX_OTP,
   UNREGISTERED_FINANCING_PHONE,
 } from './test-cards.ts';
-import { isChargeableCurrency, jsonAnswer, requestLanguage, type WireParams } from './wire.ts';
+import { apiAnswer, isChargeableCurrency, requestLanguage, type WireParams } from './wire.ts';
 
 type Params = Record<string, WireParams[string]>;
 
@@ -51,10 +51,10 @@ function partnerCheck(params: Params): { ok: true; phone: string } | { ok: false
 
 export async function customerVerify(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, customerVerifyRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const partner = partnerCheck(params);
-  if (!partner.ok) return jsonAnswer(params, checked.merchant, partner.code, {}, partner.detail);
-  return jsonAnswer(params, checked.merchant, '90000');
+  if (!partner.ok) return apiAnswer(params, checked.merchant, partner.code, {}, partner.detail);
+  return apiAnswer(params, checked.merchant, '90000');
 }
 
 /** Down payment: a fixed share of the amount, rounded half up to the minor unit. */
@@ -70,13 +70,13 @@ export function emiOf(amount: number, downPayment: number, months: number, inter
 
 export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, otpGenerateRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const partner = partnerCheck(params);
-  if (!partner.ok) return jsonAnswer(params, merchant, partner.code, {}, partner.detail);
-  if (!isChargeableCurrency(data.currency)) return jsonAnswer(params, merchant, '00009');
+  if (!partner.ok) return apiAnswer(params, merchant, partner.code, {}, partner.detail);
+  if (!isChargeableCurrency(data.currency)) return apiAnswer(params, merchant, '00009');
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) {
-    return jsonAnswer(params, merchant, '00005');
+    return apiAnswer(params, merchant, '00005');
   }
   const amount = parseWireAmount(data.amount);
   const transaction: FinancingTransaction = {
@@ -96,7 +96,7 @@ export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<
     createdAt: ctx.now(),
   };
   ctx.state.saveFinancing(transaction);
-  return jsonAnswer(params, merchant, '88000', {
+  return apiAnswer(params, merchant, '88000', {
     transaction_id: transaction.transactionId,
     total_down_payment: transaction.downPayment,
     otp_status: '1',
@@ -106,21 +106,23 @@ export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<
 
 export async function otpVerify(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, otpVerifyRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const partner = partnerCheck(params);
-  if (!partner.ok) return jsonAnswer(params, merchant, partner.code, {}, partner.detail);
+  if (!partner.ok) return apiAnswer(params, merchant, partner.code, {}, partner.detail);
   const transaction = ctx.state.latestFinancing(merchant.merchantIdentifier, data.merchant_reference);
-  if (!transaction || transaction.phone !== partner.phone || transaction.completed) return jsonAnswer(params, merchant, '00007');
-  if (transaction.locked) return jsonAnswer(params, merchant, '93002');
+  if (!transaction || transaction.phone !== partner.phone || transaction.completed) return apiAnswer(params, merchant, '00007');
+  if (transaction.locked) return apiAnswer(params, merchant, '93002');
+  // The customer confirms the down payment OTP_GENERATE offered, not another.
+  if (parseWireAmount(data.total_downpayment) !== transaction.downPayment) return apiAnswer(params, merchant, '93004');
   if (data.otp !== transaction.otp) {
     const wrongAttempts = transaction.wrongAttempts + 1;
     const locked = wrongAttempts >= MAX_OTP_ATTEMPTS;
     ctx.state.saveFinancing({ ...transaction, wrongAttempts, locked });
-    return jsonAnswer(params, merchant, locked ? '93002' : '93001');
+    return apiAnswer(params, merchant, locked ? '93002' : '93001');
   }
   ctx.state.saveFinancing({ ...transaction, verified: true });
-  return jsonAnswer(params, merchant, '92182', {
+  return apiAnswer(params, merchant, '92182', {
     total_downpayment: transaction.downPayment,
     otp_status: '1',
     tenure: {
@@ -135,26 +137,27 @@ export async function otpVerify(ctx: GatewayContext, params: Params): Promise<Re
 
 export async function financingPurchase(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, financingPurchaseRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const language = requestLanguage(params);
   const partner = partnerCheck(params);
-  if (!partner.ok) return jsonAnswer(params, merchant, partner.code, {}, partner.detail);
+  if (!partner.ok) return apiAnswer(params, merchant, partner.code, {}, partner.detail);
   const transaction = ctx.state.financing(merchant.merchantIdentifier, data.transaction_id);
   if (!transaction || transaction.merchantReference !== data.merchant_reference || transaction.phone !== partner.phone) {
-    return jsonAnswer(params, merchant, '00007');
+    return apiAnswer(params, merchant, '00007');
   }
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) {
-    return jsonAnswer(params, merchant, '00005');
+    return apiAnswer(params, merchant, '00005');
   }
-  if (!transaction.verified || transaction.locked || data.otp !== transaction.otp) return jsonAnswer(params, merchant, '93003');
-  if (data.currency !== transaction.currency) return jsonAnswer(params, merchant, '00013');
+  if (!transaction.verified || transaction.locked || data.otp !== transaction.otp) return apiAnswer(params, merchant, '93003');
+  if (data.currency !== transaction.currency) return apiAnswer(params, merchant, '00013');
+  if (parseWireAmount(data.total_down_payment) !== transaction.downPayment) return apiAnswer(params, merchant, '93004');
   if (parseWireAmount(data.amount) !== transaction.amount) {
-    return jsonAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
+    return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
   }
   const months = FINANCING_TENURES.map((option) => String(option.months));
   if (!months.includes(String(data.tenure))) {
-    return jsonAnswer(params, merchant, '00002', {}, fieldError('tenure', 'enum', { values: months }, language).message);
+    return apiAnswer(params, merchant, '00002', {}, fieldError('tenure', 'enum', { values: months }, language).message);
   }
   const order = financedPurchase(
     {
@@ -168,5 +171,5 @@ export async function financingPurchase(ctx: GatewayContext, params: Params): Pr
   );
   ctx.state.saveOrder(order);
   ctx.state.saveFinancing({ ...transaction, completed: true });
-  return jsonAnswer(params, merchant, '14000', { svc_id: order.svcId, eci: 'ECOMMERCE' });
+  return apiAnswer(params, merchant, '14000', { svc_id: order.svcId, eci: 'ECOMMERCE' });
 }

@@ -8,6 +8,8 @@
  *   POST {basePath}/{apiRoot}/paymentPage/submit   the sandbox card-entry form (HTML)
  *   GET  {basePath}/{apiRoot}/3ds/challenge?id=…   the 3-D Secure challenge page (HTML)
  *   POST {basePath}/{apiRoot}/3ds/challenge        its answer (HTML, returns to the merchant)
+ *   GET  {basePath}/{apiRoot}/3ds/acs?id=…         the issuer's page of a 3DS_ENROLLMENT (HTML)
+ *   POST {basePath}/{apiRoot}/3ds/acs              its answer (HTML, posts to merchant_3ds_url)
  *   POST {basePath}/{apiRoot}/paymentApi           the JSON API
  *   POST {basePath}/{apiRoot}/upload/              UPLOAD_BATCH_FILE (multipart)
  *   POST {basePath}/{apiRoot}/batchApi/            GET_BATCH_RESULTS, PROCESS_BATCH
@@ -19,17 +21,18 @@
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
 import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
-import { merchantDirectory, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+import { merchantDirectory, SANDBOX_MERCHANTS, type SandboxMerchant } from './merchants.ts';
 import { payBill, type SandboxOrder, type Transition } from './orders.ts';
 import { postPaymentApi } from './payment-api.ts';
 import { answerChallenge, postPaymentPage, showChallenge, submitPaymentPage } from './payment-page.ts';
 import { postReportingApi, ReportStore } from './reports.ts';
 import { SandboxState, type FinancingTransaction } from './state.ts';
+import { answerAcsPage, showAcsPage } from './three-ds.ts';
 import { maskCardNumber } from '../core/card-number.ts';
 import { BodyError, jsonResponse, readForm, readJson } from './wire.ts';
 
 export interface SandboxGatewayOptions {
-  /** The accounts the gateway knows; default: only SANDBOX_MERCHANT. */
+  /** The accounts the gateway knows; default: SANDBOX_MERCHANT and SANDBOX_MERCHANT_BASIC. */
   readonly merchants?: readonly SandboxMerchant[];
   /** Where the gateway is mounted, e.g. '/sandbox'; default ''. */
   readonly basePath?: string;
@@ -48,7 +51,9 @@ export interface SandboxTokenView {
   readonly cardNumber: string;
   readonly expiryDate: string;
   readonly scheme: string;
-  readonly status: 'ACTIVE';
+  readonly status: 'ACTIVE' | 'INACTIVE';
+  /** A temporary token: it pays only the payment it was made for, and GET_TOKENS never lists it. */
+  readonly temporary: boolean;
 }
 
 export interface SandboxGateway {
@@ -75,7 +80,7 @@ function normalizeBasePath(basePath: string): string {
 }
 
 export function createSandboxGateway(options: SandboxGatewayOptions = {}): SandboxGateway {
-  const merchants = merchantDirectory(options.merchants ?? [SANDBOX_MERCHANT]);
+  const merchants = merchantDirectory(options.merchants ?? SANDBOX_MERCHANTS);
   const basePath = normalizeBasePath(options.basePath ?? '');
   const apiRoot = (options.apiRoot ?? 'FortAPI').replace(/^\/+|\/+$/g, '');
   if (apiRoot === '') throw new Error('apiRoot must not be empty');
@@ -86,6 +91,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     paymentPage: `${root}/paymentPage`,
     pageSubmit: `${root}/paymentPage/submit`,
     challenge: `${root}/3ds/challenge`,
+    acs: `${root}/3ds/acs`,
     paymentApi: `${root}/paymentApi`,
     batchUpload: `${root}/upload`,
     batchApi: `${root}/batchApi`,
@@ -131,6 +137,9 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       case paths.challenge:
         if (method === 'GET') return showChallenge(ctx, request);
         return post(() => answerChallenge(ctx, request));
+      case paths.acs:
+        if (method === 'GET') return showAcsPage(ctx, request);
+        return post(() => answerAcsPage(ctx, request));
       case `${paths.tools}/pay-bill`:
         return post(() => payBillTool(request, payBillNow));
       case `${paths.tools}/orders`:
@@ -182,6 +191,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         expiryDate: token.expiryDate,
         scheme: token.scheme,
         status: token.status,
+        temporary: token.temporary !== undefined,
       })),
     financingTransactions: () => state.financingTransactions().map(({ otp: _otp, ...rest }) => rest),
     payBill: payBillNow,

@@ -13,7 +13,16 @@ export {
 export type { GatewayPaths } from './context.ts';
 export { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from './batch.ts';
 export { createSandboxClock, type SandboxClock } from './clock.ts';
-export { endpointCredentials, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+export {
+  endpointCredentials,
+  hasService,
+  SANDBOX_MERCHANT,
+  SANDBOX_MERCHANT_BASIC,
+  SANDBOX_MERCHANTS,
+  SANDBOX_SERVICES,
+  type SandboxMerchant,
+  type SandboxService,
+} from './merchants.ts';
 export {
   AUTHORIZATION_HOLD_MS,
   FINANCING_DOWN_PAYMENT_PERCENT,

@@ -7,8 +7,19 @@ import type { ShaType } from '../core/signature.ts';
 /**
  * The optional services the gateway's back-office activates per merchant account (spec, "What the
  * service does"): an operation of a service that is off is answered 00014, "not activated".
+ * Two settings the operations team switches on the same way ride along: Check 3-D Secure
+ * (`check_3ds=NO` may skip the challenge) and CVV suppression (an e-commerce charge of clear card
+ * data may come without `card_security_code`). What each does in the sandbox: docs/sandbox.md.
  */
-export type SandboxService = 'fraud_prevention' | '3ds' | 'installments' | 'tokenization' | 'batch' | 'currency_exchange';
+export type SandboxService =
+  | 'fraud_prevention'
+  | '3ds'
+  | 'installments'
+  | 'tokenization'
+  | 'batch'
+  | 'currency_exchange'
+  | 'check_3ds'
+  | 'cvv_suppression';
 
 export const SANDBOX_SERVICES: readonly SandboxService[] = [
   'fraud_prevention',
@@ -17,6 +28,8 @@ export const SANDBOX_SERVICES: readonly SandboxService[] = [
   'tokenization',
   'batch',
   'currency_exchange',
+  'check_3ds',
+  'cvv_suppression',
 ];
 
 export interface SandboxMerchant {
@@ -49,6 +62,23 @@ export const SANDBOX_MERCHANT: SandboxMerchant = {
   requestPhrase: 'sandbox-request-phrase',
   responsePhrase: 'sandbox-response-phrase',
 };
+
+/**
+ * A second account with every optional service and setting off, signing with SHA-512: to see the
+ * "not activated" answers (00014), a temporary token where the first account keeps one, and the
+ * security code an e-commerce charge of clear card data needs without CVV suppression.
+ */
+export const SANDBOX_MERCHANT_BASIC: SandboxMerchant = {
+  merchantIdentifier: 'pgSandboxBasic',
+  accessCode: 'SBXaccess0000000002',
+  shaType: 'sha512',
+  requestPhrase: 'basic-request-phrase',
+  responsePhrase: 'basic-response-phrase',
+  services: Object.fromEntries(SANDBOX_SERVICES.map((service) => [service, false])),
+};
+
+/** The accounts a gateway knows unless told otherwise. */
+export const SANDBOX_MERCHANTS: readonly SandboxMerchant[] = [SANDBOX_MERCHANT, SANDBOX_MERCHANT_BASIC];
 
 /**
  * The merchant endpoint's credentials for a sandbox account, to spread into its configuration:

@@ -187,8 +187,8 @@ export function settle(order: SandboxOrder, now: number): SandboxOrder {
 
 /** The codes of a charge's outcomes, by command. */
 export const CHARGE_CODES = {
-  PURCHASE: { success: '14000', decline: '13001', insufficient_funds: '13002', invalid_card: '13003', challenge_failed: '13004' },
-  AUTHORIZATION: { success: '02000', decline: '03001', insufficient_funds: '03002', invalid_card: '03003', challenge_failed: '03004' },
+  PURCHASE: { success: '14000', decline: '13001', insufficient_funds: '13002', invalid_card: '13003', challenge_failed: '13004', fraud_rejected: '13005' },
+  AUTHORIZATION: { success: '02000', decline: '03001', insufficient_funds: '03002', invalid_card: '03003', challenge_failed: '03004', fraud_rejected: '03005' },
 } as const satisfies Record<'PURCHASE' | 'AUTHORIZATION', Record<string, KnownResponseCode>>;
 
 export type ChargeResult = keyof (typeof CHARGE_CODES)['PURCHASE'];

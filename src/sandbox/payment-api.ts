@@ -23,19 +23,22 @@ import {
 } from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
-import { charge } from './charges.ts';
+import { charge, chargeFields } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import { currencyConversion } from './exchange.ts';
+import { hasService, type SandboxMerchant } from './merchants.ts';
 import { capture, issuedBill, lastOperation, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { challengeUrl } from './payment-page.ts';
 import { cardBelongsTo, findPlan, plansQueryIssuers } from './plans.ts';
-import type { EnteredCard } from './state.ts';
+import type { EnteredCard, SandboxToken } from './state.ts';
+import { externalMpiDecision, threeDsAuthentication, threeDsEnrollment, type MpiResult } from './three-ds.ts';
+import { getTokens, keepsToken, saveToken, spendToken, tokenizeCard, tokenRefusal, updateToken } from './tokens.ts';
 import {
+  apiAnswer,
   BodyError,
   httpUrl,
   isChargeableCurrency,
-  jsonAnswer,
   jsonResponse,
   readJson,
   requestLanguage,
@@ -61,16 +64,14 @@ export async function postPaymentApi(ctx: GatewayContext, request: Request): Pro
   const service = params['service_command'];
   const command = params['command'];
   if (query !== undefined) {
-    if (query === 'CHECK_STATUS') return checkStatus(ctx, params);
-    if (query === 'GET_INSTALLMENTS_PLANS') return plansQuery(ctx, params);
-    return unsupported(ctx, params, 'query_command', ['CHECK_STATUS', 'GET_INSTALLMENTS_PLANS']);
+    const answerQuery = typeof query === 'string' ? QUERIES[query] : undefined;
+    if (answerQuery) return answerQuery(ctx, params, request.url);
+    return unsupported(ctx, params, 'query_command', Object.keys(QUERIES));
   }
   if (service !== undefined) {
-    if (service === 'BILL_PRESENTMENT') return billPresentment(ctx, params);
-    if (service === 'CUSTOMER_VERIFY') return customerVerify(ctx, params);
-    if (service === 'OTP_GENERATE') return otpGenerate(ctx, params);
-    if (service === 'OTP_VERIFY') return otpVerify(ctx, params);
-    return unsupported(ctx, params, 'service_command', ['BILL_PRESENTMENT', 'CUSTOMER_VERIFY', 'OTP_GENERATE', 'OTP_VERIFY']);
+    const answerService = typeof service === 'string' ? SERVICES[service] : undefined;
+    if (answerService) return answerService(ctx, params, request.url);
+    return unsupported(ctx, params, 'service_command', Object.keys(SERVICES));
   }
   switch (command) {
     case 'CAPTURE':
@@ -91,6 +92,28 @@ export async function postPaymentApi(ctx: GatewayContext, request: Request): Pro
   }
 }
 
+type Operation = (ctx: GatewayContext, params: Params, requestUrl: string) => Promise<Response>;
+
+/** The queries of paymentApi, by query_command. */
+const QUERIES: Readonly<Record<string, Operation>> = {
+  CHECK_STATUS: (ctx, params) => checkStatus(ctx, params),
+  GET_INSTALLMENTS_PLANS: (ctx, params) => plansQuery(ctx, params),
+  GET_TOKENS: (ctx, params) => getTokens(ctx, params),
+};
+
+/** The services of paymentApi, by service_command. */
+const SERVICES: Readonly<Record<string, Operation>> = {
+  BILL_PRESENTMENT: (ctx, params) => billPresentment(ctx, params),
+  CUSTOMER_VERIFY: (ctx, params) => customerVerify(ctx, params),
+  OTP_GENERATE: (ctx, params) => otpGenerate(ctx, params),
+  OTP_VERIFY: (ctx, params) => otpVerify(ctx, params),
+  TOKENIZATION: (ctx, params) => tokenizeCard(ctx, params),
+  UPDATE_TOKEN: (ctx, params) => updateToken(ctx, params),
+  '3DS_ENROLLMENT': threeDsEnrollment,
+  '3DS_AUTHENTICATION': (ctx, params) => threeDsAuthentication(ctx, params),
+  CURRENCY_CONVERSION: (ctx, params) => currencyConversion(ctx, params),
+};
+
 /** An operation the sandbox does not offer, or none named: 00002 (or 00001), signed only for a known merchant. */
 async function unsupported(
   ctx: GatewayContext,
@@ -100,36 +123,36 @@ async function unsupported(
 ): Promise<Response> {
   const language = requestLanguage(params);
   const merchant = identifiedMerchant(ctx, params);
-  if (!values) return jsonAnswer(params, merchant, '00001', {}, fieldError(field, 'required', {}, language).message);
-  return jsonAnswer(params, merchant, '00002', {}, fieldError(field, 'enum', { values }, language).message);
+  if (!values) return apiAnswer(params, merchant, '00001', {}, fieldError(field, 'required', {}, language).message);
+  return apiAnswer(params, merchant, '00002', {}, fieldError(field, 'enum', { values }, language).message);
 }
 
 // ---- Maintenance ----
 
 async function captureOrRefund(ctx: GatewayContext, params: Params, command: 'CAPTURE' | 'REFUND'): Promise<Response> {
   const checked = await checkRequest(ctx, params, command === 'CAPTURE' ? captureRequest : refundRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
-  const order = ctx.state.orderBySvcId(merchant.merchantIdentifier, data.svc_id);
-  if (!order || order.merchantReference !== data.merchant_reference) return jsonAnswer(params, merchant, '00007');
+  const order = findOrder(ctx, merchant, data.svc_id, data.merchant_reference);
+  if (!order) return apiAnswer(params, merchant, '00007');
   const amount = parseWireAmount(data.amount);
   const transition = (command === 'CAPTURE' ? capture : refund)(order, amount, data.currency, ctx.now());
   if (transition.ok) ctx.state.saveOrder(transition.order);
-  return jsonAnswer(params, merchant, transition.code);
+  return apiAnswer(params, merchant, transition.code);
 }
 
 async function voidOrder(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, voidAuthorizationRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const order = findOrder(ctx, merchant, data.svc_id, data.merchant_reference);
-  if (!order) return jsonAnswer(params, merchant, '00007');
+  if (!order) return apiAnswer(params, merchant, '00007');
   const transition = voidAuthorization(order, ctx.now());
   if (transition.ok) ctx.state.saveOrder(transition.order);
-  return jsonAnswer(params, merchant, transition.code, { svc_id: order.svcId });
+  return apiAnswer(params, merchant, transition.code, { svc_id: order.svcId });
 }
 
-/** By svc_id (and then the reference must agree), or by merchant_reference alone. */
+/** By svc_id (and then a reference sent beside it must agree: 00007 otherwise), or by merchant_reference alone. */
 function findOrder(
   ctx: GatewayContext,
   merchant: SandboxMerchant,
@@ -147,12 +170,14 @@ function findOrder(
 
 async function checkStatus(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, checkStatusRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const order = findOrder(ctx, merchant, data.svc_id, data.merchant_reference);
-  if (!order) return jsonAnswer(params, merchant, '12001');
+  if (!order) return apiAnswer(params, merchant, '12001');
   const last = lastOperation(order);
   const fields: WireParams = {
+    // Asked by svc_id alone, the answer still names the order's reference.
+    merchant_reference: order.merchantReference,
     svc_id: order.svcId,
     transaction_status: expectedStatus(last.code),
     transaction_code: last.code,
@@ -169,25 +194,26 @@ async function checkStatus(ctx: GatewayContext, params: Params): Promise<Respons
     const outcome = classifyResponse({ response_code: last.code });
     fields['acquirer_response_code'] = outcome === 'success' ? '00' : outcome === 'pending' ? '01' : '05';
   }
-  return jsonAnswer(params, merchant, '12000', fields);
+  return apiAnswer(params, merchant, '12000', fields);
 }
 
 async function plansQuery(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, installmentsPlansRequest);
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const language = requestLanguage(params);
+  if (!hasService(merchant, 'installments')) return apiAnswer(params, merchant, '00014');
   if (data.amount !== undefined && data.currency === undefined) {
-    return jsonAnswer(params, merchant, '00001', {}, fieldError('currency', 'required', {}, language).message);
+    return apiAnswer(params, merchant, '00001', {}, fieldError('currency', 'required', {}, language).message);
   }
-  if (data.currency !== undefined && !isChargeableCurrency(data.currency)) return jsonAnswer(params, merchant, '00009');
+  if (data.currency !== undefined && !isChargeableCurrency(data.currency)) return apiAnswer(params, merchant, '00009');
   const issuers = plansQueryIssuers({
     ...(data.amount !== undefined ? { amount: parseWireAmount(data.amount) } : {}),
     ...(data.currency !== undefined ? { currency: data.currency } : {}),
     ...(data.issuer_code !== undefined ? { issuerCode: data.issuer_code } : {}),
   });
   // The fixture objects are plain JSON data; the cast only widens interface types to SignableValue.
-  return jsonAnswer(params, merchant, '62000', { installment_detail: { issuer_detail: issuers as unknown as SignableValue } });
+  return apiAnswer(params, merchant, '62000', { installment_detail: { issuer_detail: issuers as unknown as SignableValue } });
 }
 
 // ---- Cash bill ----
@@ -197,23 +223,23 @@ async function billPresentment(ctx: GatewayContext, params: Params): Promise<Res
   if (!checked.ok) {
     // A well-formed currency other than EGP: the service does not support it (bills are EGP only).
     const otherCurrency = checked.errors?.some((error) => error.field === 'currency' && error.rule === 'enum');
-    return jsonAnswer(params, checked.merchant, otherCurrency ? '00009' : checked.code, {}, otherCurrency ? undefined : checked.detail);
+    return apiAnswer(params, checked.merchant, otherCurrency ? '00009' : checked.code, {}, otherCurrency ? undefined : checked.detail);
   }
   const { merchant, data } = checked;
   const language = requestLanguage(params);
   if (data.payment_partner !== VOUCHER_PARTNER_CODE) {
     const detail = fieldError('payment_partner', 'enum', { values: [VOUCHER_PARTNER_CODE] }, language).message;
-    return jsonAnswer(params, merchant, '00002', {}, detail);
+    return apiAnswer(params, merchant, '00002', {}, detail);
   }
   const expiresAt = parseExpiry(data.request_expiry_date);
   if (expiresAt === undefined) {
     const detail = fieldError('request_expiry_date', 'format', { format: 'datetime_offset' }, language).message;
-    return jsonAnswer(params, merchant, '00002', {}, detail);
+    return apiAnswer(params, merchant, '00002', {}, detail);
   }
-  if (expiresAt <= ctx.now()) return jsonAnswer(params, merchant, '31002');
+  if (expiresAt <= ctx.now()) return apiAnswer(params, merchant, '31002');
   const amount = parseWireAmount(data.amount);
-  if (amount <= 0) return jsonAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
-  if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) return jsonAnswer(params, merchant, '00005');
+  if (amount <= 0) return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
+  if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) return apiAnswer(params, merchant, '00005');
   const billNumber = ctx.state.newBillNumber();
   const order = issuedBill(
     {
@@ -228,7 +254,7 @@ async function billPresentment(ctx: GatewayContext, params: Params): Promise<Res
     ctx.now(),
   );
   ctx.state.saveOrder(order);
-  return jsonAnswer(params, merchant, '30000', { bill_number: billNumber });
+  return apiAnswer(params, merchant, '30000', { bill_number: billNumber });
 }
 
 // ---- AUTHORIZATION / PURCHASE with a token or a card ----
@@ -239,45 +265,73 @@ async function directOperation(
   command: 'AUTHORIZATION' | 'PURCHASE',
   requestUrl: string,
 ): Promise<Response> {
-  const recurring = params['eci'] === 'RECURRING' && command === 'PURCHASE';
+  // A recurring charge of a stored token; RECURRING with clear card data is the trusted channel's.
+  const recurring = params['eci'] === 'RECURRING' && command === 'PURCHASE' && params['card_number'] === undefined;
   const installments = params['installments'] !== undefined;
   const schema = installments ? installmentsDirectRequest : recurring ? recurringPurchaseRequest : trustedChannelRequest;
   // Merchant page completion sends no eci; it is an e-commerce transaction.
   const checked = await checkRequest(ctx, params, schema, installments || recurring ? {} : { defaults: { eci: 'ECOMMERCE' } });
-  if (!checked.ok) return jsonAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const language = requestLanguage(params);
   const eci = data.eci ?? 'ECOMMERCE';
-  if (!isChargeableCurrency(data.currency)) return jsonAnswer(params, merchant, '00009');
+  // Recurring requests carry no card fields and no External MPI result (their schema refuses them).
+  const card: CardFields = 'card_number' in data ? data : {};
+  const withCard = card.card_number !== undefined;
+  const mpi = externalMpiDecision(data as MpiResult, language);
+  const services = serviceRefusal(merchant, { installments, check3ds: data.check_3ds, externalMpi: mpi !== undefined });
+  if (services) return apiAnswer(params, merchant, services);
+  if (mpi && !mpi.ok) return apiAnswer(params, merchant, mpi.code, {}, mpi.detail);
+  if (!isChargeableCurrency(data.currency)) return apiAnswer(params, merchant, '00009');
   const amount = parseWireAmount(data.amount);
-  if (amount <= 0) return jsonAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
-
-  const source = cardSource(ctx, merchant, data, command);
-  if (!source.ok) return jsonAnswer(params, merchant, source.code);
-  const { card } = source;
-  if (isExpiredYymm(card.expiryDate, new Date(ctx.now()))) return jsonAnswer(params, merchant, '00011');
-  if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) return jsonAnswer(params, merchant, '00005');
-
-  let plan;
-  if ('installments' in data && data.installments === 'YES') {
-    plan = findPlan(data.issuer_code, data.plan_code, amount, data.currency);
-    if (!plan || !cardBelongsTo(plan.issuer, card.number)) return jsonAnswer(params, merchant, '00012');
+  if (amount <= 0) return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
+  // Without CVV suppression an e-commerce charge of clear card data needs the security code.
+  if (withCard && eci === 'ECOMMERCE' && card.card_security_code === undefined && !hasService(merchant, 'cvv_suppression')) {
+    return apiAnswer(params, merchant, '00001', {}, fieldError('card_security_code', 'required', {}, language).message);
   }
 
-  const tokenName = data.token_name;
+  const source = cardSource(ctx, merchant, { ...card, token_name: data.token_name }, command);
+  if (!source.ok) return apiAnswer(params, merchant, source.code);
+  if (isExpiredYymm(source.card.expiryDate, new Date(ctx.now()))) return apiAnswer(params, merchant, '00011');
+  if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) return apiAnswer(params, merchant, '00005');
+  // After the reference check, so that a replayed completion is told 00005 like any duplicate.
+  if (source.token) {
+    const refusal = tokenRefusal(source.token, { merchantReference: data.merchant_reference, eci }, ctx.now());
+    if (refusal) return apiAnswer(params, merchant, refusal);
+  }
+
+  let plan;
+  if ('installments' in data && data.installments !== undefined) {
+    plan = findPlan(data.issuer_code, data.plan_code, amount, data.currency);
+    if (!plan || !cardBelongsTo(plan.issuer, source.card.number)) return apiAnswer(params, merchant, '00012');
+  }
+
+  // remember_me YES with clear card data keeps a token for the card once the charge succeeds.
+  const tokenToSave = withCard && keepsToken(merchant, data.remember_me) ? (data.token_name ?? ctx.state.newTokenName()) : undefined;
+  const paidWithToken = source.token?.tokenName;
+  const checkSkipped = data.check_3ds === 'NO';
   const result = charge(ctx, {
     merchant,
     command,
     merchantReference: data.merchant_reference,
     amount,
     currency: data.currency,
-    card,
-    channel: recurring ? 'recurring' : tokenName ? 'token' : 'card',
+    card: source.card,
+    channel: recurring ? 'recurring' : paidWithToken ? 'token' : 'card',
     eci,
-    ...(tokenName ? { tokenName } : {}),
+    ...(paidWithToken ? { tokenName: paidWithToken } : {}),
     ...(plan ? { plan } : {}),
+    ...(data.customer_email ? { customerEmail: data.customer_email } : {}),
+    ...(mpi ? { threeDs: mpi.threeDs } : checkSkipped ? { threeDs: 'skip' as const } : {}),
   });
-  if (result.code !== '20000') return jsonAnswer(params, merchant, result.code, result.fields);
+  if (result.order.state === 'authorized' || result.order.state === 'captured') {
+    if (paidWithToken) spendToken(ctx, merchant, paidWithToken);
+    if (tokenToSave) {
+      const saved = saveToken(ctx, merchant, tokenToSave, source.card);
+      return apiAnswer(params, merchant, result.code, chargeFields(result.order, eci, saved));
+    }
+  }
+  if (result.code !== '20000') return apiAnswer(params, merchant, result.code, result.fields);
 
   const id = ctx.state.newPageId();
   const returnUrl = httpUrl(params['return_url']) ?? httpUrl(merchant.returnUrl);
@@ -289,26 +343,47 @@ async function directOperation(
     eci,
     language,
     createdAt: ctx.now(),
-    ...(tokenName ? { tokenName } : {}),
+    ...(paidWithToken ? { tokenName: paidWithToken } : {}),
+    ...(tokenToSave ? { tokenName: tokenToSave, cardToSave: source.card } : {}),
     ...(returnUrl ? { returnUrl } : {}),
+    ...(result.authenticationFails ? { authenticationFails: true } : {}),
   });
-  return jsonAnswer(params, merchant, result.code, { ...result.fields, '3ds_url': challengeUrl(ctx, requestUrl, id) });
+  return apiAnswer(params, merchant, result.code, { ...result.fields, '3ds_url': challengeUrl(ctx, requestUrl, id) });
 }
 
-type CardSource = { ok: true; card: EnteredCard } | { ok: false; code: KnownResponseCode };
+/** An optional service a charge asks for that the account does not have (00014), if any. */
+function serviceRefusal(
+  merchant: SandboxMerchant,
+  asked: { readonly installments: boolean; readonly check3ds: string | undefined; readonly externalMpi: boolean },
+): KnownResponseCode | undefined {
+  if (asked.installments && !hasService(merchant, 'installments')) return '00014';
+  if (asked.check3ds === 'NO' && !hasService(merchant, 'check_3ds')) return '00014';
+  if (asked.externalMpi && !hasService(merchant, '3ds')) return '00014';
+  return undefined;
+}
 
-/** The card to charge: the stored token's, or the clear card data of the trusted channel. */
+interface CardFields {
+  readonly card_number?: string | undefined;
+  readonly expiry_date?: string | undefined;
+  readonly card_security_code?: string | undefined;
+  readonly card_holder_name?: string | undefined;
+}
+
+type CardSource = { ok: true; card: EnteredCard; token?: SandboxToken } | { ok: false; code: KnownResponseCode };
+
+/** The card to charge: the clear card data of the trusted channel when sent, else the stored token's. */
 function cardSource(
   ctx: GatewayContext,
   merchant: SandboxMerchant,
-  data: { token_name?: string | undefined; card_number?: string | undefined; expiry_date?: string | undefined; card_holder_name?: string | undefined },
+  data: CardFields & { readonly token_name?: string | undefined },
   command: 'AUTHORIZATION' | 'PURCHASE',
 ): CardSource {
-  if (data.token_name !== undefined) {
+  if (data.card_number === undefined && data.token_name !== undefined) {
     const token = ctx.state.token(merchant.merchantIdentifier, data.token_name);
     if (!token) return { ok: false, code: '00010' };
     return {
       ok: true,
+      token,
       card: {
         number: token.cardNumber,
         scheme: token.scheme,

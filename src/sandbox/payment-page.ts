@@ -34,7 +34,7 @@ import {
 } from '../core/schemas/index.ts';
 import { charge, chargeFields, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import { hasService, type SandboxMerchant } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
 import { PAGE_TEXT } from './page-text.ts';
 import {
@@ -62,6 +62,7 @@ import {
 } from './plans.ts';
 import type { EnteredCard, PageSession } from './state.ts';
 import { PAGE_SESSION_MS } from './test-cards.ts';
+import { keepsToken, saveToken, spendToken } from './tokens.ts';
 import { answer, BodyError, httpUrl, isChargeableCurrency, readForm, requestLanguage } from './wire.ts';
 
 type Form = Record<string, string>;
@@ -92,6 +93,8 @@ async function hostedPayment(ctx: GatewayContext, params: Form): Promise<Respons
   const checked = await checkRequest(ctx, params, hostedPaymentRequest);
   if (!checked.ok) return refuse(params, checked.merchant, checked.code, checked.detail);
   const { merchant, data } = checked;
+  if (data.installments !== undefined && !hasService(merchant, 'installments')) return refuse(params, merchant, '00014');
+  if (data.check_3ds === 'NO' && !hasService(merchant, 'check_3ds')) return refuse(params, merchant, '00014');
   const money = orderMoney(params);
   if (!money.ok) return refuse(params, merchant, money.code, money.detail);
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) {
@@ -115,6 +118,7 @@ async function tokenization(ctx: GatewayContext, params: Form): Promise<Response
   if (!checked.ok) return refuse(params, checked.merchant, checked.code, checked.detail);
   const { merchant } = checked;
   if (installments) {
+    if (!hasService(merchant, 'installments')) return refuse(params, merchant, '00014');
     const money = orderMoney(params);
     if (!money.ok) return refuse(params, merchant, money.code, money.detail);
   }
@@ -230,8 +234,10 @@ async function finishHostedPayment(
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, params['merchant_reference'] ?? '')) {
     return refuse(params, merchant, '00005');
   }
-  const remember = params['remember_me'] === 'YES';
+  // A token is kept for the customer only where the account keeps tokens.
+  const remember = keepsToken(merchant, params['remember_me']);
   const tokenName = remember ? (params['token_name'] ?? ctx.state.newTokenName()) : undefined;
+  const customerEmail = params['customer_email'];
   const result = charge(ctx, {
     merchant,
     command: params['command'] === 'AUTHORIZATION' ? 'AUTHORIZATION' : 'PURCHASE',
@@ -242,6 +248,8 @@ async function finishHostedPayment(
     channel: 'hosted_page',
     eci: 'ECOMMERCE',
     ...(plan ? { plan } : {}),
+    ...(customerEmail ? { customerEmail } : {}),
+    ...(params['check_3ds'] === 'NO' ? { threeDs: 'skip' as const } : {}),
   });
   if (result.code === '20000') {
     const id = ctx.state.newPageId();
@@ -256,6 +264,7 @@ async function finishHostedPayment(
       createdAt: ctx.now(),
       ...(tokenName ? { tokenName, cardToSave: card } : {}),
       ...(returnUrl ? { returnUrl } : {}),
+      ...(result.authenticationFails ? { authenticationFails: true } : {}),
     });
     return Response.redirect(challengeUrl(ctx, request.url, id), 303);
   }
@@ -273,7 +282,9 @@ async function finishTokenization(
 ): Promise<Response> {
   // A token is stored only if the card is valid (spec, Token); the charge outcomes come later.
   if (outcomeOf(card.number) === 'invalid_card') return refuse(params, merchant, '17003');
-  const tokenName = saveToken(ctx, merchant, params['token_name'] ?? ctx.state.newTokenName(), card);
+  // Without the customer's agreement (or the account's tokenization), the token pays this payment only.
+  const temporaryFor = keepsToken(merchant, params['remember_me']) ? undefined : (params['merchant_reference'] ?? '');
+  const tokenName = saveToken(ctx, merchant, params['token_name'] ?? ctx.state.newTokenName(), card, temporaryFor);
   const fields: Record<string, string> = {
     token_name: tokenName,
     card_number: card.number,
@@ -291,20 +302,6 @@ async function finishTokenization(
   };
   // echo() masks card_number wherever it comes from.
   return deliver(params, merchant, await answer({ ...params, ...fields }, merchant, '18000'));
-}
-
-function saveToken(ctx: GatewayContext, merchant: SandboxMerchant, tokenName: string, card: EnteredCard): string {
-  ctx.state.saveToken({
-    merchantIdentifier: merchant.merchantIdentifier,
-    tokenName,
-    cardNumber: card.number,
-    scheme: card.scheme,
-    expiryDate: card.expiryDate,
-    ...(card.holderName ? { holderName: card.holderName } : {}),
-    createdAt: ctx.now(),
-    status: 'ACTIVE',
-  });
-  return tokenName;
 }
 
 // ---- 3-D Secure challenge ----
@@ -344,7 +341,7 @@ export async function answerChallenge(ctx: GatewayContext, request: Request): Pr
   if (!current) return expired(challenge.language);
   ctx.state.challenges.delete(challenge.id);
   // A challenge left open too long was declined by settle(); that result is what goes back.
-  const order = completeChallenge(current, form['decision'] === 'approve', ctx.now());
+  const order = completeChallenge(current, form['decision'] === 'approve' && !challenge.authenticationFails, ctx.now());
   ctx.state.saveOrder(order);
   const approved = order.state === 'authorized' || order.state === 'captured';
   // A charge with a stored token names it either way; a card to remember is stored only if approved.
@@ -352,6 +349,7 @@ export async function answerChallenge(ctx: GatewayContext, request: Request): Pr
   if (challenge.cardToSave && challenge.tokenName && approved) {
     tokenName = saveToken(ctx, challenge.merchant, challenge.tokenName, challenge.cardToSave);
   }
+  if (tokenName && approved) spendToken(ctx, challenge.merchant, tokenName);
   const body = await answer(challenge.params, challenge.merchant, lastOperation(order).code, chargeFields(order, challenge.eci, tokenName));
   return deliverTo(challenge.language, challenge.returnUrl, body);
 }

@@ -19,7 +19,18 @@ export interface SandboxToken {
   readonly expiryDate: string;
   readonly holderName?: string;
   readonly createdAt: number;
-  readonly status: 'ACTIVE';
+  /** UPDATE_TOKEN sets it; an INACTIVE token pays nothing (00015). */
+  readonly status: 'ACTIVE' | 'INACTIVE';
+  /**
+   * Set for a temporary token (a page TOKENIZATION without remember_me YES): it pays only the
+   * payment it was made for, once, until the page session lapses, and is never listed.
+   */
+  readonly temporary?: {
+    readonly merchantReference: string;
+    readonly expiresAt: number;
+    /** Spent by its one successful charge. */
+    readonly spent: boolean;
+  };
 }
 
 /** A card typed on a sandbox page or posted by a merchant page. */
@@ -52,11 +63,41 @@ export interface Challenge {
   readonly params: Readonly<Record<string, unknown>>;
   readonly eci: 'ECOMMERCE' | 'RECURRING' | 'MOTO';
   readonly tokenName?: string;
-  /** A card to store under `tokenName` once the challenge is approved (hosted page with remember_me). */
+  /** A card to store under `tokenName` once the challenge is approved (a charge with remember_me YES). */
   readonly cardToSave?: EnteredCard;
+  /** The issuer fails this authentication whatever the customer presses (the `3ds_fails` card). */
+  readonly authenticationFails?: boolean;
   readonly returnUrl?: URL;
   readonly language: Language;
   readonly createdAt: number;
+}
+
+/** A 3DS_ENROLLMENT and what became of it: the issuer's decision, then one 3DS_AUTHENTICATION. */
+export interface ThreeDsEnrollment {
+  /** The gateway's id of the check (threeds_id). */
+  readonly id: string;
+  readonly merchant: SandboxMerchant;
+  readonly merchantReference: string;
+  readonly card: EnteredCard;
+  readonly amount: number;
+  readonly currency: string;
+  readonly enrolled: boolean;
+  /** `acs`: the customer answers the issuer's page (3ds_url); `md_pares`: MD and PaRes come with the enrollment. */
+  readonly processor: 'acs' | 'md_pares';
+  /** Where the issuer's page posts the processor parameters. */
+  readonly merchant3dsUrl?: URL;
+  readonly language: Language;
+  readonly createdAt: number;
+  /** The issuer's decision, once taken, and the one-time proof the merchant must send back with it. */
+  readonly decision?: {
+    readonly authenticated: boolean;
+    readonly proof: string;
+    /** What 3DS_AUTHENTICATION answers as 3ds_xid and (authenticated) ver_token. */
+    readonly xid: string;
+    readonly verToken: string;
+  };
+  /** Set by 3DS_AUTHENTICATION: a check authenticates once. */
+  readonly used: boolean;
 }
 
 /** One consumer-financing attempt, from OTP_GENERATE to PURCHASE. */
@@ -84,6 +125,7 @@ export class SandboxState {
   private readonly tokensByName = new Map<string, SandboxToken>();
   readonly sessions = new Map<string, PageSession>();
   readonly challenges = new Map<string, Challenge>();
+  readonly enrollments = new Map<string, ThreeDsEnrollment>();
   private readonly financingById = new Map<string, FinancingTransaction>();
   private sequence = 0;
   private readonly now: () => number;
@@ -98,6 +140,7 @@ export class SandboxState {
     this.tokensByName.clear();
     this.sessions.clear();
     this.challenges.clear();
+    this.enrollments.clear();
     this.financingById.clear();
   }
 
@@ -175,6 +218,14 @@ export class SandboxState {
     return [...this.tokensByName.values()];
   }
 
+  /** Renames a token (UPDATE_TOKEN new_token_name): the old name no longer pays. */
+  renameToken(token: SandboxToken, newName: string): SandboxToken {
+    this.tokensByName.delete(key(token.merchantIdentifier, token.tokenName));
+    const renamed = { ...token, tokenName: newName };
+    this.saveToken(renamed);
+    return renamed;
+  }
+
   // ---- Financing ----
 
   saveFinancing(transaction: FinancingTransaction): void {
@@ -232,7 +283,7 @@ export class SandboxState {
   /** Unguessable: a page session id is all a customer's browser holds. Forgets lapsed pages first. */
   newPageId(): string {
     const lapsedBefore = this.now() - PAGE_SESSION_MS;
-    for (const pages of [this.sessions, this.challenges]) {
+    for (const pages of [this.sessions, this.challenges, this.enrollments]) {
       for (const [id, page] of pages) if (page.createdAt <= lapsedBefore) pages.delete(id);
     }
     return randomHex(16);

@@ -4,8 +4,25 @@
  * these; tests import them rather than repeating the numbers.
  */
 
-/** What a card does when it is charged. */
-export type CardOutcome = 'success' | 'decline' | 'insufficient_funds' | 'invalid_card' | '3ds';
+/**
+ * What a card does when it is charged, and how it answers the 3-D Secure services:
+ * - `3ds`: enrolled; the issuer's page (a `3ds_url`) asks to approve or fail.
+ * - `3ds_md_pares`: enrolled with a processor of the second type: 3DS_ENROLLMENT answers MD and
+ *   PaRes to send back as `MD=…&PaRes=…`; a charge without them meets the challenge page.
+ * - `3ds_fails`: enrolled with a processor of the second type, and authentication always fails:
+ *   its PaRes authenticates to status N, and its challenge page declines whatever is pressed.
+ * - `3ds_not_enrolled`: not enrolled (3ds_enrolled N, nothing to authenticate); charges succeed.
+ * Every card that is not enrolled answers 3ds_enrolled N.
+ */
+export type CardOutcome =
+  | 'success'
+  | 'decline'
+  | 'insufficient_funds'
+  | 'invalid_card'
+  | '3ds'
+  | '3ds_md_pares'
+  | '3ds_fails'
+  | '3ds_not_enrolled';
 
 export type CardBrand = 'VISA' | 'MASTERCARD';
 
@@ -33,6 +50,12 @@ export const TEST_CARDS: readonly TestCard[] = [
   { number: '5200000000000122', brand: 'MASTERCARD', outcome: 'invalid_card', description: 'Invalid card (refused by the gateway, though Luhn-valid)' },
   { number: '4000000000003220', brand: 'VISA', outcome: '3ds', description: '3-D Secure: a challenge page asks to approve or fail' },
   { number: '5200000000001096', brand: 'MASTERCARD', outcome: '3ds', description: '3-D Secure: a challenge page asks to approve or fail' },
+  { number: '4000000000001059', brand: 'VISA', outcome: '3ds_md_pares', description: '3-D Secure, second processor type: enrollment answers MD and PaRes' },
+  { number: '5200000000001054', brand: 'MASTERCARD', outcome: '3ds_md_pares', description: '3-D Secure, second processor type: enrollment answers MD and PaRes' },
+  { number: '4000000000003071', brand: 'VISA', outcome: '3ds_fails', description: '3-D Secure: enrolled, authentication fails' },
+  { number: '5200000000003076', brand: 'MASTERCARD', outcome: '3ds_fails', description: '3-D Secure: enrolled, authentication fails' },
+  { number: '4000000000002065', brand: 'VISA', outcome: '3ds_not_enrolled', description: '3-D Secure: not enrolled; approved without authentication' },
+  { number: '5200000000002060', brand: 'MASTERCARD', outcome: '3ds_not_enrolled', description: '3-D Secure: not enrolled; approved without authentication' },
 ];
 
 /** The test card with this outcome and brand (Visa unless asked otherwise). */
@@ -41,6 +64,14 @@ export function testCard(outcome: CardOutcome, brand: CardBrand = 'VISA'): TestC
   if (!card) throw new RangeError(`no ${brand} test card for ${outcome}`);
   return card;
 }
+
+// ---- Fraud prevention ----
+
+/**
+ * With fraud prevention activated, a charge whose customer_email is this address is rejected by
+ * the screening (13005 / 03005); without it, the address is like any other.
+ */
+export const FRAUD_SCREENING_EMAIL: string = 'fraud@sandbox.test';
 
 // ---- Consumer financing ----
 

@@ -8,7 +8,8 @@ import { maskCardNumber } from '../core/card-number.ts';
 import type { FieldError } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
-import { signParams, wireParams, type SignableValue } from '../core/signature.ts';
+import { signatureOptionsFor, signParams, wireParams, type SignableValue } from '../core/signature.ts';
+import { toXml } from '../core/xml.ts';
 import type { SandboxMerchant } from './merchants.ts';
 
 /** A request or answer as a flat map of wire fields (JSON answers may nest, e.g. the plans). */
@@ -65,10 +66,25 @@ export async function answer(
     response_message: message,
     status: expectedStatus(code),
   };
-  return merchant ? signParams(body, merchant.responsePhrase, merchant.shaType) : wireParams(body);
+  return merchant ? signParams(body, merchant.responsePhrase, merchant.shaType, signatureOptionsFor(body)) : wireParams(body);
 }
 
-/** {@link answer} as the JSON response of paymentApi. */
+/**
+ * {@link answer} as paymentApi sends it: XML (root `response`, the same signed fields) when the
+ * request asks `response_format: XML`, JSON otherwise.
+ */
+export async function apiAnswer(
+  params: Readonly<Record<string, unknown>>,
+  merchant: SandboxMerchant | undefined,
+  code: KnownResponseCode,
+  fields: WireParams = {},
+  detail?: string,
+): Promise<Response> {
+  const body = await answer(params, merchant, code, fields, detail);
+  return params['response_format'] === 'XML' ? xmlResponse(toXml(body)) : jsonResponse(body);
+}
+
+/** {@link answer} as a JSON response, whatever the request asks. */
 export async function jsonAnswer(
   params: Readonly<Record<string, unknown>>,
   merchant: SandboxMerchant | undefined,
@@ -174,6 +190,14 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
   return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** An XML answer (the XML response builder). */
+export function xmlResponse(xml: string, status = 200): Response {
+  return new Response(xml, {
+    status,
+    headers: { 'content-type': 'application/xml; charset=utf-8', 'cache-control': 'no-store' },
   });
 }
 

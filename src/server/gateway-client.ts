@@ -6,7 +6,7 @@
  * anything of it can reach the browser.
  */
 import type * as z from 'zod/mini';
-import { signParams, verifySignature, type SignableParams } from '../core/signature.ts';
+import { signatureOptionsFor, signParams, verifySignature, type SignableParams } from '../core/signature.ts';
 import { toFieldErrors } from '../core/field-errors.ts';
 import {
   classifyResponse,
@@ -68,7 +68,7 @@ export function createGatewayClient(settings: EndpointSettings, log: Logger): Ga
         throw new EndpointRefusal('gateway_unreachable');
       }
       const fields = answer as Record<string, unknown>;
-      const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType);
+      const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields));
       if (!verified.valid) {
         log.error('gateway_signature_invalid', { operation: request.operation, reason: verified.reason });
         throw new EndpointRefusal('gateway_signature_invalid');

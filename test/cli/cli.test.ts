@@ -76,6 +76,13 @@ describe('pg-checkout verify', () => {
     assert.match(stderr, /does not match/);
   });
 
+  it('verifies a plans answer as the gateway signs it: installment_detail left out of the string', () => {
+    const plans = { query_command: 'GET_INSTALLMENTS_PLANS', response_code: '62000', status: '62' };
+    const plansSignature = opensslDigest('sha256', 'respquery_command=GET_INSTALLMENTS_PLANSresponse_code=62000status=62resp');
+    const answer = { ...plans, installment_detail: { issuer_detail: [{ issuer_code: 'X' }] }, signature: plansSignature };
+    assert.equal(cli(['verify', '--phrase', 'resp'], JSON.stringify(answer)).code, 0);
+  });
+
   it('exits 1 when there is no signature at all', () => {
     const { code, stderr } = cli(['verify', '--phrase', 'resp'], JSON.stringify(request));
     assert.equal(code, 1);

@@ -399,6 +399,92 @@ const validExamples: Record<string, unknown> = {
     '3ds_enrolled': 'Y',
     ...outcome('44000', '44'),
   },
+  getTokensRequest: {
+    query_command: 'GET_TOKENS',
+    ...identity,
+    language: 'en',
+    from_date: '2026-01-01T00:00:00+02:00',
+    to_date: '2026-03-31T23:59:59+02:00',
+    token_status: 'ACTIVE',
+    response_format: 'XML',
+  },
+  getTokensResponse: {
+    query_command: 'GET_TOKENS',
+    ...identity,
+    language: 'en',
+    from_date: '2026-01-01T00:00:00+02:00',
+    to_date: '2026-03-31T23:59:59+02:00',
+    response_format: 'XML',
+    data_list: [
+      {
+        card_number: '411111******1111',
+        expiry_date: '2908',
+        token_name: 'TK1',
+        card_brand: 'VISA',
+        card_bin: '411111',
+        token_status: 'ACTIVE',
+        creation_date: '2026-03-10T09:00:00+00:00',
+      },
+    ],
+    data_count: '1',
+    ...outcome('54000', '54'),
+  },
+  updateTokenRequest: {
+    service_command: 'UPDATE_TOKEN',
+    ...identity,
+    merchant_reference: 'UPD-1',
+    language: 'en',
+    token_name: 'TK1',
+    token_status: 'INACTIVE',
+    expiry_date: '3001',
+    card_holder_name: 'Test Buyer',
+    new_token_name: 'TK2',
+  },
+  updateTokenResponse: {
+    service_command: 'UPDATE_TOKEN',
+    ...identity,
+    merchant_reference: 'UPD-1',
+    language: 'en',
+    token_name: 'TK1',
+    token_status: 'INACTIVE',
+    card_number: '411111******1111',
+    creation_date: '2026-03-10T09:00:00+00:00',
+    card_brand: 'VISA',
+    card_bin: '411111',
+    ...outcome('58000', '58'),
+  },
+  tokenizationApiRequest: { service_command: 'TOKENIZATION', ...identity, merchant_reference: 'TOK-1', language: 'en', ...card },
+  tokenizationApiResponse: {
+    service_command: 'TOKENIZATION',
+    ...identity,
+    merchant_reference: 'TOK-1',
+    language: 'en',
+    card_number: '400555******0001',
+    expiry_date: '2705',
+    token_name: 'TK1',
+    card_bin: '400555',
+    payment_option: 'VISA',
+    ...outcome('18000', '18'),
+  },
+  currencyConversionRequest: {
+    service_command: 'CURRENCY_CONVERSION',
+    ...identity,
+    amount: 10000,
+    currency: 'USD',
+    converted_currency: 'AED',
+    language: 'en',
+  },
+  currencyConversionResponse: {
+    service_command: 'CURRENCY_CONVERSION',
+    ...identity,
+    amount: '10000',
+    currency: 'USD',
+    converted_currency: 'AED',
+    language: 'en',
+    converted_amount: '36725',
+    conversion_rate: '3.672500',
+    ...outcome('42000', '42'),
+  },
   batchUploadFields: { service_command: 'UPLOAD_BATCH_FILE', ...identity, batch_reference: 'B-1', language: 'en' },
   batchUploadResponse: {
     service_command: 'UPLOAD_BATCH_FILE',
@@ -464,6 +550,64 @@ describe('when a message of each shape in the spec is well formed', () => {
       assert.deepEqual(result.ok ? [] : result.errors, []);
     });
   }
+});
+
+describe('when a request carries what the official SDKs send', () => {
+  const trusted = validExamples['trustedChannelRequest'] as Record<string, unknown>;
+
+  it('accepts CAPTURE and REFUND by merchant_reference alone, as the SDKs send them', () => {
+    const { svc_id: _svcId, ...byReference } = capture;
+    assert.ok(schemas.captureRequest.safeParse(byReference).success);
+    assert.ok(schemas.refundRequest.safeParse({ ...byReference, command: 'REFUND', maintenance_reference: 'R-1' }).success);
+  });
+
+  it('accepts installments HOSTED (merchant page 2.0) with plan_code and issuer_code', () => {
+    const direct = validExamples['installmentsDirectRequest'] as Record<string, unknown>;
+    assert.ok(schemas.installmentsDirectRequest.safeParse({ ...direct, installments: 'HOSTED' }).success);
+  });
+
+  it('accepts the PHP SDK’s billing, shipping and recurring fields and the app_* fields on a charge and a hosted page', () => {
+    const extras = {
+      billing_street: 'Tahrir St. 1',
+      billing_country: 'EGY',
+      shipping_sameAsBilling: 'YES',
+      agreement_id: 'AGR-1',
+      recurring_mode: 'UNSCHEDULED',
+      recurring_transactions_count: '12',
+      app_programming: '.NET',
+      app_plugin_version: 'v2.0.0',
+    };
+    assert.deepEqual(validate(schemas.trustedChannelRequest, { ...trusted, ...extras }, 'en'), {
+      ok: true,
+      data: { ...trusted, ...extras },
+    });
+    const hosted = validExamples['hostedPaymentRequest'] as Record<string, unknown>;
+    assert.ok(schemas.hostedPaymentRequest.safeParse({ ...hosted, ...extras, sadad_olp: 'x', check_3ds: 'NO' }).success);
+  });
+
+  it('accepts the .NET SDK’s fraud-screening fields on a paymentApi charge, with their rules', () => {
+    const fraud = { customer_first_name: 'Mona', ship_email: 'mona@example.com', fraud_extra25: 'x', device_fingerprint: 'fp' };
+    assert.ok(schemas.trustedChannelRequest.safeParse({ ...trusted, ...fraud }).success);
+    const errors = refusal(schemas.trustedChannelRequest, { ...trusted, ship_email: 'not an email' }, 'en');
+    assert.equal(errorOn(errors, 'ship_email').rule, 'format');
+  });
+
+  it('accepts a RECURRING charge of clear card data on the trusted channel, and an External MPI result', () => {
+    const mpi = { '3ds_enrolled': 'Y', '3ds_status': 'Y', '3ds_eci': '05', '3ds_xid': 'eGlk', ver_token: 'dnQ=' };
+    assert.ok(schemas.trustedChannelRequest.safeParse({ ...trusted, eci: 'RECURRING', ...mpi }).success);
+  });
+
+  it('accepts customer_ip on the financing PURCHASE and response_format on any paymentApi request', () => {
+    const financingPurchase = validExamples['financingPurchaseRequest'] as Record<string, unknown>;
+    assert.ok(schemas.financingPurchaseRequest.safeParse({ ...financingPurchase, customer_ip: '192.0.2.10' }).success);
+    assert.ok(schemas.checkStatusRequest.safeParse({ ...identity, query_command: 'CHECK_STATUS', merchant_reference: 'o', language: 'en', response_format: 'XML' }).success);
+    assert.ok(!schemas.checkStatusRequest.safeParse({ ...identity, query_command: 'CHECK_STATUS', merchant_reference: 'o', language: 'en', response_format: 'CSV' }).success);
+  });
+
+  it('still refuses a name neither the spec nor the SDKs send', () => {
+    assert.equal(errorOn(refusal(schemas.trustedChannelRequest, { ...trusted, billing_planet: 'Mars' }, 'en'), 'billing_planet').rule, 'unknown_field');
+    assert.equal(errorOn(refusal(schemas.captureRequest, { ...capture, app_programming: 'PHP' }, 'en'), 'app_programming').rule, 'unknown_field');
+  });
 });
 
 describe('when a request carries a field the spec does not list', () => {

@@ -10,6 +10,7 @@ import {
   hashBackend,
   parseShaType,
   sign,
+  signatureOptionsFor,
   signParams,
   signingString,
   SignatureConfigError,
@@ -91,6 +92,14 @@ describe('canonicalString', () => {
     };
     assert.equal(canonicalString(request, { merchantPage: true }), 'language=enservice_command=TOKENIZATION');
     assert.match(canonicalString(request), /card_number=4005550000000001/);
+  });
+
+  it('leaves the plans answer’s installment_detail out, by operation, and nothing of other answers', () => {
+    const plans = { query_command: 'GET_INSTALLMENTS_PLANS', response_code: '62000', installment_detail: { issuer_detail: [] } };
+    assert.deepEqual(signatureOptionsFor(plans), { unsigned: ['installment_detail'] });
+    assert.equal(canonicalString(plans, signatureOptionsFor(plans)), 'query_command=GET_INSTALLMENTS_PLANSresponse_code=62000');
+    assert.deepEqual(signatureOptionsFor({ command: 'PURCHASE', installment_detail: 'x' }), {});
+    assert.deepEqual(signatureOptionsFor({}), {});
   });
 
   it('orders names by UTF-8 bytes, not by UTF-16 code units', () => {

@@ -6,7 +6,8 @@ import { formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIs
 import { installmentsPlansResponse } from '../../src/core/schemas/index.ts';
 import { INSTALLMENT_ISSUERS } from '../../src/sandbox/installment-issuers.ts';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
-import { api, rig, verifiesAsGateway } from './support.ts';
+import { phpSdkAccepts } from './loopback.ts';
+import { api, M, rig, verifiesAsGateway } from './support.ts';
 
 const query = (overrides: Record<string, unknown> = {}) => ({ query_command: 'GET_INSTALLMENTS_PLANS', language: 'en', ...overrides });
 
@@ -20,11 +21,20 @@ describe('installment plans (GET_INSTALLMENTS_PLANS)', () => {
     const answer = await api(gateway, query());
     assert.equal(answer['response_code'], '62000');
     assert.equal(answer['status'], '62');
-    assert.ok(await verifiesAsGateway(answer), 'the nested plans are covered by the signature');
+    assert.ok(await verifiesAsGateway(answer));
     const result = validate(installmentsPlansResponse, answer, 'en');
     assert.ok(result.ok, JSON.stringify(result.ok ? [] : result.errors));
     const countries = new Set(issuersOf(answer).map((issuer) => issuer.country_code));
     assert.deepEqual([...countries].sort(), ['ARE', 'EGY', 'SAU']);
+  });
+
+  it('signs the answer as the official SDKs verify it: installment_detail left out of the string', async () => {
+    const { gateway } = rig();
+    const answer = await api(gateway, query({ amount: '60000', currency: 'SAR' }));
+    assert.ok(phpSdkAccepts(answer, M.responsePhrase), 'a verifier following the PHP SDK accepts it');
+    const changedPlans = { ...answer, installment_detail: { issuer_detail: [] } };
+    assert.ok(await verifiesAsGateway(changedPlans), 'the plans are not part of the signed string');
+    assert.ok(!(await verifiesAsGateway({ ...answer, amount: '1' })), 'every other field still is');
   });
 
   it('covers every formula kind of the spec', () => {

@@ -3,7 +3,7 @@
  * sends them, and readers for what the gateway's pages contain.
  */
 import assert from 'node:assert/strict';
-import { signParams, verifySignature, type SignableParams, type SignatureOptions } from '../../src/core/signature.ts';
+import { signatureOptionsFor, signParams, verifySignature, type SignableParams, type SignatureOptions } from '../../src/core/signature.ts';
 import { createSandboxClock, type SandboxClock } from '../../src/sandbox/clock.ts';
 import { createSandboxGateway, type SandboxGateway, type SandboxGatewayOptions } from '../../src/sandbox/gateway.ts';
 import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
@@ -64,8 +64,9 @@ export async function postForm(gateway: SandboxGateway, path: string, fields: Re
   return gateway.handle(new Request(`${ORIGIN}${path}`, { method: 'POST', body }));
 }
 
+/** True when the answer verifies with the test merchant's response phrase, by the core's rule for its operation. */
 export async function verifiesAsGateway(answer: Answer): Promise<boolean> {
-  return (await verifySignature(answer as SignableParams, M.responsePhrase, M.shaType)).valid;
+  return (await verifySignature(answer as SignableParams, M.responsePhrase, M.shaType, signatureOptionsFor(answer))).valid;
 }
 
 function unescapeHtml(text: string): string {

@@ -17,7 +17,7 @@ import {
   trustedChannelRequest,
 } from '../../src/core/schemas/index.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams, verifySignature, type SignableParams, type SignableValue } from '../../src/core/signature.ts';
+import { signatureOptionsFor, signParams, verifySignature, type SignableParams, type SignableValue } from '../../src/core/signature.ts';
 
 export const MERCHANT_IDENTIFIER = 'merchant01';
 export const ACCESS_CODE = 'accessCode01';
@@ -273,11 +273,8 @@ export function createFakeGateway(): FakeGateway {
     const { code, fields = {}, tamper } = (overrides[operation] ?? DEFAULT_ANSWERS[operation])(request);
     const { signature: _signature, ...echo } = request;
     const language = request['language'] === 'ar' ? 'ar' : 'en';
-    const body = await signParams(
-      { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: expectedStatus(code) },
-      RESPONSE_PHRASE,
-      'sha256',
-    );
+    const unsigned = { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: expectedStatus(code) };
+    const body = await signParams(unsigned, RESPONSE_PHRASE, 'sha256', signatureOptionsFor(unsigned));
     const sent = tamper ? tamper(body) : body;
     return new Response(JSON.stringify(sent), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;

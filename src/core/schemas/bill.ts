@@ -1,7 +1,7 @@
 /** The cash bill (voucher): BILL_PRESENTMENT. */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { order, outcome } from './shared.ts';
+import { apiOptions, order, outcome } from './shared.ts';
 
 const billShape = pure(() => ({
   service_command: z.literal('BILL_PRESENTMENT'),
@@ -12,6 +12,7 @@ const billShape = pure(() => ({
   payment_partner: field('payment_partner'),
   customer_name: z.optional(field('customer_name')),
   customer_email: z.optional(field('customer_email')),
+  ...apiOptions,
 }));
 
 /** BILL_PRESENTMENT: asks the gateway for a bill number the customer pays at the partner. */

@@ -1,26 +1,25 @@
 /** AUTHORIZATION / PURCHASE through paymentApi with a token or clear card data: trusted channel and recurring. */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { cardOrToken, customer, directOperationShape, merchantExtras, operationResult, order, outcome } from './shared.ts';
+import { cardOrToken, directOperationBase, directOperationShape, operationResult, outcome } from './shared.ts';
 
-/** Trusted channel: AUTHORIZATION or PURCHASE with clear card data or a token, eci ECOMMERCE, RECURRING or MOTO. */
+/**
+ * Trusted channel: AUTHORIZATION or PURCHASE with clear card data or a token, eci ECOMMERCE,
+ * RECURRING or MOTO (a RECURRING charge of clear card data included).
+ */
 export const trustedChannelRequest = pure(() => z.strictObject({ ...directOperationShape, eci: field('eci') }).check(cardOrToken));
 
 /** Trusted-channel answer: the request echoed (card number masked) plus the operation's result. */
 export const trustedChannelResponse = pure(() => z.looseObject({ ...directOperationShape, ...outcome, ...operationResult }));
 
 const recurringShape = pure(() => ({
+  ...directOperationBase,
   command: z.literal('PURCHASE'),
-  ...order,
   eci: z.literal('RECURRING'),
   token_name: field('token_name'),
-  ...customer,
-  order_description: z.optional(field('order_description')),
-  payment_option: z.optional(field('payment_option')),
-  ...merchantExtras,
 }));
 
-/** Recurring PURCHASE: a stored token under a recurring contract. */
+/** Recurring PURCHASE: a stored token under a recurring contract (clear card data goes through the trusted channel). */
 export const recurringPurchaseRequest = z.strictObject(recurringShape);
 
 /** Recurring answer: the request echoed plus svc_id, authorization_code, masked card and settlement reference. */

@@ -93,7 +93,8 @@ export const FIELD_RULES = {
   // The ISO 8601 shape with offset implies the spec's characters (alphanumeric and - + :).
   request_expiry_date: { charset: 'alphanumeric', special: '-+:', maxLength: 25, format: 'datetime_offset' },
   payment_partner: { charset: 'alphanumeric', special: '-+:.', maxLength: 5 },
-  installments: { charset: 'alpha', maxLength: 10, values: ['STANDALONE', 'YES'] },
+  // HOSTED is what the official SDKs send for merchant page 2.0 installments (an open point of the spec).
+  installments: { charset: 'alpha', maxLength: 10, values: ['STANDALONE', 'YES', 'HOSTED'] },
   number_of_installments: { charset: 'numeric', maxLength: 2 },
   plan_code: { charset: 'alphanumeric', maxLength: 8 },
   issuer_code: { charset: 'alphanumeric', maxLength: 8 },
@@ -123,7 +124,168 @@ export const FIELD_RULES = {
   merchant_3ds_url: { charset: 'text' },
   third_party_body: { charset: 'text' },
   threeds_id: { charset: 'text' },
+  // Ours, from the open points the official SDKs and their plugins settle (docs/decisions.md).
+  maintenance_reference: { charset: 'text', maxLength: 100 },
+  check_3ds: { charset: 'alpha', values: ['YES', 'NO'] },
+  token_status: { charset: 'alpha', values: ['ACTIVE', 'INACTIVE'] },
+  new_token_name: { charset: 'alphanumeric', special: '.@-_', maxLength: 100 },
+  card_bin: { charset: 'numeric', maxLength: 8 },
+  card_brand: { charset: 'text' },
+  creation_date: { charset: 'alphanumeric', special: '-+:', format: 'datetime_offset' },
+  data_count: { charset: 'numeric' },
+  converted_currency: { charset: 'upper', length: 3 },
+  converted_amount: { charset: 'numeric' },
+  conversion_rate: { charset: 'numeric', special: '.' },
+  // External MPI and 3-D Secure authentication results.
+  '3ds_enrolled': { charset: 'alpha', values: ['Y', 'N'] },
+  '3ds_status': { charset: 'alpha', values: ['Y', 'N', 'U', 'A'] },
+  '3ds_eci': { charset: 'numeric', length: 2 },
+  '3ds_xid': { charset: 'text', maxLength: 100 },
+  ver_token: { charset: 'text', maxLength: 100 },
+  MD: { charset: 'text' },
+  PaRes: { charset: 'text' },
+  // The PHP SDK's redirection list sends it (SADAD online payment id).
+  sadad_olp: { charset: 'text', maxLength: 12 },
 } as const satisfies Record<string, FieldRule>;
+
+// ---- Optional fields the official SDKs send ----
+
+/** Where the official SDKs send an optional field: its group is spread into those operations' request schemas. */
+export type SdkFieldGroup =
+  /** The PHP SDK's common optional list: every AUTHORIZATION / PURCHASE, hosted page and paymentApi. */
+  | 'order'
+  /** The integration's name and version: always sent by the .NET SDK, and by the plugins, on AUTHORIZATION / PURCHASE. */
+  | 'app'
+  /** The .NET SDK's fraud-screening families, on paymentApi AUTHORIZATION / PURCHASE. */
+  | 'fraud_screening';
+
+export interface SdkFieldRule extends FieldRule {
+  readonly sentWith: SdkFieldGroup;
+}
+
+type FraudExtraNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 25;
+type FraudExtraName = `fraud_extra${FraudExtraNumber}`;
+
+const address = { charset: 'text', maxLength: 100 } as const;
+const countryCode = { charset: 'upper', maxLength: 3 } as const;
+const email = { charset: 'alphanumeric', special: '_-.@+', maxLength: 254, format: 'email' } as const;
+const fraud = <R extends FieldRule>(rule: R) => ({ ...rule, sentWith: 'fraud_screening' }) as const;
+const order = <R extends FieldRule>(rule: R) => ({ ...rule, sentWith: 'order' }) as const;
+const app = { charset: 'text', maxLength: 50, sentWith: 'app' } as const;
+
+const FRAUD_EXTRAS = pure(() => Object.fromEntries(
+  Array.from({ length: 25 }, (_, i) => [`fraud_extra${i + 1}`, fraud({ charset: 'text', maxLength: 255 })]),
+)) as Record<FraudExtraName, { readonly charset: 'text'; readonly maxLength: 255; readonly sentWith: 'fraud_screening' }>;
+
+/**
+ * The optional fields the official SDKs send beyond the spec's tables, each with its rule and where
+ * it is sent (docs/decisions.md: the PHP SDK's PaymentTypeAdapter common optional list, the app_*
+ * fields the .NET SDK and the plugins send, the .NET SDK's fraud-screening families). Accepted and
+ * echoed like any field; a name in neither table is still refused as unknown.
+ */
+export const SDK_OPTIONAL_FIELDS = pure(() => ({
+  billing_stateProvince: order(address),
+  billing_provinceCode: order(address),
+  billing_street: order(address),
+  billing_street2: order(address),
+  billing_postcode: order({ charset: 'text', maxLength: 20 }),
+  billing_country: order(countryCode),
+  billing_company: order(address),
+  billing_city: order(address),
+  shipping_stateProvince: order(address),
+  shipping_provinceCode: order(address),
+  shipping_street: order(address),
+  shipping_street2: order(address),
+  shipping_source: order(address),
+  shipping_sameAsBilling: order({ charset: 'text', maxLength: 10 }),
+  shipping_postcode: order({ charset: 'text', maxLength: 20 }),
+  shipping_country: order(countryCode),
+  shipping_company: order(address),
+  shipping_city: order(address),
+  agreement_id: order({ charset: 'text', maxLength: 100 }),
+  recurring_mode: order({ charset: 'alpha', special: '_', maxLength: 20 }),
+  recurring_transactions_count: order({ charset: 'numeric', maxLength: 10 }),
+  app_programming: app,
+  app_framework: app,
+  app_ver: app,
+  app_plugin: app,
+  app_plugin_version: app,
+  customer_type: fraud(address),
+  customer_id: fraud(address),
+  customer_first_name: fraud(address),
+  customer_middle_initial: fraud(address),
+  customer_last_name: fraud(address),
+  customer_address1: fraud(address),
+  customer_address2: fraud(address),
+  customer_apartment_no: fraud(address),
+  customer_city: fraud(address),
+  customer_state: fraud(address),
+  customer_zip_code: fraud({ charset: 'text', maxLength: 20 }),
+  customer_phone: fraud({ charset: 'text', maxLength: 30 }),
+  customer_alt_phone: fraud({ charset: 'text', maxLength: 30 }),
+  customer_date_birth: fraud({ charset: 'text', maxLength: 20 }),
+  ship_type: fraud(address),
+  ship_first_name: fraud(address),
+  ship_middle_name: fraud(address),
+  ship_last_name: fraud(address),
+  ship_address1: fraud(address),
+  ship_address2: fraud(address),
+  ship_apartment_no: fraud(address),
+  ship_address_city: fraud(address),
+  ship_address_state: fraud(address),
+  ship_zip_code: fraud({ charset: 'text', maxLength: 20 }),
+  ship_country_code: fraud(countryCode),
+  ship_phone: fraud({ charset: 'text', maxLength: 30 }),
+  ship_alt_phone: fraud({ charset: 'text', maxLength: 30 }),
+  ship_email: fraud(email),
+  ship_comments: fraud({ charset: 'text', maxLength: 255 }),
+  ship_method: fraud(address),
+  item_quantity: fraud({ charset: 'text', maxLength: 255 }),
+  item_sku: fraud({ charset: 'text', maxLength: 255 }),
+  item_prod_code: fraud({ charset: 'text', maxLength: 255 }),
+  item_part_no: fraud({ charset: 'text', maxLength: 255 }),
+  item_description: fraud({ charset: 'text', maxLength: 255 }),
+  item_price: fraud({ charset: 'text', maxLength: 255 }),
+  item_shipping_no: fraud({ charset: 'text', maxLength: 255 }),
+  item_shipping_method: fraud({ charset: 'text', maxLength: 255 }),
+  item_shipping_comments: fraud({ charset: 'text', maxLength: 255 }),
+  item_gift_msg: fraud({ charset: 'text', maxLength: 255 }),
+  rcpt_title: fraud(address),
+  rcpt_first_name: fraud(address),
+  rcpt_middle_initial: fraud(address),
+  rcpt_last_name: fraud(address),
+  rcpt_apartment_no: fraud(address),
+  rcpt_address1: fraud(address),
+  rcpt_address2: fraud(address),
+  rcpt_city: fraud(address),
+  rcpt_state: fraud(address),
+  rcpt_zip_code: fraud({ charset: 'text', maxLength: 20 }),
+  rcpt_country_code: fraud(countryCode),
+  rcpt_phone: fraud({ charset: 'text', maxLength: 30 }),
+  rcpt_email: fraud(email),
+  ...FRAUD_EXTRAS,
+  cart_details: fraud({ charset: 'text', maxLength: 4000 }),
+  device_fingerprint: fraud({ charset: 'text', maxLength: 4000 }),
+}) as const satisfies Record<string, SdkFieldRule>);
+
+export type SdkFieldName = keyof typeof SDK_OPTIONAL_FIELDS;
+
+/** The names of one group of {@link SDK_OPTIONAL_FIELDS}. */
+export type SdkFieldNameOf<G extends SdkFieldGroup> = {
+  [N in SdkFieldName]: (typeof SDK_OPTIONAL_FIELDS)[N]['sentWith'] extends G ? N : never;
+}[SdkFieldName];
+
+/** A schema shape of every field of one SDK group, each optional, to spread into a request schema. */
+/* @__NO_SIDE_EFFECTS__ */
+export function sdkOptionalFields<G extends SdkFieldGroup>(
+  group: G,
+): { [N in SdkFieldNameOf<G>]: z.ZodMiniOptional<z.ZodMiniType<string, string>> } {
+  const shape: Record<string, z.ZodMiniOptional<z.ZodMiniType<string, string>>> = {};
+  for (const [name, rule] of Object.entries(SDK_OPTIONAL_FIELDS) as [SdkFieldName, SdkFieldRule][]) {
+    if (rule.sentWith === group) shape[name] = z.optional(fieldFromRule(rule));
+  }
+  return shape as { [N in SdkFieldNameOf<G>]: z.ZodMiniOptional<z.ZodMiniType<string, string>> };
+}
 
 export type FieldName = keyof typeof FIELD_RULES;
 

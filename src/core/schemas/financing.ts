@@ -1,7 +1,7 @@
 /** Consumer financing: CUSTOMER_VERIFY, OTP_GENERATE, OTP_VERIFY and the financing PURCHASE. */
 import * as z from 'zod/mini';
 import { digitsFromRule, field, formatCheck, pure } from './fields.ts';
-import { identity, outcome, wireAmount } from './shared.ts';
+import { apiOptions, identity, outcome, wireAmount } from './shared.ts';
 
 const financingShape = pure(() => ({
   ...identity,
@@ -10,6 +10,7 @@ const financingShape = pure(() => ({
   signature: field('signature'),
   payment_option: field('payment_option'),
   phone_number: field('phone_number'),
+  ...apiOptions,
 }));
 
 const customerVerifyShape = pure(() => ({ service_command: z.literal('CUSTOMER_VERIFY'), ...financingShape }));
@@ -91,15 +92,16 @@ const financingPurchaseShape = pure(() => ({
   tenure: digitsFromRule({ charset: 'numeric', maxLength: 3 }),
   total_down_payment: downPayment,
   purchase_description: field('purchase_description'),
+  // The spec's answer adds customer_ip; the request may carry it (the PHP SDK sends it with every purchase).
+  customer_ip: z.optional(field('customer_ip')),
 }));
 
 /** Financing PURCHASE, after OTP verification. */
 export const financingPurchaseRequest = z.strictObject(financingPurchaseShape);
-/** Financing PURCHASE answer: adds customer_ip, eci and svc_id. */
+/** Financing PURCHASE answer: adds customer_ip (the request's), eci and svc_id. */
 export const financingPurchaseResponse = pure(() => z.looseObject({
   ...financingPurchaseShape,
   ...outcome,
-  customer_ip: z.optional(field('customer_ip')),
   eci: z.optional(field('eci')),
   svc_id: z.optional(field('svc_id')),
 }));

@@ -1,7 +1,18 @@
 /** The form posts to `{checkout_url}/{api_root}/paymentPage` (hosted page, merchant page 2.0, tokenization, installments) and the answer posted back to return_url. */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { customer, identity, installmentsResult, merchantExtras, operationResult, order, outcome, requiredWithout, wireAmount } from './shared.ts';
+import {
+  customer,
+  identity,
+  installmentsResult,
+  merchantExtras,
+  operationResult,
+  order,
+  outcome,
+  requiredWithout,
+  sdkOrderFields,
+  wireAmount,
+} from './shared.ts';
 
 /** AUTHORIZATION or PURCHASE through redirection; `installments: STANDALONE` offers installments. */
 export const hostedPaymentRequest = pure(() => z.strictObject({
@@ -14,7 +25,13 @@ export const hostedPaymentRequest = pure(() => z.strictObject({
   remember_me: z.optional(field('remember_me')),
   payment_option: z.optional(field('payment_option')),
   return_url: z.optional(field('return_url')),
+  settlement_reference: z.optional(field('settlement_reference')),
+  // The PHP SDK's redirection list adds these three.
+  eci: z.optional(field('eci')),
+  sadad_olp: z.optional(field('sadad_olp')),
+  check_3ds: z.optional(field('check_3ds')),
   ...merchantExtras,
+  ...sdkOrderFields,
 }));
 
 const tokenizationMerchantShape = pure(() => ({

@@ -15,4 +15,6 @@ export * from './financing.ts';
 export * from './status.ts';
 export * from './report.ts';
 export * from './three-ds.ts';
+export * from './tokens.ts';
+export * from './exchange.ts';
 export * from './batch.ts';

@@ -1,7 +1,7 @@
 /** Installments: the plans query (GET_INSTALLMENTS_PLANS) and installments by direct operation (installments YES). */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { cardOrToken, directOperationShape, identity, installmentsResult, operationResult, outcome, wireAmount } from './shared.ts';
+import { apiOptions, cardOrToken, directOperationShape, identity, installmentsResult, operationResult, outcome, wireAmount } from './shared.ts';
 
 /** GET_INSTALLMENTS_PLANS. Amount, currency, language and issuer_code narrow the answer (ours: the spec lists only identification). */
 export const installmentsPlansRequest = pure(() => z.strictObject({
@@ -12,6 +12,7 @@ export const installmentsPlansRequest = pure(() => z.strictObject({
   amount: z.optional(wireAmount),
   currency: z.optional(field('currency')),
   issuer_code: z.optional(field('issuer_code')),
+  ...apiOptions,
 }));
 
 const nullableText = z.nullable(z.string());
@@ -79,12 +80,13 @@ export const installmentsPlansResponse = pure(() => z.looseObject({
 
 const installmentsDirectShape = pure(() => ({
   ...directOperationShape,
-  installments: z.literal('YES'),
+  // YES after the standard merchant page; HOSTED, what the official SDKs send after merchant page 2.0: the same here.
+  installments: z.enum(['YES', 'HOSTED']),
   plan_code: field('plan_code'),
   issuer_code: field('issuer_code'),
 }));
 
-/** Installments by direct operation: an operation plus installments YES, plan_code and issuer_code. */
+/** Installments by direct operation: an operation plus installments YES (or HOSTED), plan_code and issuer_code. */
 export const installmentsDirectRequest = pure(() => z.strictObject(installmentsDirectShape).check(cardOrToken));
 
 /** Installments by direct operation answer: adds number_of_installments. */

@@ -1,13 +1,17 @@
 /** Capture, refund and void authorization on an order (paymentApi). */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { identity, merchantExtras, order, outcome, requiredWithout } from './shared.ts';
+import { apiOptions, identity, merchantExtras, order, outcome, requiredWithout } from './shared.ts';
 
+// merchant_reference names the order; svc_id is optional (the official SDKs send only the
+// reference), and when both are sent they must name the same order.
 const maintenanceShape = pure(() => ({
   ...order,
-  svc_id: field('svc_id'),
+  svc_id: z.optional(field('svc_id')),
   order_description: z.optional(field('order_description')),
+  maintenance_reference: z.optional(field('maintenance_reference')),
   ...merchantExtras,
+  ...apiOptions,
 }));
 
 /** CAPTURE of an authorized order, partial or full. */
@@ -32,6 +36,7 @@ const voidShape = pure(() => ({
   signature: field('signature'),
   order_description: z.optional(field('order_description')),
   ...merchantExtras,
+  ...apiOptions,
 }));
 
 /** Void of an authorization (command name is this project's decision), by merchant_reference and/or svc_id. */

@@ -4,7 +4,7 @@
  * rule. Built from the field rules of fields.ts.
  */
 import * as z from 'zod/mini';
-import { charsetCheck, digitsFromRule, field, FIELD_RULES, pure } from './fields.ts';
+import { charsetCheck, digitsFromRule, field, FIELD_RULES, pure, sdkOptionalFields } from './fields.ts';
 
 export const wireAmount = digitsFromRule(FIELD_RULES.amount);
 
@@ -95,23 +95,53 @@ export function requiredWithout(fields: readonly string[], other: string): z.cor
   );
 }
 
-/** AUTHORIZATION or PURCHASE through paymentApi: what trusted-channel, recurring and installments (YES) operations share. */
-export const directOperationShape = pure(() => ({
+/** What any paymentApi request may add: the answer as XML (spec, What the service does 14). */
+export const apiOptions = {
+  response_format: z.optional(field('response_format')),
+};
+
+/** The optional fields the official SDKs send with every AUTHORIZATION / PURCHASE (fields.ts SDK_OPTIONAL_FIELDS). */
+export const sdkOrderFields = pure(() => ({ ...sdkOptionalFields('order'), ...sdkOptionalFields('app') }));
+
+/** Clear card data: the trusted channel. */
+export const clearCard = {
+  card_number: z.optional(field('card_number')),
+  expiry_date: z.optional(field('expiry_date')),
+  card_security_code: z.optional(field('card_security_code')),
+  card_holder_name: z.optional(field('card_holder_name')),
+};
+
+/** The result of a 3-D Secure check done elsewhere (External MPI), sent with the card it was done for. */
+export const externalMpi = {
+  '3ds_enrolled': z.optional(field('3ds_enrolled')),
+  '3ds_status': z.optional(field('3ds_status')),
+  '3ds_eci': z.optional(field('3ds_eci')),
+  '3ds_xid': z.optional(field('3ds_xid')),
+  ver_token: z.optional(field('ver_token')),
+};
+
+/** AUTHORIZATION or PURCHASE through paymentApi, card data aside: what trusted-channel, recurring and installments operations share. */
+export const directOperationBase = pure(() => ({
   command: z.enum(['AUTHORIZATION', 'PURCHASE']),
   ...order,
   ...customer,
   eci: z.optional(field('eci')),
   token_name: z.optional(field('token_name')),
-  card_number: z.optional(field('card_number')),
-  expiry_date: z.optional(field('expiry_date')),
-  card_security_code: z.optional(field('card_security_code')),
-  card_holder_name: z.optional(field('card_holder_name')),
   remember_me: z.optional(field('remember_me')),
   payment_option: z.optional(field('payment_option')),
   order_description: z.optional(field('order_description')),
   return_url: z.optional(field('return_url')),
+  settlement_reference: z.optional(field('settlement_reference')),
+  customer_country_code: z.optional(field('customer_country_code')),
+  check_3ds: z.optional(field('check_3ds')),
   ...merchantExtras,
+  ...sdkOrderFields,
+  ...sdkOptionalFields('fraud_screening'),
+  ...apiOptions,
 }));
+
+/** AUTHORIZATION or PURCHASE through paymentApi with a token or clear card data (and an External MPI result). */
+export const directOperationShape = pure(() => ({ ...directOperationBase, ...clearCard, ...externalMpi }));
 
 export const cardOrToken = requiredWithout(['card_number', 'expiry_date'], 'token_name');
 

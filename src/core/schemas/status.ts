@@ -1,7 +1,7 @@
 /** CHECK_STATUS. */
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
-import { identity, outcome, requiredWithout, wireAmount } from './shared.ts';
+import { apiOptions, identity, outcome, requiredWithout, wireAmount } from './shared.ts';
 
 const checkStatusShape = pure(() => ({
   query_command: z.literal('CHECK_STATUS'),
@@ -11,6 +11,7 @@ const checkStatusShape = pure(() => ({
   language: field('language'),
   signature: field('signature'),
   return_third_party_response_codes: z.optional(field('return_third_party_response_codes')),
+  ...apiOptions,
 }));
 
 /**
