@@ -23,7 +23,7 @@ import {
 } from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
-import { charge, chargeFields } from './charges.ts';
+import { charge, chargeFields, orderDetailsOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
 import { currencyConversion } from './exchange.ts';
@@ -309,6 +309,7 @@ async function directOperation(
   // remember_me YES with clear card data keeps a token for the card once the charge succeeds.
   const tokenToSave = withCard && keepsToken(merchant, data.remember_me) ? (data.token_name ?? ctx.state.newTokenName()) : undefined;
   const paidWithToken = source.token?.tokenName;
+  const details = orderDetailsOf(params);
   const checkSkipped = data.check_3ds === 'NO';
   const result = charge(ctx, {
     merchant,
@@ -322,6 +323,7 @@ async function directOperation(
     ...(paidWithToken ? { tokenName: paidWithToken } : {}),
     ...(plan ? { plan } : {}),
     ...(data.customer_email ? { customerEmail: data.customer_email } : {}),
+    ...(details ? { details } : {}),
     ...(mpi ? { threeDs: mpi.threeDs } : checkSkipped ? { threeDs: 'skip' as const } : {}),
   });
   if (result.order.state === 'authorized' || result.order.state === 'captured') {

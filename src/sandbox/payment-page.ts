@@ -32,7 +32,7 @@ import {
   tokenizationMerchantFields,
   tokenizationRequest,
 } from '../core/schemas/index.ts';
-import { charge, chargeFields, outcomeOf } from './charges.ts';
+import { charge, chargeFields, orderDetailsOf, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { hasService, type SandboxMerchant } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
@@ -238,6 +238,7 @@ async function finishHostedPayment(
   const remember = keepsToken(merchant, params['remember_me']);
   const tokenName = remember ? (params['token_name'] ?? ctx.state.newTokenName()) : undefined;
   const customerEmail = params['customer_email'];
+  const details = orderDetailsOf(params);
   const result = charge(ctx, {
     merchant,
     command: params['command'] === 'AUTHORIZATION' ? 'AUTHORIZATION' : 'PURCHASE',
@@ -249,6 +250,7 @@ async function finishHostedPayment(
     eci: 'ECOMMERCE',
     ...(plan ? { plan } : {}),
     ...(customerEmail ? { customerEmail } : {}),
+    ...(details ? { details } : {}),
     ...(params['check_3ds'] === 'NO' ? { threeDs: 'skip' as const } : {}),
   });
   if (result.code === '20000') {

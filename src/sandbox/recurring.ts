@@ -1,7 +1,7 @@
 /**
  * A recurring PURCHASE with a stored token (spec, "Recurring purchase"; "Batch rules"): once its
  * fields are valid, the checks a single request passes (currency, amount, token, card expiry,
- * merchant_reference not taken) in paymentApi's order, then the charge. The batch service runs
+ * merchant_reference not taken, the token's status) in paymentApi's order, then the charge. The batch service runs
  * every PURCHASE line through it, so that a line changes orders exactly as the request would.
  */
 import { isExpiredYymm } from '../core/card-number.ts';
@@ -10,6 +10,7 @@ import { charge } from './charges.ts';
 import type { GatewayContext } from './context.ts';
 import type { SandboxMerchant } from './merchants.ts';
 import type { OrderDetails, SandboxOrder } from './orders.ts';
+import { tokenRefusal } from './tokens.ts';
 import { isChargeableCurrency } from './wire.ts';
 
 export interface RecurringPurchase {
@@ -36,6 +37,9 @@ export function chargeStoredToken(ctx: GatewayContext, purchase: RecurringPurcha
   if (!token) return { code: '00010' };
   if (isExpiredYymm(token.expiryDate, new Date(ctx.now()))) return { code: '00011' };
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, purchase.merchantReference)) return { code: '00005' };
+  // The same token rules as a recurring request: an INACTIVE token (00015) or a temporary one (00016) pays nothing.
+  const refusal = tokenRefusal(token, { merchantReference: purchase.merchantReference, eci: 'RECURRING' }, ctx.now());
+  if (refusal) return { code: refusal };
   const result = charge(ctx, {
     merchant,
     command: 'PURCHASE',
@@ -52,6 +56,7 @@ export function chargeStoredToken(ctx: GatewayContext, purchase: RecurringPurcha
     eci: 'RECURRING',
     tokenName: purchase.tokenName,
     ...(purchase.details ? { details: purchase.details } : {}),
+    ...(purchase.details?.customer_email ? { customerEmail: purchase.details.customer_email } : {}),
   });
   return { code: result.code, order: result.order };
 }

@@ -97,11 +97,21 @@ export async function chargeCard(
     expiry_date: FUTURE_EXPIRY.yymm,
     card_security_code: '123',
     card_holder_name: 'Test Buyer',
+    customer_email: 'buyer@shop.test',
   });
 }
 
-/** Stores a test card through the merchant page (TOKENIZATION) and returns its token_name. */
-export async function tokenize(lb: Loopback, merchantReference: string, outcome: CardOutcome = 'success'): Promise<string> {
+/**
+ * Stores a test card through the merchant page (TOKENIZATION) and returns its token_name. The
+ * customer agrees to keep the card (remember_me YES) unless `remember` is false, which gives a
+ * temporary token that pays only its own payment.
+ */
+export async function tokenize(
+  lb: Loopback,
+  merchantReference: string,
+  outcome: CardOutcome = 'success',
+  remember = true,
+): Promise<string> {
   const merchantFields = await signParams(
     {
       access_code: M.accessCode,
@@ -115,7 +125,13 @@ export async function tokenize(lb: Loopback, merchantReference: string, outcome:
     M.shaType,
     { merchantPage: true },
   );
-  const card = { card_number: testCard(outcome).number, expiry_date: FUTURE_EXPIRY.yymm, card_security_code: '123', card_holder_name: 'Test Buyer' };
+  const card = {
+    card_number: testCard(outcome).number,
+    expiry_date: FUTURE_EXPIRY.yymm,
+    card_security_code: '123',
+    card_holder_name: 'Test Buyer',
+    ...(remember ? { remember_me: 'YES' } : {}),
+  };
   const response = await fetch(`${lb.origin}${lb.gateway.paths.paymentPage}`, {
     method: 'POST',
     body: new URLSearchParams({ ...merchantFields, ...card } as Record<string, string>),

@@ -314,6 +314,52 @@ describe('a batch validated with errors', () => {
   });
 });
 
+describe('recurring lines and the status of their token', () => {
+  let lb: Loopback;
+
+  before(async () => {
+    lb = await startLoopback();
+  });
+
+  after(() => lb.close());
+
+  it('refuses a token made INACTIVE (00015) and a token the customer did not agree to keep (00016), as single requests would', async () => {
+    const inactive = await tokenize(lb, 'tok-inactive');
+    const update = await call(lb.origin, lb.gateway.paths.paymentApi, {
+      service_command: 'UPDATE_TOKEN',
+      merchant_reference: 'tok-update',
+      token_name: inactive,
+      token_status: 'INACTIVE',
+      language: 'en',
+    });
+    assert.equal(update['response_code'], '58000', JSON.stringify(update));
+    const temporary = await tokenize(lb, 'tok-temporary', 'success', false);
+    const kept = await tokenize(lb, 'tok-kept');
+    const batch = await uploaded(
+      lb,
+      'batch-token-status',
+      buildBatchFile([
+        { command: 'PURCHASE', merchant_reference: 'sub-inactive', token_name: inactive, amount: '10000', currency: 'EGP' },
+        { command: 'PURCHASE', merchant_reference: 'sub-temporary', token_name: temporary, amount: '10000', currency: 'EGP' },
+        { command: 'PURCHASE', merchant_reference: 'sub-kept', token_name: kept, amount: '10000', currency: 'EGP' },
+      ]),
+    );
+    lb.clock.advance(BATCH_VALIDATION_MS);
+    assert.equal((await processBatch(lb, batch))['response_code'], '72147');
+    lb.clock.advance(BATCH_PROCESSING_MS + 1);
+    const rows = readBatchResults(String((await results(lb, batch))['batch_results']));
+    assert.deepEqual(
+      rows.map((row) => [row.merchant_reference, row.response_code]),
+      [
+        ['sub-inactive', '00015'],
+        ['sub-temporary', '00016'],
+        ['sub-kept', '14000'],
+      ],
+    );
+    assert.equal(lb.gateway.order({ merchantReference: 'sub-inactive' }), undefined, 'a refused line charges nothing');
+  });
+});
+
 describe('refusals of the batch service', () => {
   let lb: Loopback;
   const file = 'command,merchant_reference\r\nVOID_AUTHORIZATION,order-1\r\n';

@@ -171,6 +171,7 @@ describe('reports of the real orders', () => {
     );
     assert.equal(file.rows[0]?.['svc_id'], lb.gateway.order({ merchantReference: 'r-auth' })?.svcId);
     assert.equal(file.rows[0]?.['card_holder_name'], 'Test Buyer');
+    assert.equal(file.rows[0]?.['customer_email'], 'buyer@shop.test', 'a charge through paymentApi keeps its customer for reports');
   });
 
   it('repeats a filter key to accept any of its values', async () => {
