@@ -7,7 +7,8 @@
  * data, commands, fields only the server sets, the contract's schema, and the merchant's order
  * with the amount and currency the browser may have named.
  */
-import { CARD_FIELDS, ROUTES } from '../core/endpoint-api.ts';
+import { hideCardNumbers } from '../core/card-number.ts';
+import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
@@ -79,6 +80,15 @@ const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {
   ar: 'يحدده خادم التاجر وليس المتصفح',
 };
 
+const ROUTE_NAMES: ReadonlyMap<string, RouteName> = new Map(
+  Object.entries(ROUTES).map(([name, path]) => [path, name as RouteName]),
+);
+
+/** The name of a route for the logs (`hostedPage`), never the path a caller typed, which may carry anything. */
+function routeNameOf(route: string | undefined): RouteName | 'unknown' {
+  return (route === undefined ? undefined : ROUTE_NAMES.get(route)) ?? 'unknown';
+}
+
 /** True when `path` (a URL pathname) is one of the endpoint's routes under `basePath`. */
 export function isEndpointPath(path: string, basePath = ''): boolean {
   if (!path.startsWith(basePath)) return false;
@@ -106,11 +116,12 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
     let language = languageFromHeaders(request);
     const path = new URL(request.url).pathname;
     const route = path.startsWith(settings.basePath) ? path.slice(settings.basePath.length) : undefined;
+    const routeName = routeNameOf(route);
     try {
       if (route === ROUTES.gatewayReturn) return await handleGatewayReturn(request, context, runtime);
       const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
       if (!isOriginAllowed(request, settings)) {
-        log.warn('origin_refused', { route });
+        log.warn('origin_refused', { route: routeName });
         throw new EndpointRefusal('origin_refused');
       }
       if (!jsonRoute) throw new EndpointRefusal('not_found');
@@ -124,9 +135,9 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
       const refusal = error instanceof EndpointRefusal ? error : new EndpointRefusal('internal_error');
       if (refusal === error) {
-        log.info('refused', { route, code: refusal.code, field: refusal.details.field, status: refusal.status });
+        log.info('refused', { route: routeName, code: refusal.code, field: refusal.details.field, status: refusal.status });
       } else {
-        log.error('internal_error', { route, error });
+        log.error('internal_error', { route: routeName, error });
       }
       const headers = { ...corsHeaders(request, settings), ...refusal.details.headers };
       return jsonResponse(refusal.status, refusal.body(language), headers);
@@ -175,7 +186,8 @@ async function runJsonRoute(
   runtime: EndpointRuntime,
 ): Promise<unknown> {
   const { settings, log } = runtime;
-  const cardField = findCardField(body);
+  // The path is made of the caller's own key names: one could be a card number too.
+  const cardField = hideCardNumbers(findCardField(body) ?? '');
   if (cardField) {
     log.warn('card_data_refused', { field: cardField });
     throw new EndpointRefusal('card_data_refused', { field: cardField });
