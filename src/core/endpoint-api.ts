@@ -204,6 +204,8 @@ export const endpointError = z.object({
 export type EndpointErrorCode =
   | 'invalid_request'
   | 'invalid_json'
+  | 'json_too_deep'
+  | 'unsupported_media_type'
   | 'body_too_large'
   | 'unknown_order'
   | 'amount_mismatch'

@@ -3,8 +3,8 @@
  * `(Request) => Promise<Response>`, stateless, so the same code runs on Node (through node.ts),
  * Deno, Bun, edge platforms and, in tests, inside a browser service worker.
  *
- * Every JSON route runs the same gate before its handler: CORS, method, body size, JSON, card
- * data, commands, fields only the server sets, the contract's schema, and the merchant's order
+ * Every JSON route runs the same gate before its handler: CORS, method, Content-Type, body size,
+ * JSON nesting depth, JSON, card data, commands, fields only the server sets, the contract's schema, and the merchant's order
  * with the amount and currency the browser may have named.
  */
 import { hideCardNumbers } from '../core/card-number.ts';
@@ -17,6 +17,8 @@ import { createFlowSealer } from './flow-token.ts';
 import { createGatewayClient } from './gateway-client.ts';
 import { handleGatewayReturn } from './gateway-return.ts';
 import {
+  assertJsonContentType,
+  assertJsonDepth,
   corsHeaders,
   isOriginAllowed,
   jsonResponse,
@@ -127,6 +129,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       if (!jsonRoute) throw new EndpointRefusal('not_found');
       if (request.method === 'OPTIONS') return preflightResponse(request, settings);
       if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST, OPTIONS' } });
+      assertJsonContentType(request);
       const body = await readJsonObject(request, settings.maxBodyBytes);
       if (isLanguage(body['language'])) language = body['language'];
       const result = await runJsonRoute(jsonRoute, body, language, request, context, runtime);
@@ -147,6 +150,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
 
 async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, maxBytes);
+  assertJsonDepth(text);
   let body: unknown;
   try {
     body = JSON.parse(text);

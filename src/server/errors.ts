@@ -11,6 +11,8 @@ import type { Language } from '../core/language.ts';
 export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   invalid_request: 400,
   invalid_json: 400,
+  json_too_deep: 400,
+  unsupported_media_type: 415,
   body_too_large: 413,
   unknown_order: 404,
   amount_mismatch: 409,
@@ -38,6 +40,14 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   invalid_json: {
     en: 'The request body must be a JSON object.',
     ar: 'يجب أن يكون محتوى الطلب كائن JSON.',
+  },
+  json_too_deep: {
+    en: 'The request body is nested too deeply.',
+    ar: 'محتوى الطلب متداخل بعمق أكبر من المسموح.',
+  },
+  unsupported_media_type: {
+    en: 'The request body must be sent as application/json.',
+    ar: 'يجب إرسال محتوى الطلب بصيغة application/json.',
   },
   body_too_large: {
     en: 'The request body is too large.',

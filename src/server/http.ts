@@ -67,6 +67,48 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   }
 }
 
+/** How deep a JSON body may nest; the contract's deepest body (financing products) needs 3. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Refuses a body whose objects and arrays nest deeper than `maxDepth`, counted over the text in
+ * one pass without recursion, before JSON.parse or any walk over the parsed value.
+ */
+export function assertJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c /* \ */) i++;
+      else if (char === 0x22 /* " */) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b /* { */ || char === 0x5b /* [ */) {
+      depth++;
+      if (depth > maxDepth) throw new EndpointRefusal('json_too_deep');
+    } else if (char === 0x7d /* } */ || char === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+}
+
+/**
+ * Refuses a request whose Content-Type is not `application/json` (415). A `charset` parameter is
+ * allowed when it says UTF-8, the only encoding a JSON body may use between systems.
+ */
+export function assertJsonContentType(request: Request): void {
+  const [type = '', ...parameters] = (request.headers.get('content-type') ?? '').split(';');
+  const utf8 = (parameter: string): boolean => {
+    if (parameter.trim() === '') return true;
+    const [name = '', value = ''] = parameter.split('=');
+    return name.trim().toLowerCase() === 'charset' && value.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+  };
+  if (type.trim().toLowerCase() !== 'application/json' || !parameters.every(utf8)) {
+    throw new EndpointRefusal('unsupported_media_type');
+  }
+}
+
 /** `ar` when the browser prefers Arabic over English, else `en`. */
 export function languageFromHeaders(request: Request): Language {
   const header = request.headers.get('accept-language') ?? '';
