@@ -110,7 +110,7 @@ export function assertJsonContentType(request: Request): void {
 }
 
 /** `ar` when the browser prefers Arabic over English, else `en`. */
-export function languageFromHeaders(request: Request): Language {
+export function languageFromHeaders(request: { readonly headers: Headers }): Language {
   const header = request.headers.get('accept-language') ?? '';
   let best: { language: Language; quality: number } | undefined;
   for (const part of header.split(',')) {
