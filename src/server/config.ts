@@ -194,10 +194,42 @@ const origin: Check<string> = (value) => {
   return 'must list origins such as https://shop.example (scheme, host and port only, no trailing slash)';
 };
 
-const resultUrl: Check<string> = (value) => {
-  if (/^\/(?!\/)/.test(value)) return undefined;
-  return serviceUrl(true)(value) === undefined ? undefined : 'must be an absolute https URL or a path starting with /';
-};
+const RESULT_URL_SHAPE = 'must be an absolute https URL or a path starting with /';
+
+/**
+ * Where the customer lands after paying: a path, resolved against the endpoint's public origin, or
+ * an absolute URL. Either way it must end up on the public origin or on one of the allowed origins
+ * (a standalone endpoint may send customers back to the shop, whose pages it must allow for CORS
+ * anyway). Resolving, rather than matching the text, is what catches `/\evil.example` and
+ * `/\t/evil.example`, which browsers read as `//evil.example`. With `publicOrigin` unknown (the
+ * listening URL of `serve`), only a path can be checked.
+ */
+function resultUrlRule(publicOrigin: string | undefined, allowedOrigins: readonly string[]): Check<string> {
+  return (value) => {
+    const relative = value.startsWith('/');
+    if (!relative && serviceUrl(true)(value) !== undefined) return RESULT_URL_SHAPE;
+    if (!relative && publicOrigin === undefined) return undefined;
+    const base = publicOrigin ?? 'https://endpoint.invalid';
+    let target: URL;
+    try {
+      target = new URL(value, base);
+    } catch {
+      return RESULT_URL_SHAPE;
+    }
+    if (target.origin === new URL(base).origin || allowedOrigins.includes(target.origin)) return undefined;
+    return relative
+      ? 'must be a path on the endpoint’s own origin (it resolves to another site)'
+      : 'must be on the endpoint’s own origin or on one of the allowed origins';
+  };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function wholeNumber(min: number, max: number): Check<number> {
   return (value) =>
@@ -237,7 +269,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('publicUrl', config.publicUrl, serviceUrl(true));
   check('basePath', config.basePath, basePath, false);
   for (const allowed of config.allowedOrigins ?? []) check('allowedOrigins', allowed, origin);
-  check('resultUrl', config.resultUrl, resultUrl, false);
+  const publicOrigin = serviceUrl(true)(config.publicUrl ?? '') === undefined ? originOf(config.publicUrl) : undefined;
+  check('resultUrl', config.resultUrl, resultUrlRule(publicOrigin, config.allowedOrigins ?? []), false);
   for (const name of Object.keys(config.returnParameters ?? {})) {
     check('returnParameters', name, (value) =>
       /^pg_[A-Za-z0-9_]+$/.test(value) ? undefined : 'names must start with pg_ (letters, digits and _)',
@@ -397,7 +430,10 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const host = read('PG_HOST') ?? DEFAULT_HOST;
   const publicUrl = optional('PG_PUBLIC_URL', serviceUrl(true));
   const base = optional('PG_BASE_PATH', basePath) ?? '';
-  const result = optional('PG_RESULT_URL', resultUrl);
+  const result = optional(
+    'PG_RESULT_URL',
+    resultUrlRule(publicUrl === undefined ? undefined : originOf(publicUrl), origins),
+  );
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
   if (problems.length > 0) throw new ConfigError(problems);
 

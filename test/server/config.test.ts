@@ -186,4 +186,45 @@ describe('createMerchantEndpoint configuration', () => {
         !error.message.includes(RESPONSE_SECRET),
     );
   });
+
+  describe('the result URL', () => {
+    const refusedFor = (resultUrl: string, extra: Partial<EndpointConfig> = {}) => {
+      try {
+        resolveSettings({ ...valid, ...extra, resultUrl });
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.problems.map((problem) => `${problem.name} ${problem.message}`);
+      }
+      return [];
+    };
+
+    for (const offSite of ['/\\evil.example/landing', '//evil.example', 'https://evil.example', '/\t/evil.example/x', 'http://127.0.0.1:9/landing']) {
+      it(`refuses ${JSON.stringify(offSite)}, which would send the customer to another site`, () => {
+        const problems = refusedFor(offSite);
+        assert.equal(problems.length, 1);
+        assert.match(problems[0] ?? '', /^resultUrl must /);
+      });
+    }
+
+    it('accepts a path, or a URL on its own origin', () => {
+      assert.deepEqual(refusedFor('/checkout/result'), []);
+      assert.deepEqual(refusedFor('https://shop.example/checkout/result'), []);
+    });
+
+    it('accepts a URL on one of its allowed origins (a standalone endpoint sending customers back to the shop)', () => {
+      assert.deepEqual(refusedFor('https://www.shop.example/thanks'), [`resultUrl must be on the endpoint’s own origin or on one of the allowed origins`]);
+      assert.deepEqual(refusedFor('https://www.shop.example/thanks', { allowedOrigins: ['https://www.shop.example'] }), []);
+    });
+
+    it('is checked from the environment too, naming PG_RESULT_URL', () => {
+      assert.throws(
+        () => configFromEnv({ ...VALID_ENV, PG_PUBLIC_URL: 'https://shop.example', PG_RESULT_URL: '/\\evil.example/landing' }),
+        (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'PG_RESULT_URL',
+      );
+      assert.throws(
+        () => configFromEnv({ ...VALID_ENV, PG_RESULT_URL: '//evil.example' }),
+        (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'PG_RESULT_URL',
+      );
+    });
+  });
 });
