@@ -216,6 +216,7 @@ export type EndpointErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'currency_not_supported'
+  | 'service_not_configured'
   | 'flow_invalid'
   | 'step_out_of_order'
   | 'gateway_unreachable'

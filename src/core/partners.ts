@@ -1,18 +1,13 @@
 /**
  * The payment partners the spec names only by role: the single cash-voucher partner (bills are
- * EGP only, country Egypt) and the consumer-financing partner. The spec leaves their codes open;
- * these are this project's names for them, sent as `payment_partner` and `payment_option`.
+ * EGP only, country Egypt) and the consumer-financing partner. Their codes (`payment_partner`,
+ * `payment_option`) are the gateway account's: the merchant endpoint takes them as configuration,
+ * and the sandbox has its own (src/sandbox/partners.ts).
  */
 import { normalizeDigits } from './language.ts';
 
-/** `payment_partner` of BILL_PRESENTMENT (max 5 characters). */
-export const VOUCHER_PARTNER_CODE = 'CASHP';
-
 /** The only currency a cash bill can be issued in. */
 export const VOUCHER_CURRENCY = 'EGP';
-
-/** `payment_option` of the financing steps. */
-export const FINANCING_PARTNER_CODE = 'FINCO';
 
 /** The market the financing partner serves; phone numbers are checked for it before any request. */
 export const FINANCING_MARKET = 'EG';

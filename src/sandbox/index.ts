@@ -13,6 +13,7 @@ export {
 export type { GatewayPaths } from './context.ts';
 export { createSandboxClock, type SandboxClock } from './clock.ts';
 export { endpointCredentials, SANDBOX_MERCHANT, type SandboxMerchant } from './merchants.ts';
+export { SANDBOX_FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE } from './partners.ts';
 export {
   AUTHORIZATION_HOLD_MS,
   FINANCING_DOWN_PAYMENT_PERCENT,

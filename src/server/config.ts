@@ -85,6 +85,16 @@ export interface EndpointConfig {
   readonly trustedProxyHops?: number;
   /** Time limit of one server-to-server call (default 30 s). */
   readonly gatewayTimeoutMs?: number;
+  /**
+   * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
+   * bill route answers `service_not_configured` and signs nothing.
+   */
+  readonly voucherPartnerCode?: string;
+  /**
+   * `payment_option` of the consumer-financing partner, as the gateway account names it. Without it
+   * the financing routes answer `service_not_configured` and sign nothing.
+   */
+  readonly financingPartnerCode?: string;
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -114,6 +124,8 @@ export interface EndpointSettings {
   readonly flowLifetimeSeconds: number;
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
+  readonly voucherPartnerCode: string | undefined;
+  readonly financingPartnerCode: string | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
@@ -153,6 +165,21 @@ function isLoopback(url: URL): boolean {
 /** merchant_identifier and access_code share one rule (spec, Limits): letters and digits, max 20. */
 const identifier: Check<string> = (value) =>
   field('access_code').safeParse(value).success ? undefined : 'must be 1 to 20 letters or digits, as the back-office shows it';
+
+/**
+ * A partner code: what the gateway field that carries it allows (payment_partner: 5 characters), and
+ * for payment_option, whose length the spec leaves open, a plain code of at most 20 characters.
+ */
+function partnerCode(wireField: 'payment_partner' | 'payment_option'): Check<string> {
+  if (wireField === 'payment_partner') {
+    return (value) =>
+      field('payment_partner').safeParse(value).success ? undefined : 'must be 1 to 5 letters or digits (the gateway’s payment_partner code)';
+  }
+  return (value) =>
+    /^[A-Za-z0-9_-]{1,20}$/.test(value) && field('payment_option').safeParse(value).success
+      ? undefined
+      : 'must be the gateway’s payment_option code (1 to 20 letters, digits, "_" or "-")';
+}
 
 const phrase: Check<string> = (value) => (value.length > 0 ? undefined : 'must not be empty');
 
@@ -282,6 +309,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
   check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
+  check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
+  check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
@@ -312,6 +341,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    voucherPartnerCode: config.voucherPartnerCode || undefined,
+    financingPartnerCode: config.financingPartnerCode || undefined,
   };
 }
 
@@ -336,6 +367,8 @@ export interface EnvConfig
   readonly publicUrl: string | undefined;
   readonly resultUrl: string | undefined;
   readonly trustedProxyHops: number;
+  readonly voucherPartnerCode: string | undefined;
+  readonly financingPartnerCode: string | undefined;
   readonly port: number;
   readonly host: string;
 }
@@ -357,6 +390,8 @@ export const ENV_VARIABLES = {
   PG_BASE_PATH: 'path the routes are mounted under, e.g. /pg (default: none)',
   PG_RESULT_URL: "merchant page the customer lands on after paying (default: the return route answers JSON)",
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
+  PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
+  PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
 } as const;
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
@@ -435,6 +470,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     resultUrlRule(publicUrl === undefined ? undefined : originOf(publicUrl), origins),
   );
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
+  const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
+  const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -451,6 +488,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     publicUrl,
     resultUrl: result,
     trustedProxyHops,
+    voucherPartnerCode,
+    financingPartnerCode,
     port,
     host,
   };

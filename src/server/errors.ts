@@ -23,6 +23,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   not_found: 404,
   method_not_allowed: 405,
   currency_not_supported: 422,
+  service_not_configured: 501,
   flow_invalid: 400,
   step_out_of_order: 409,
   gateway_refused: 422,
@@ -88,6 +89,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   currency_not_supported: {
     en: 'This payment method is not available in the order currency.',
     ar: 'طريقة الدفع هذه غير متاحة بعملة الطلب.',
+  },
+  service_not_configured: {
+    en: 'This payment method is not set up by the merchant.',
+    ar: 'لم يقم التاجر بإعداد طريقة الدفع هذه.',
   },
   flow_invalid: {
     en: 'This financing session is not valid or has expired; please start again.',

@@ -27,7 +27,7 @@ import {
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
-import { FINANCING_PARTNER_CODE, normalizeFinancingPhone } from '../core/partners.ts';
+import { normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
   customerVerifyResponse,
@@ -51,13 +51,20 @@ const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
   ar: 'phone_number: يجب أن يكون رقم هاتف محمول مصري مثل 01012345678',
 };
 
+/** The configured financing partner (`payment_option`); without one, no financing step signs anything. */
+function financingPartner(runtime: EndpointRuntime): string {
+  const partner = runtime.settings.financingPartnerCode;
+  if (partner === undefined) throw new EndpointRefusal('service_not_configured');
+  return partner;
+}
+
 /** The financing fields every step sends. */
 function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
   return {
     ...identityParams(runtime.settings),
     merchant_reference: order.merchant_reference,
     language,
-    payment_option: FINANCING_PARTNER_CODE,
+    payment_option: financingPartner(runtime),
     phone_number: phone,
   };
 }
@@ -66,7 +73,7 @@ function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: 
 function financingOrderParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
   return {
     ...orderParams(runtime.settings, order, language),
-    payment_option: FINANCING_PARTNER_CODE,
+    payment_option: financingPartner(runtime),
     phone_number: phone,
     merchant_order_id: order.merchant_reference,
   };
@@ -103,6 +110,7 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
   schema: financingVerifyCustomerRequest,
   result: financingVerifyCustomerResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyCustomerResult> {
+    financingPartner(runtime);
     const phone = normalizeFinancingPhone(input.phone_number);
     if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
     const answer = await runtime.gateway.call({
@@ -141,6 +149,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
   schema: financingOtpRequest,
   result: financingOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
+    financingPartner(runtime);
     // A second OTP may be asked for before one is verified ("send the code again").
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
     const answer = await runtime.gateway.call({
@@ -179,6 +188,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
   schema: financingVerifyOtpRequest,
   result: financingVerifyOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
+    financingPartner(runtime);
     const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
     const downPayment = state.down_payment ?? 0;
     const answer = await runtime.gateway.call({
@@ -218,6 +228,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
   schema: financingPurchaseRequest,
   result: paymentResult,
   async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
+    financingPartner(runtime);
     const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
     const offered = state.tenures ?? [];
     if (!offered.includes(input.tenure)) {

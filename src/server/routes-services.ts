@@ -20,7 +20,7 @@ import {
 } from '../core/endpoint-api.ts';
 import { filterPlans } from '../core/installments.ts';
 import type { Language } from '../core/language.ts';
-import { VOUCHER_CURRENCY, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
+import { VOUCHER_CURRENCY } from '../core/partners.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
@@ -68,6 +68,8 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
   result: billResult,
   async handle({ input, order, language, request, runtime }): Promise<BillResult> {
     const { settings, gateway, log } = runtime;
+    const partner = settings.voucherPartnerCode;
+    if (partner === undefined) throw new EndpointRefusal('service_not_configured');
     // Bills are EGP only: refused here rather than signed and sent.
     if (order.currency !== VOUCHER_CURRENCY) {
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
@@ -86,7 +88,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
         service_command: 'BILL_PRESENTMENT',
         ...orderParams(settings, order, language),
         request_expiry_date: formatDateTimeWithOffset(expiry),
-        payment_partner: VOUCHER_PARTNER_CODE,
+        payment_partner: partner,
         customer_name: input.customer_name ?? order.customer_name,
         customer_email: input.customer_email ?? order.customer_email,
       },

@@ -39,6 +39,8 @@ describe('configFromEnv', () => {
       PG_RESULT_URL: '/checkout/result',
       PG_HOST: '0.0.0.0',
       PG_TRUSTED_PROXY_HOPS: '1',
+      PG_VOUCHER_PARTNER_CODE: 'VCH01',
+      PG_FINANCING_PARTNER_CODE: 'FIN01',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -54,6 +56,8 @@ describe('configFromEnv', () => {
       publicUrl: 'https://shop.example',
       resultUrl: '/checkout/result',
       trustedProxyHops: 1,
+      voucherPartnerCode: 'VCH01',
+      financingPartnerCode: 'FIN01',
       port: 9090,
       host: '0.0.0.0',
     });
@@ -100,6 +104,8 @@ describe('configFromEnv', () => {
       ['PG_API_ROOT', 'a/b', /PG_API_ROOT must be one path segment/],
       ['PG_BASE_PATH', 'pg/', /PG_BASE_PATH must be empty or a path such as \/pg/],
       ['PG_RESULT_URL', 'javascript:alert(1)', /PG_RESULT_URL must be an absolute https URL or a path/],
+      ['PG_VOUCHER_PARTNER_CODE', 'CASH-PARTNER', /PG_VOUCHER_PARTNER_CODE must be 1 to 5 letters or digits/],
+      ['PG_FINANCING_PARTNER_CODE', 'FIN<script>', /PG_FINANCING_PARTNER_CODE must be the gateway’s payment_option code/],
     ];
     for (const [name, value, message] of cases) {
       const error = refusal({ ...VALID_ENV, [name]: value });

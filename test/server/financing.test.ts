@@ -8,7 +8,7 @@ import {
   paymentResult,
 } from '../../src/core/endpoint-api.ts';
 import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
-import { allLogs, setup, type Harness } from './harness.ts';
+import { allLogs, FINANCING_PARTNER_CODE, setup, type Harness } from './harness.ts';
 
 const harness = setup();
 
@@ -49,7 +49,7 @@ describe('the four financing steps', () => {
     assert.equal(verified.status, 200);
     const [verifyCall] = harness.gateway.callsOf('CUSTOMER_VERIFY');
     assert.equal(verifyCall?.request['phone_number'], '01001234567', 'the phone is normalized');
-    assert.equal(verifyCall?.request['payment_option'], 'FINCO');
+    assert.equal(verifyCall?.request['payment_option'], FINANCING_PARTNER_CODE);
 
     const otp = await harness.post('/financing/otp', {
       ...ORDER,

@@ -23,6 +23,9 @@ export const ELEMENTS_ORIGIN = 'https://elements.example';
 export const BASE_PATH = '/pg';
 export const RETURN_URL = `${SHOP_ORIGIN}${BASE_PATH}/return`;
 export const START = new Date('2026-11-22T05:00:00Z');
+/** The partner codes of the test account: a live account's, not the sandbox's. */
+export const VOUCHER_PARTNER_CODE = 'VCH01';
+export const FINANCING_PARTNER_CODE = 'FIN01';
 
 export const ORDERS: readonly MerchantOrder[] = [
   {
@@ -86,6 +89,8 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
       results.push(result);
     },
     resultUrl: '/checkout/result',
+    voucherPartnerCode: VOUCHER_PARTNER_CODE,
+    financingPartnerCode: FINANCING_PARTNER_CODE,
     fetch: gateway.fetch,
     logger: createJsonLogger((line) => logs.push(line)),
     now: () => new Date(now),
