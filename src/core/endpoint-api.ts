@@ -221,6 +221,7 @@ export type EndpointErrorCode =
   | 'step_out_of_order'
   | 'gateway_unreachable'
   | 'gateway_signature_invalid'
+  | 'gateway_answer_invalid'
   | 'gateway_refused'
   | 'internal_error';
 

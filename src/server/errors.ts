@@ -29,6 +29,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   gateway_refused: 422,
   gateway_unreachable: 502,
   gateway_signature_invalid: 502,
+  gateway_answer_invalid: 502,
   internal_error: 500,
 };
 
@@ -113,6 +114,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   gateway_signature_invalid: {
     en: 'The payment gateway answer could not be verified.',
     ar: 'تعذر التحقق من رد بوابة الدفع.',
+  },
+  gateway_answer_invalid: {
+    en: 'The payment gateway sent an answer that cannot be used; please try again later.',
+    ar: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه؛ يرجى المحاولة لاحقًا.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',

@@ -4,7 +4,7 @@
  * and the next step accepts only a token of the step before it, for the same order, so the
  * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
  */
-import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import { fromMinorUnits } from '../core/amounts.ts';
 import {
   financingOtpRequest,
   financingOtpResult,
@@ -40,7 +40,7 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
-import { requireSuccess } from './gateway-client.ts';
+import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
 import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
@@ -169,7 +169,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       runtime.log.error('otp_generate_incomplete', { merchant_reference: order.merchant_reference });
       throw new EndpointRefusal('gateway_unreachable');
     }
-    const downPayment = parseWireAmount(answer.total_down_payment, 'total_down_payment');
+    const downPayment = gatewayAmount(answer.total_down_payment, 'total_down_payment', 'OTP_GENERATE', runtime.log);
     const flow = await runtime.flows.seal({
       merchant_reference: order.merchant_reference,
       phone_number: state.phone_number,
@@ -179,7 +179,10 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       transaction_id: answer.transaction_id,
       down_payment: downPayment,
     });
-    const tenureMonths = (answer.tenure ?? '').split('-').filter(Boolean).map(Number);
+    const tenureMonths = (answer.tenure ?? '')
+      .split('-')
+      .filter(Boolean)
+      .map((months) => gatewayMonths(months, 'tenure', 'OTP_GENERATE', runtime.log));
     return { flow, down_payment: downPayment, tenure_months: tenureMonths };
   },
 });
@@ -207,12 +210,12 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
     // A wrong OTP is refused with the gateway's code; the browser keeps its otp_sent token and may try again.
     requireSuccess(answer, language);
     const tenures: TenureOption[] = (answer.tenure?.TENURE_VM ?? []).map((option) => ({
-      months: Number(option.TENURE),
+      months: gatewayMonths(option.TENURE, 'TENURE', 'OTP_VERIFY', runtime.log),
       // Like every amount on the wire, EMI is in minor units (a string of digits).
-      emi: parseWireAmount(option.EMI, 'EMI'),
+      emi: gatewayAmount(option.EMI, 'EMI', 'OTP_VERIFY', runtime.log),
       interest_rate: option.InterestRate,
     }));
-    const confirmedDownPayment = parseWireAmount(answer.total_downpayment, 'total_downpayment');
+    const confirmedDownPayment = gatewayAmount(answer.total_downpayment, 'total_downpayment', 'OTP_VERIFY', runtime.log);
     const flow = await runtime.flows.seal({
       ...state,
       step: 'otp_verified',

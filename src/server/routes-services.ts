@@ -2,7 +2,7 @@
  * Routes answered by one server-to-server call: installment plans (GET_INSTALLMENTS_PLANS), the
  * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS).
  */
-import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import { fromMinorUnits } from '../core/amounts.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import {
   billRequest,
@@ -31,7 +31,7 @@ import {
   type CheckStatusResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
-import { requireSuccess } from './gateway-client.ts';
+import { gatewayAmount, requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks } from './results.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
@@ -134,7 +134,7 @@ export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
     const answer = await queryStatus(runtime, order.merchant_reference, language);
     requireSuccess(answer, language);
     const amount = (value: string | number | undefined, name: string) =>
-      value === undefined ? {} : { [name]: parseWireAmount(value, name) };
+      value === undefined ? {} : { [name]: gatewayAmount(value, name, 'CHECK_STATUS', runtime.log) };
     return {
       merchant_reference: order.merchant_reference,
       ...(answer.transaction_status === undefined ? {} : { transaction_status: answer.transaction_status }),

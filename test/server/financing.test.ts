@@ -298,3 +298,36 @@ describe('when the flow token is not one the endpoint issued for this order', ()
     assert.ok(!decoded.includes('01001234567'));
   });
 });
+
+describe('when the partner sends an amount that is not digits', () => {
+  it('answers a decimal EMI with 502 gateway_answer_invalid and a log line naming the field, never a 500', async () => {
+    const on = setup();
+    on.gateway.answer('OTP_VERIFY', () => ({
+      code: '92182',
+      fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '375.00', TENURE: '6', InterestRate: '2.5' }] } },
+    }));
+    const sent = await sendOtp(await verifyCustomer(on), on);
+    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: sent, otp: GOOD_OTP });
+    assert.equal(answer.status, 502);
+    assert.deepEqual(answer.body.error, {
+      code: 'gateway_answer_invalid',
+      message: 'The payment gateway sent an answer that cannot be used; please try again later.',
+    });
+    const line = on.logs.find((entry) => entry.includes('"event":"gateway_amount_invalid"'));
+    assert.ok(line, 'logged');
+    assert.match(line, /"field":"EMI"/);
+    assert.ok(!allLogs(on).includes('internal_error'));
+  });
+
+  it('answers a tenure that is not a whole number of months the same way', async () => {
+    const on = setup();
+    on.gateway.answer('OTP_VERIFY', () => ({
+      code: '92182',
+      fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '37500', TENURE: '6.5', InterestRate: '2.5' }] } },
+    }));
+    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: await sendOtp(await verifyCustomer(on), on), otp: GOOD_OTP });
+    assert.equal(answer.status, 502);
+    assert.equal(answer.body.error.code, 'gateway_answer_invalid');
+    assert.match(allLogs(on), /"field":"TENURE"/);
+  });
+});
