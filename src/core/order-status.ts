@@ -45,6 +45,12 @@ export interface OrderStatus {
   readonly transaction_status?: string;
 }
 
+/**
+ * The gateway's answer to a payment on a merchant_reference it already holds (a second form, a
+ * replayed purchase). It says nothing of the order's outcome: ask CHECK_STATUS.
+ */
+export const DUPLICATE_REFERENCE = '00005';
+
 /** What the gateway answers for an order it does not hold: CHECK_STATUS 12001, or 00007 "order not found". */
 const NOT_FOUND_CODES: readonly string[] = ['12001', '00007'];
 const VOID_SUCCESS = '08000';

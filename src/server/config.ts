@@ -7,16 +7,31 @@
 import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
+import type { OrderState, OrderStatus } from '../core/order-status.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { ResolveOrder } from './orders.ts';
+import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
 
-/** A payment outcome whose gateway signature has been checked, handed to `onResult`. */
+/**
+ * A payment outcome the gateway has stated server to server, handed to `onResult` once per
+ * `idempotency_key`. A return from the customer's browser is confirmed with CHECK_STATUS first, so
+ * its outcome is what the gateway says now, not what the (possibly old) return said.
+ */
 export interface VerifiedResult extends PaymentResult {
   /** Where the result came from: the return URL, merchant-page completion, or financing PURCHASE. */
   readonly source: 'return' | 'merchant-page' | 'financing';
+  /**
+   * The same for every report of this payment in this state (`1700000004:captured`): a replayed
+   * return has the key of the result already reported. Upsert your records by it.
+   */
+  readonly idempotency_key: string;
+  /** Where the order stands at the gateway (core `OrderState`); `outcome` follows from it. */
+  readonly order_state: OrderState;
+  /** The CHECK_STATUS reading, with the authorized, captured and refunded amounts, when one confirmed the result. */
+  readonly order_status?: OrderStatus;
   /** `command` of the answered operation (AUTHORIZATION, PURCHASE) when the gateway names one. */
   readonly command?: string;
-  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch). */
+  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch, unknown_order). */
   readonly error?: string;
   /** Every field of the verified gateway answer except `signature` and `otp` (card number masked by the gateway). */
   readonly gateway: Readonly<Record<string, unknown>>;
@@ -86,6 +101,11 @@ export interface EndpointConfig {
   /** Time limit of one server-to-server call (default 30 s). */
   readonly gatewayTimeoutMs?: number;
   /**
+   * The results already reported, by idempotency key (default: in this process's memory, bounded).
+   * Give several instances one shared ledger (see result-ledger.ts) so a return is reported once.
+   */
+  readonly resultLedger?: ResultLedger;
+  /**
    * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
    * bill route answers `service_not_configured` and signs nothing.
    */
@@ -124,6 +144,7 @@ export interface EndpointSettings {
   readonly flowLifetimeSeconds: number;
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
+  readonly resultLedger: ResultLedger;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
 }
@@ -304,6 +325,9 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     );
   }
   if (typeof config.resolveOrder !== 'function') problems.push({ name: 'resolveOrder', message: 'must be a function' });
+  if (config.resultLedger !== undefined && typeof config.resultLedger.record !== 'function') {
+    problems.push({ name: 'resultLedger', message: 'must have record(result) and release(key)' });
+  }
   check('maxBodyBytes', config.maxBodyBytes, wholeNumber(256, 1024 * 1024), false);
   check('billLifetimeMinutes', config.billLifetimeMinutes, wholeNumber(1, 60 * 24 * 90), false);
   check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
@@ -341,6 +365,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    resultLedger: config.resultLedger ?? new InMemoryResultLedger(),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
   };

@@ -26,6 +26,7 @@ import {
   type TenureOption,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
+import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
 import { normalizeFinancingPhone } from '../core/partners.ts';
 import {
@@ -43,7 +44,7 @@ import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
-import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
@@ -260,9 +261,15 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
         purchase_description: order.description ?? `Order ${order.merchant_reference}`,
       },
     });
-    const result = verifiedResult(answer, order, 'financing', language, runtime.log);
+    // A replayed purchase (the flow token is still valid) is refused by the gateway as a duplicate
+    // reference: the order's outcome is what CHECK_STATUS says, and it was reported the first time.
+    const result =
+      answer.response_code === DUPLICATE_REFERENCE
+        ? await confirmedResult(order.merchant_reference, answer, order, 'financing', language, runtime)
+        : resultOfAnswer(answer, order, 'financing', language, runtime.log);
+    if (!result) throw new EndpointRefusal('gateway_unreachable');
     // A Response from onResult is for browser navigations (the return URL); here the element gets JSON.
-    await reportResult(result, request, runtime);
-    return toPaymentResult(result);
+    const reported = await reportOnce(result, request, runtime);
+    return toPaymentResult(reported.result);
   },
 });

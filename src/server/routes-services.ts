@@ -1,6 +1,6 @@
 /**
  * Routes answered by one server-to-server call: installment plans (GET_INSTALLMENTS_PLANS), the
- * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS).
+ * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS, gateway-status.ts).
  */
 import { fromMinorUnits } from '../core/amounts.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
@@ -19,22 +19,19 @@ import {
   type StatusResult,
 } from '../core/endpoint-api.ts';
 import { filterPlans } from '../core/installments.ts';
-import type { Language } from '../core/language.ts';
 import { VOUCHER_CURRENCY } from '../core/partners.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
-  checkStatusRequest,
-  checkStatusResponse,
   installmentsPlansRequest,
   installmentsPlansResponse,
-  type CheckStatusResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
+import { queryStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks } from './results.ts';
-import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
+import { defineRoute, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
   schema: installmentPlansRequest,
@@ -114,18 +111,6 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     return bill;
   },
 });
-
-/** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
-export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<CheckStatusResponse> {
-  const { settings, gateway } = runtime;
-  return gateway.call({
-    operation: 'CHECK_STATUS',
-    schema: checkStatusRequest,
-    answerSchema: checkStatusResponse,
-    language,
-    params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
-  });
-}
 
 export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   schema: statusRequest,

@@ -224,6 +224,7 @@ describe('POST /bill', () => {
 
 describe('POST /status', () => {
   it('asks CHECK_STATUS for the merchant order and answers amounts in minor units', async () => {
+    harness.gateway.holds('order-1001', 'captured');
     const { status, body } = await harness.post('/status', { merchant_reference: 'order-1001', language: 'en' });
     assert.equal(status, 200);
     assert.deepEqual(statusResult.parse(body), {
