@@ -210,6 +210,8 @@ export type EndpointErrorCode =
   | 'unknown_order'
   | 'amount_mismatch'
   | 'currency_mismatch'
+  | 'order_already_paid'
+  | 'order_in_progress'
   | 'card_data_refused'
   | 'command_refused'
   | 'origin_refused'

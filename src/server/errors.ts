@@ -17,6 +17,8 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   unknown_order: 404,
   amount_mismatch: 409,
   currency_mismatch: 409,
+  order_already_paid: 409,
+  order_in_progress: 409,
   card_data_refused: 400,
   command_refused: 403,
   origin_refused: 403,
@@ -66,6 +68,14 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   currency_mismatch: {
     en: 'The currency does not match the order.',
     ar: 'العملة لا تطابق الطلب.',
+  },
+  order_already_paid: {
+    en: 'This order has already been paid.',
+    ar: 'تم دفع هذا الطلب بالفعل.',
+  },
+  order_in_progress: {
+    en: 'A payment for this order is already under way (a bill waiting to be paid, or a card check); please complete it first.',
+    ar: 'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة)؛ يرجى إكمالها أولًا.',
   },
   card_data_refused: {
     en: 'Card details must be sent to the payment gateway only, never to the merchant.',

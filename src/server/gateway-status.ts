@@ -1,14 +1,16 @@
 /**
  * CHECK_STATUS, server to server: the gateway's word on an order. The status route passes its
  * answer on; the return URL confirms every result with it before reporting anything; the payment
- * routes ask it before starting a payment for an order the gateway may already hold.
+ * routes ask it before starting a payment for an order the gateway may already hold
+ * (`assertOrderPayable`).
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
-import { orderStatusOf, type OrderStatus } from '../core/order-status.ts';
+import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams } from './gateway-params.ts';
+import type { MerchantOrder } from './orders.ts';
 import type { EndpointRuntime } from './route.ts';
 
 /** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
@@ -59,4 +61,30 @@ export async function gatewayOrderStatus(
     return undefined;
   }
   return status;
+}
+
+/**
+ * Refuses to start a payment (sign a form, issue a bill, start financing) for an order that is
+ * paid or being paid: the merchant says so (`order.paid`), or the gateway holds the reference with
+ * money authorized, captured or refunded (`order_already_paid`), or with a bill or 3-D Secure check
+ * waiting (`order_in_progress`). A declined or voided attempt blocks nothing here. When the gateway
+ * cannot be asked, the payment may start: the gateway's own duplicate-reference check (00005)
+ * still protects the order, and its answer is resolved from CHECK_STATUS at the return.
+ */
+export async function assertOrderPayable(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<void> {
+  const reference = order.merchant_reference;
+  if (order.paid) {
+    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'merchant' });
+    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  }
+  const status = await gatewayOrderStatus(runtime, reference, language);
+  if (!status) return;
+  if (isPaidState(status.state)) {
+    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'gateway', order_state: status.state });
+    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  }
+  if (status.state === 'pending') {
+    runtime.log.info('order_in_progress', { merchant_reference: reference });
+    throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
+  }
 }

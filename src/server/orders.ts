@@ -22,6 +22,12 @@ export interface MerchantOrder {
   readonly products?: readonly FinancingProduct[];
   /** Financing `customer_code`: the merchant's id of the customer (default: the verified phone number). */
   readonly customer_code?: string;
+  /**
+   * True when the merchant already holds a payment for this order (your own record, however it was
+   * paid). The endpoint then refuses to sign a form, issue a bill or start financing for it
+   * (`order_already_paid`); it also asks the gateway itself, so this is the first of two checks.
+   */
+  readonly paid?: boolean;
 }
 
 /** Looks an order up by merchant_reference; undefined when the merchant has no such order. */

@@ -42,6 +42,7 @@ import {
 import { EndpointRefusal } from './errors.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
+import { assertOrderPayable } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
 import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
@@ -57,6 +58,16 @@ function financingPartner(runtime: EndpointRuntime): string {
   const partner = runtime.settings.financingPartnerCode;
   if (partner === undefined) throw new EndpointRefusal('service_not_configured');
   return partner;
+}
+
+/**
+ * Every step refuses an order the merchant says is paid; the first step also asks the gateway
+ * (a flow already under way has been asked, and the gateway refuses a second purchase as 00005).
+ */
+async function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder, language: Language, first: boolean): Promise<void> {
+  financingPartner(runtime);
+  if (first) return assertOrderPayable(runtime, order, language);
+  if (order.paid) throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
 }
 
 /** The financing fields every step sends. */
@@ -114,6 +125,7 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
     financingPartner(runtime);
     const phone = normalizeFinancingPhone(input.phone_number);
     if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
+    await assertFinanceable(runtime, order, language, true);
     const answer = await runtime.gateway.call({
       operation: 'CUSTOMER_VERIFY',
       schema: customerVerifyRequest,
@@ -150,7 +162,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
   schema: financingOtpRequest,
   result: financingOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
-    financingPartner(runtime);
+    await assertFinanceable(runtime, order, language, false);
     // A second OTP may be asked for before one is verified ("send the code again").
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
     const answer = await runtime.gateway.call({
@@ -192,7 +204,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
   schema: financingVerifyOtpRequest,
   result: financingVerifyOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
-    financingPartner(runtime);
+    await assertFinanceable(runtime, order, language, false);
     const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
     const downPayment = state.down_payment ?? 0;
     const answer = await runtime.gateway.call({
@@ -232,7 +244,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
   schema: financingPurchaseRequest,
   result: paymentResult,
   async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
-    financingPartner(runtime);
+    await assertFinanceable(runtime, order, language, false);
     const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
     const offered = state.tenures ?? [];
     if (!offered.includes(input.tenure)) {

@@ -28,7 +28,7 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
-import { queryStatus } from './gateway-status.ts';
+import { assertOrderPayable, queryStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks } from './results.ts';
 import { defineRoute, type JsonRoute } from './route.ts';
@@ -71,6 +71,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     if (order.currency !== VOUCHER_CURRENCY) {
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
     }
+    await assertOrderPayable(runtime, order, language);
     const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
     const answer = await gateway.call({
       operation: 'BILL_PRESENTMENT',

@@ -426,6 +426,15 @@ describe('through the merchant endpoint, over HTTP on loopback', () => {
       assert.equal(gateway.orders().filter((stored) => stored.merchantReference === order.merchant_reference).length, 1);
     });
 
+    it('refuses to sign another form for an order paid at the gateway (order_already_paid)', async () => {
+      const order = newOrder();
+      const body = { merchant_reference: order.merchant_reference, language: 'en', command: 'PURCHASE' };
+      await followReturn(await payOnHostedPage(await formPost(ROUTES.hostedPage, body), testCard('success').number));
+      const again = await callEndpoint(ROUTES.hostedPage, body);
+      assert.equal(again.status, 409);
+      assert.equal((again.body['error'] as Record<string, unknown>)['code'], 'order_already_paid');
+    });
+
     it('reports a forged return post as unverified', async () => {
       const order = newOrder();
       const post = await formPost(ROUTES.hostedPage, { merchant_reference: order.merchant_reference, language: 'en', command: 'PURCHASE' });
