@@ -5,6 +5,7 @@
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
 import type { FinancingProduct, PaymentResult } from '../core/endpoint-api.ts';
+import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-status.ts';
 import { field } from '../core/schemas/index.ts';
 
 export interface MerchantOrder {
@@ -42,13 +43,39 @@ export function assertMerchantOrder(order: MerchantOrder): void {
   parseWireAmount(order.amount);
 }
 
+/** What the store keeps of a result: any `onResult` result, or a bare PaymentResult. */
+export type RecordableResult = PaymentResult & {
+  readonly idempotency_key?: string;
+  readonly order_state?: OrderState;
+  readonly error?: string;
+};
+
+/**
+ * The state a result puts an order in: the gateway's, unless the endpoint overruled the result
+ * (an amount mismatch is a failure to the merchant, whatever was captured); for a bare result,
+ * read from its outcome.
+ */
+function stateOf(result: RecordableResult): OrderState {
+  if (result.error !== undefined) return 'failed';
+  if (result.order_state !== undefined) return result.order_state;
+  return result.outcome === 'success' ? 'authorized' : result.outcome === 'pending' ? 'pending' : 'failed';
+}
+
 /**
  * Orders in memory, for the demo and tests. `resolve` is bound, so it can be passed as
  * `resolveOrder` directly; `recordResult` can be passed as (or called from) `onResult`.
+ *
+ * Results are kept as a shop's database should keep them: one per idempotency key (a result
+ * reported again replaces its own entry, never adds one), and the order's current result moves only
+ * forward (core `canMoveOrderState`): captured may become refunded, authorized voided, but a paid
+ * order never goes back to failed or pending, whatever arrives later.
  */
 export class InMemoryOrderStore {
   readonly #orders = new Map<string, MerchantOrder>();
-  readonly #results = new Map<string, PaymentResult>();
+  /** Every result by order, one per idempotency key, in the order they first arrived. */
+  readonly #results = new Map<string, Map<string, RecordableResult>>();
+  /** The order's current result. */
+  readonly #current = new Map<string, RecordableResult>();
 
   constructor(orders: Iterable<MerchantOrder> = []) {
     for (const order of orders) this.add(order);
@@ -70,14 +97,32 @@ export class InMemoryOrderStore {
     return [...this.#orders.values()];
   }
 
-  readonly resolve: ResolveOrder = (merchantReference) => this.get(merchantReference);
-
-  /** Keeps the last verified result of each order (what a shop would write to its database). */
-  readonly recordResult = (result: PaymentResult): void => {
-    this.#results.set(result.merchant_reference, result);
+  /** The order as the endpoint should see it: `paid` once a paid result is recorded for it. */
+  readonly resolve: ResolveOrder = (merchantReference) => {
+    const order = this.get(merchantReference);
+    if (!order) return undefined;
+    const current = this.#current.get(merchantReference);
+    return current !== undefined && isPaidState(stateOf(current)) ? { ...order, paid: true } : order;
   };
 
-  resultOf(merchantReference: string): PaymentResult | undefined {
-    return this.#results.get(merchantReference);
+  /** Upserts a result by its idempotency key and moves the order's current result forward only. */
+  readonly recordResult = (result: RecordableResult): void => {
+    const reference = result.merchant_reference;
+    const key = result.idempotency_key ?? `${reference}:${result.outcome}:${result.response_code}`;
+    const results = this.#results.get(reference) ?? new Map<string, RecordableResult>();
+    results.set(key, result);
+    this.#results.set(reference, results);
+    const current = this.#current.get(reference);
+    if (current === undefined || canMoveOrderState(stateOf(current), stateOf(result))) this.#current.set(reference, result);
+  };
+
+  /** The order's current result: the furthest the payment has gone. */
+  resultOf(merchantReference: string): RecordableResult | undefined {
+    return this.#current.get(merchantReference);
+  }
+
+  /** Every result recorded for the order, one per idempotency key. */
+  resultsOf(merchantReference: string): RecordableResult[] {
+    return [...(this.#results.get(merchantReference)?.values() ?? [])];
   }
 }
