@@ -126,13 +126,13 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
         log.warn('origin_refused', { route: routeName });
         throw new EndpointRefusal('origin_refused');
       }
-      if (!jsonRoute) throw new EndpointRefusal('not_found');
+      if (!jsonRoute || routeName === 'unknown') throw new EndpointRefusal('not_found');
       if (request.method === 'OPTIONS') return preflightResponse(request, settings);
       if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST, OPTIONS' } });
       assertJsonContentType(request);
       const body = await readJsonObject(request, settings.maxBodyBytes);
       if (isLanguage(body['language'])) language = body['language'];
-      const result = await runJsonRoute(jsonRoute, body, language, request, context, runtime);
+      const result = await runJsonRoute(jsonRoute, routeName, body, language, request, context, runtime);
       return jsonResponse(200, result, corsHeaders(request, settings));
     } catch (error) {
       // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
@@ -183,6 +183,7 @@ function findCardField(value: unknown, path = ''): string | undefined {
 /** The policy gate, then the route. Refusals name the field, never echo its value. */
 async function runJsonRoute(
   route: JsonRoute<unknown>,
+  routeName: RouteName,
   body: Readonly<Record<string, unknown>>,
   language: Language,
   request: Request,
@@ -215,7 +216,7 @@ async function runJsonRoute(
     throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
   }
   const input = parsed.data as { merchant_reference: string; amount?: number; currency?: string };
-  const order = await settings.resolveOrder(input.merchant_reference);
+  const order = await settings.resolveOrder(input.merchant_reference, { request, route: routeName, referenceSource: 'browser' });
   if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
   if (input.amount !== undefined && input.amount !== order.amount) {
     log.warn('amount_mismatch', { merchant_reference: order.merchant_reference });

@@ -35,7 +35,7 @@ import {
   type RequestContext,
 } from './http.ts';
 import { orderParams } from './gateway-params.ts';
-import type { MerchantOrder } from './orders.ts';
+import type { MerchantOrder, OrderLookup } from './orders.ts';
 import { COMPLETION_FIELDS } from './routes-payment-pages.ts';
 import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
 import type { EndpointRuntime } from './route.ts';
@@ -100,8 +100,13 @@ export async function handleGatewayReturn(
   const answer = parsed.data;
   if (answer.service_command === 'TOKENIZATION') return completeMerchantPage(answer, request, context, language, runtime);
 
-  const order = await settings.resolveOrder(answer.merchant_reference);
+  const order = await settings.resolveOrder(answer.merchant_reference, fromGateway(request));
   return confirmAndDeliver(answer, order, 'return', request, language, runtime);
+}
+
+/** The lookup of a reference read from a verified gateway answer: no session cookie is expected. */
+function fromGateway(request: Request): OrderLookup {
+  return { request, route: 'gatewayReturn', referenceSource: 'gateway' };
 }
 
 /**
@@ -134,7 +139,7 @@ async function completeMerchantPage(
   runtime: EndpointRuntime,
 ): Promise<Response> {
   const { settings, gateway, log } = runtime;
-  const order = await settings.resolveOrder(tokenization.merchant_reference);
+  const order = await settings.resolveOrder(tokenization.merchant_reference, fromGateway(request));
   // A failed tokenization, or one for an unknown order, charges nothing: what the gateway says is reported.
   if (classifyResponse(tokenization) !== 'success' || !order) {
     return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime);

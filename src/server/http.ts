@@ -109,6 +109,18 @@ export function assertJsonContentType(request: Request): void {
   }
 }
 
+/**
+ * The value of cookie `name` in the request's Cookie header, or undefined: what a `resolveOrder`
+ * reads to tell whose session a request comes from (see OrderLookup).
+ */
+export function requestCookie(request: { readonly headers: Headers }, name: string): string | undefined {
+  for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
 /** `ar` when the browser prefers Arabic over English, else `en`. */
 export function languageFromHeaders(request: { readonly headers: Headers }): Language {
   const header = request.headers.get('accept-language') ?? '';

@@ -15,7 +15,15 @@ export {
   type IssuedBill,
   type VerifiedResult,
 } from './config.ts';
-export { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
+export {
+  InMemoryOrderStore,
+  type MerchantOrder,
+  type OrderLookup,
+  type RecordableResult,
+  type ResolveOrder,
+} from './orders.ts';
+export { requestCookie } from './http.ts';
+export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';

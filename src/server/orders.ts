@@ -4,7 +4,7 @@
  * demo and the tests; a real shop looks the order up in its own database.
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
-import type { FinancingProduct, PaymentResult } from '../core/endpoint-api.ts';
+import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoint-api.ts';
 import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-status.ts';
 import { field } from '../core/schemas/index.ts';
 
@@ -31,8 +31,34 @@ export interface MerchantOrder {
   readonly paid?: boolean;
 }
 
-/** Looks an order up by merchant_reference; undefined when the merchant has no such order. */
-export type ResolveOrder = (merchantReference: string) => MerchantOrder | undefined | Promise<MerchantOrder | undefined>;
+/**
+ * Who is asking for an order, so that `resolveOrder` can check the order is theirs. An order
+ * belongs to the session or signed-in customer that created it: a reference the browser names is
+ * resolved only for its owner (else answer undefined: the endpoint refuses `unknown_order`). A
+ * reference from a verified gateway answer (the return URL) is resolved for anyone: the gateway's
+ * cross-site form post carries no SameSite=Lax cookie, and its signature already proves the order.
+ */
+export interface OrderLookup {
+  /** The request naming the order: its cookies and headers say whose session it comes from. */
+  readonly request: Request;
+  /** The route asking (`hostedPage`, `bill`, `financingOtp`, `gatewayReturn`, ...). */
+  readonly route: RouteName;
+  /**
+   * `browser`: the browser named the reference, so check that the caller owns the order.
+   * `gateway`: the reference comes from a gateway answer whose signature was verified.
+   */
+  readonly referenceSource: 'browser' | 'gateway';
+}
+
+/**
+ * Looks an order up by merchant_reference for the caller described by `lookup`; undefined when the
+ * merchant has no such order, or it is not the caller's. A resolver written for the single-argument
+ * form (`(reference) => orders.get(reference)`) still fits, but checks no ownership.
+ */
+export type ResolveOrder = (
+  merchantReference: string,
+  lookup: OrderLookup,
+) => MerchantOrder | undefined | Promise<MerchantOrder | undefined>;
 
 /** Throws a TypeError naming the first field of `order` that breaks the wire rules. */
 export function assertMerchantOrder(order: MerchantOrder): void {
@@ -97,8 +123,11 @@ export class InMemoryOrderStore {
     return [...this.#orders.values()];
   }
 
-  /** The order as the endpoint should see it: `paid` once a paid result is recorded for it. */
-  readonly resolve: ResolveOrder = (merchantReference) => {
+  /**
+   * The order as the endpoint should see it: `paid` once a paid result is recorded for it. It
+   * checks no ownership (the demo wraps it with a session check; see docs/endpoint.md).
+   */
+  readonly resolve = (merchantReference: string, _lookup?: OrderLookup): MerchantOrder | undefined => {
     const order = this.get(merchantReference);
     if (!order) return undefined;
     const current = this.#current.get(merchantReference);
