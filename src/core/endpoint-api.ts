@@ -221,6 +221,7 @@ export type EndpointErrorCode =
   | 'service_not_configured'
   | 'flow_invalid'
   | 'step_out_of_order'
+  | 'otp_resend_limited'
   | 'gateway_unreachable'
   | 'gateway_signature_invalid'
   | 'gateway_answer_invalid'

@@ -10,6 +10,7 @@ import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-ap
 import type { OrderState, OrderStatus } from '../core/order-status.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { ResolveOrder } from './orders.ts';
+import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
 
 /**
@@ -105,6 +106,13 @@ export interface EndpointConfig {
    * Give several instances one shared ledger (see result-ledger.ts) so a return is reported once.
    */
   readonly resultLedger?: ResultLedger;
+  /** How many times one financing flow may ask for the OTP again (default 3; the first send is not a resend). */
+  readonly otpResendsPerFlow?: number;
+  /**
+   * Counts every OTP sent, per phone number and order (default: in memory, 5 per 15 minutes).
+   * Give several instances one shared limiter (see rate-limit.ts).
+   */
+  readonly otpSendLimiter?: RateLimiter;
   /**
    * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
    * bill route answers `service_not_configured` and signs nothing.
@@ -145,6 +153,8 @@ export interface EndpointSettings {
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
   readonly resultLedger: ResultLedger;
+  readonly otpResendsPerFlow: number;
+  readonly otpSendLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
 }
@@ -153,6 +163,10 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 export const DEFAULT_BILL_LIFETIME_MINUTES = 48 * 60;
 export const DEFAULT_FLOW_LIFETIME_SECONDS = 15 * 60;
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 30_000;
+export const DEFAULT_OTP_RESENDS_PER_FLOW = 3;
+/** OTPs sent per phone number and order in one window, first sends and resends alike. */
+export const DEFAULT_OTP_SENDS_PER_WINDOW = 5;
+export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -333,6 +347,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
   check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
+  check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
+  if (config.otpSendLimiter !== undefined && typeof config.otpSendLimiter.hit !== 'function') {
+    problems.push({ name: 'otpSendLimiter', message: 'must have hit(key)' });
+  }
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -341,6 +359,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const publicUrl = trimSlash(config.publicUrl);
   const root = config.apiRoot;
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+  const now = config.now ?? (() => new Date());
   return {
     merchantIdentifier: config.merchantIdentifier,
     accessCode: config.accessCode,
@@ -360,12 +379,16 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     fetch: fetchImpl,
     logger: config.logger ?? silentLogger,
     maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    now: config.now ?? (() => new Date()),
+    now,
     billLifetimeMinutes: config.billLifetimeMinutes ?? DEFAULT_BILL_LIFETIME_MINUTES,
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
     resultLedger: config.resultLedger ?? new InMemoryResultLedger(),
+    otpResendsPerFlow: config.otpResendsPerFlow ?? DEFAULT_OTP_RESENDS_PER_FLOW,
+    otpSendLimiter:
+      config.otpSendLimiter ??
+      new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now }),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
   };

@@ -28,6 +28,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   service_not_configured: 501,
   flow_invalid: 400,
   step_out_of_order: 409,
+  otp_resend_limited: 429,
   gateway_refused: 422,
   gateway_unreachable: 502,
   gateway_signature_invalid: 502,
@@ -112,6 +113,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   step_out_of_order: {
     en: 'Please complete the previous financing step first.',
     ar: 'يرجى إكمال خطوة التمويل السابقة أولًا.',
+  },
+  otp_resend_limited: {
+    en: 'Too many codes have been sent for this order; please wait before asking for another.',
+    ar: 'تم إرسال عدد كبير من الرموز لهذا الطلب؛ يرجى الانتظار قبل طلب رمز آخر.',
   },
   gateway_refused: {
     en: 'The payment gateway refused the request.',

@@ -178,7 +178,8 @@ export function isOriginAllowed(request: Request, policy: OriginPolicy): boolean
 export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
   const origin = request.headers.get('origin');
   if (origin === null || !policy.allowedOrigins.has(origin)) return {};
-  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+  // Retry-After (a 429) is not a CORS-safelisted header: the element could not read it otherwise.
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after', vary: 'Origin' };
 }
 
 /** The answer to an allowed preflight. No credentials: the endpoint keeps no session. */

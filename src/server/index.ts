@@ -24,6 +24,7 @@ export {
 } from './orders.ts';
 export { requestCookie } from './http.ts';
 export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
+export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';

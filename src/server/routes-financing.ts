@@ -158,13 +158,40 @@ function productsFor(order: MerchantOrder, fromBrowser: readonly FinancingProduc
   ];
 }
 
+/** The limiter's key for one phone number and order: a digest, so no phone number is stored with it. */
+async function otpSendKey(order: MerchantOrder, phone: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${order.merchant_reference}\u0000${phone}`));
+  return `otp:${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Every OTP is an SMS to a number the caller typed: resends are limited per flow (the count is
+ * sealed in the flow token) and every send per phone number and order within a window (a new flow,
+ * or an old token replayed, counts there too). Refused: 429 otp_resend_limited with Retry-After.
+ */
+async function assertOtpSendAllowed(runtime: EndpointRuntime, order: MerchantOrder, state: FlowState): Promise<void> {
+  const { settings, log } = runtime;
+  const sent = state.otp_sends ?? 0;
+  if (sent > settings.otpResendsPerFlow) {
+    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit: 'flow' });
+    // This flow will not send again; by the time it has expired the customer may start a new one.
+    throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(settings.flowLifetimeSeconds) } });
+  }
+  const decision = await settings.otpSendLimiter.hit(await otpSendKey(order, state.phone_number));
+  if (!decision.allowed) {
+    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit: 'phone_and_order' });
+    throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+}
+
 export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpRequest>({
   schema: financingOtpRequest,
   result: financingOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
     await assertFinanceable(runtime, order, language, false);
-    // A second OTP may be asked for before one is verified ("send the code again").
+    // A second OTP may be asked for before one is verified ("send the code again"), within limits.
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
+    await assertOtpSendAllowed(runtime, order, state);
     const answer = await runtime.gateway.call({
       operation: 'OTP_GENERATE',
       schema: otpGenerateRequest,
@@ -191,6 +218,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       currency: order.currency,
       transaction_id: answer.transaction_id,
       down_payment: downPayment,
+      otp_sends: (state.otp_sends ?? 0) + 1,
     });
     const tenureMonths = (answer.tenure ?? '')
       .split('-')

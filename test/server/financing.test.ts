@@ -16,6 +16,8 @@ afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
   harness.gateway.reset();
   harness.results.length = 0;
+  // Every test sends OTPs to one phone number for one order: start each in a new limiter window.
+  harness.advance(15 * 60_000);
 });
 
 const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
