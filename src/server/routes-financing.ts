@@ -4,7 +4,7 @@
  * and the next step accepts only a token of the step before it, for the same order, so the
  * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
  */
-import { fromMinorUnits } from '../core/amounts.ts';
+import { AmountError, amountErrorMessage, formatMoney, fromMinorUnits } from '../core/amounts.ts';
 import {
   financingOtpRequest,
   financingOtpResult,
@@ -28,7 +28,7 @@ import {
 import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
-import { normalizeFinancingPhone } from '../core/partners.ts';
+import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
   customerVerifyResponse,
@@ -145,10 +145,46 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
   },
 });
 
-/** The products sent with OTP_GENERATE: the order's, else the browser's, else the order as one product. */
-function productsFor(order: MerchantOrder, fromBrowser: readonly FinancingProduct[] | undefined): FinancingProduct[] {
-  if (order.products && order.products.length > 0) return [...order.products];
-  if (fromBrowser && fromBrowser.length > 0) return [...fromBrowser];
+const PRODUCTS_SET_BY_MERCHANT: Readonly<Record<Language, string>> = {
+  en: 'products: are set by the merchant for this order',
+  ar: 'products: يحددها التاجر لهذا الطلب',
+};
+
+function productsTotalMessage(order: MerchantOrder): Readonly<Record<Language, string>> {
+  return {
+    en: `products: the prices must add up to the order amount, ${formatMoney(order.amount, order.currency, 'en')}`,
+    ar: `products: يجب أن يساوي مجموع الأسعار مبلغ الطلب، ${formatMoney(order.amount, order.currency, 'ar')}`,
+  };
+}
+
+/**
+ * The products sent with OTP_GENERATE: the order's; else the browser's, only when their prices add
+ * up to the order amount (the partner must not finance EGP 5,000.00 as one item at 0.01); else the
+ * order as one product. A browser list for an order that lists its own is refused, naming it.
+ */
+function productsFor(
+  order: MerchantOrder,
+  fromBrowser: readonly FinancingProduct[] | undefined,
+  language: Language,
+): FinancingProduct[] {
+  const browserSent = fromBrowser !== undefined && fromBrowser.length > 0;
+  if (order.products && order.products.length > 0) {
+    if (browserSent) throw new EndpointRefusal('invalid_request', { field: 'products', message: PRODUCTS_SET_BY_MERCHANT });
+    return [...order.products];
+  }
+  if (browserSent) {
+    let total: number;
+    try {
+      total = financingProductsTotal(fromBrowser, order.currency);
+    } catch (error) {
+      if (!(error instanceof AmountError)) throw error;
+      throw new EndpointRefusal('invalid_request', { field: error.field, message: amountErrorMessage(error, language) });
+    }
+    if (total !== order.amount) {
+      throw new EndpointRefusal('invalid_request', { field: 'products', message: productsTotalMessage(order) });
+    }
+    return [...fromBrowser];
+  }
   return [
     {
       product_name: order.description ?? order.merchant_reference,
@@ -191,6 +227,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
     await assertFinanceable(runtime, order, language, false);
     // A second OTP may be asked for before one is verified ("send the code again"), within limits.
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
+    const products = productsFor(order, input.products, language);
     await assertOtpSendAllowed(runtime, order, state);
     const answer = await runtime.gateway.call({
       operation: 'OTP_GENERATE',
@@ -201,7 +238,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       params: {
         service_command: 'OTP_GENERATE',
         ...financingOrderParams(runtime, order, state.phone_number, language),
-        products: productsFor(order, input.products),
+        products,
       },
     });
     requireSuccess(answer, language);

@@ -8,7 +8,8 @@ import {
   paymentResult,
 } from '../../src/core/endpoint-api.ts';
 import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
-import { allLogs, FINANCING_PARTNER_CODE, setup, type Harness } from './harness.ts';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, type Harness } from './harness.ts';
 
 const harness = setup();
 
@@ -331,5 +332,51 @@ describe('when the partner sends an amount that is not digits', () => {
     assert.equal(answer.status, 502);
     assert.equal(answer.body.error.code, 'gateway_answer_invalid');
     assert.match(allLogs(on), /"field":"TENURE"/);
+  });
+});
+
+describe('when the browser names the products to finance', () => {
+  const product = (price: string, name = 'Headphones') => ({ product_name: name, product_price: price, product_category: 'audio' });
+
+  it('refuses a list priced 0.01 for an order of EGP 2,500.00, naming products, and sends no OTP', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products: [product('0.01')] });
+    const refusal = error(answer, 400);
+    assert.deepEqual(
+      { ...refusal, message: refusal.message.replace(/\s/g, ' ') },
+      { code: 'invalid_request', field: 'products', message: 'products: the prices must add up to the order amount, EGP 2,500.00' },
+    );
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 0);
+  });
+
+  it('says so in Arabic', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, language: 'ar', flow: await verifyCustomer(), products: [product('10.00')] });
+    const refusal = error(answer, 400);
+    assert.equal(refusal.field, 'products');
+    assert.match(refusal.message, /^products: يجب أن يساوي مجموع الأسعار مبلغ الطلب/);
+  });
+
+  it('accepts a list whose prices add up to the order amount, exactly, in minor units', async () => {
+    const products = [product('2000.10', 'Headphones'), product('499.90', 'Case')];
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(harness.gateway.callsOf('OTP_GENERATE')[0]?.request['products'], products);
+  });
+
+  it('refuses a price that is not a decimal amount, naming it', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products: [product('2500.001')] });
+    const refusal = error(answer, 400);
+    assert.equal(refusal.field, 'products[0].product_price');
+    assert.match(refusal.message, /^products\[0\]\.product_price: must have at most 2 decimal places/);
+  });
+
+  it('refuses any list for an order that lists its own products', async () => {
+    const store = new InMemoryOrderStore([
+      { ...ORDERS[0]!, products: [product('2500.00')] },
+    ]);
+    const shop = setup({ resolveOrder: store.resolve });
+    const flow = await verifyCustomer(shop);
+    const answer = await shop.post('/financing/otp', { ...ORDER, flow, products: [product('2500.00', 'Other')] });
+    assert.deepEqual(error(answer, 400), { code: 'invalid_request', field: 'products', message: 'products: are set by the merchant for this order' });
+    assert.equal(shop.gateway.callsOf('OTP_GENERATE').length, 0);
   });
 });
