@@ -179,10 +179,12 @@ export function canMoveOrderState(from: OrderState, to: OrderState): boolean {
 }
 
 /**
- * The stable key of one payment result: the gateway's payment id with the state it reached
- * (`1700000004:captured`), or, for an answer without one, the reference with its response code
- * (`order-1001:00008`). The same payment in the same state always has the same key, however often
- * its return is posted; each move of the lifecycle (authorized, then captured) has a new one.
+ * The stable key of one payment result: the order's reference, the gateway's payment id and the
+ * state it reached (`order-1001:1700000004:captured`), or, for an answer without a payment id, the
+ * reference with its response code (`order-1001:00008`). The same payment in the same state always
+ * has the same key, however often its return is posted; each move of the lifecycle (authorized,
+ * then captured) has a new one. The reference is part of it so that no payment id, reused by
+ * another gateway or a reset sandbox, can ever stand for another order.
  */
 export function resultKeyOf(result: {
   readonly merchant_reference: string;
@@ -190,5 +192,6 @@ export function resultKeyOf(result: {
   readonly state: OrderState;
   readonly response_code: string;
 }): string {
-  return result.svc_id ? `${result.svc_id}:${result.state}` : `${result.merchant_reference}:${result.response_code || result.state}`;
+  const { merchant_reference: reference, svc_id: svcId, state } = result;
+  return svcId ? `${reference}:${svcId}:${state}` : `${reference}:${result.response_code || state}`;
 }

@@ -22,7 +22,7 @@ export interface VerifiedResult extends PaymentResult {
   /** Where the result came from: the return URL, merchant-page completion, or financing PURCHASE. */
   readonly source: 'return' | 'merchant-page' | 'financing';
   /**
-   * The same for every report of this payment in this state (`1700000004:captured`): a replayed
+   * The same for every report of this payment in this state (`order-1001:1700000004:captured`): a replayed
    * return has the key of the result already reported. Upsert your records by it.
    */
   readonly idempotency_key: string;

@@ -23,6 +23,7 @@ export {
   type ResolveOrder,
 } from './orders.ts';
 export { requestCookie } from './http.ts';
+export type { OrderState, OrderStatus } from '../core/order-status.ts';
 export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';

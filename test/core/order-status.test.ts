@@ -145,11 +145,18 @@ describe('canMoveOrderState', () => {
 });
 
 describe('resultKeyOf', () => {
-  it('keys a result by the payment and the state it reached', () => {
-    assert.equal(resultKeyOf({ merchant_reference: 'order-1', svc_id: '17', state: 'captured', response_code: '14000' }), '17:captured');
+  it('keys a result by the order, the payment and the state it reached', () => {
+    assert.equal(resultKeyOf({ merchant_reference: 'order-1', svc_id: '17', state: 'captured', response_code: '14000' }), 'order-1:17:captured');
     assert.notEqual(
       resultKeyOf({ merchant_reference: 'order-1', svc_id: '17', state: 'authorized', response_code: '02000' }),
       resultKeyOf({ merchant_reference: 'order-1', svc_id: '17', state: 'captured', response_code: '20064' }),
+    );
+  });
+
+  it('never gives two orders the same key, even for one payment id', () => {
+    assert.notEqual(
+      resultKeyOf({ merchant_reference: 'order-1', svc_id: '17', state: 'captured', response_code: '14000' }),
+      resultKeyOf({ merchant_reference: 'order-2', svc_id: '17', state: 'captured', response_code: '14000' }),
     );
   });
 

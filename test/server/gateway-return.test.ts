@@ -109,7 +109,7 @@ describe('when the gateway returns a signed payment answer', () => {
     assert.equal(result?.svc_id, '169999');
     assert.equal(result?.amount, 250_000);
     assert.equal(result?.gateway['signature'], undefined);
-    assert.equal(result?.idempotency_key, '169999:captured');
+    assert.equal(result?.idempotency_key, 'order-1001:169999:captured');
     assert.equal(result?.order_state, 'captured');
     assert.equal(result?.order_status?.captured_amount, 250_000);
   });

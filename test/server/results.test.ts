@@ -72,7 +72,7 @@ describe('when the same signed return is posted again', () => {
   it('gives the result a stable idempotency key: the payment and the state it reached', async () => {
     harness.gateway.holds('order-1001', 'captured', { svcId: '169999' });
     await postReturn(await signedReturn('14000'));
-    assert.equal(harness.results[0]?.idempotency_key, '169999:captured');
+    assert.equal(harness.results[0]?.idempotency_key, 'order-1001:169999:captured');
   });
 
   it('reports the payment again, under a new key, when the gateway says it moved on (authorized, then captured)', async () => {
@@ -84,8 +84,8 @@ describe('when the same signed return is posted again', () => {
     assert.deepEqual(
       harness.results.map((result) => [result.idempotency_key, result.order_state, result.outcome]),
       [
-        ['169999:authorized', 'authorized', 'success'],
-        ['169999:captured', 'captured', 'success'],
+        ['order-1001:169999:authorized', 'authorized', 'success'],
+        ['order-1001:169999:captured', 'captured', 'success'],
       ],
     );
   });
