@@ -61,8 +61,9 @@ function financingPartner(runtime: EndpointRuntime): string {
 }
 
 /**
- * Every step refuses an order the merchant says is paid; the first step also asks the gateway
- * (a flow already under way has been asked, and the gateway refuses a second purchase as 00005).
+ * The steps before the purchase refuse an order the merchant says is paid; the first also asks the
+ * gateway (a flow under way has been asked already). The purchase itself does not: a replayed
+ * purchase is refused by the gateway as 00005 and answered with the result reported the first time.
  */
 async function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder, language: Language, first: boolean): Promise<void> {
   financingPartner(runtime);
@@ -309,7 +310,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
   schema: financingPurchaseRequest,
   result: paymentResult,
   async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
-    await assertFinanceable(runtime, order, language, false);
+    financingPartner(runtime);
     const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
     const offered = state.tenures ?? [];
     if (!offered.includes(input.tenure)) {

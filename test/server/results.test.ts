@@ -196,3 +196,21 @@ describe('the result ledger', () => {
     assert.equal(answers[0]?.location, answers[1]?.location);
   });
 });
+
+describe('a replayed financing purchase, once the merchant has recorded the order paid', () => {
+  it('is still answered with the first result (the gateway refuses it as 00005)', async () => {
+    const store = new InMemoryOrderStore(ORDERS);
+    const shop = setup({ resolveOrder: store.resolve, onResult: store.recordResult });
+    const order = { merchant_reference: 'order-1001', language: 'en' };
+    const verified = await shop.post('/financing/verify-customer', { ...order, phone_number: '01012345678' });
+    const sent = await shop.post('/financing/otp', { ...order, flow: verified.body.flow });
+    const checked = await shop.post('/financing/verify-otp', { ...order, flow: sent.body.flow, otp: GOOD_OTP });
+    const purchase = { ...order, flow: checked.body.flow, tenure: 6 };
+    const first = await shop.post('/financing/purchase', purchase);
+    assert.equal(store.resultOf('order-1001')?.outcome, 'success');
+    const replay = await shop.post('/financing/purchase', purchase);
+    assert.equal(replay.status, 200);
+    assert.deepEqual(replay.body, first.body);
+    assert.equal(store.resultOf('order-1001')?.outcome, 'success');
+  });
+});
