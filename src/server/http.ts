@@ -105,7 +105,7 @@ export function assertJsonContentType(request: Request): void {
     return name.trim().toLowerCase() === 'charset' && value.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
   };
   if (type.trim().toLowerCase() !== 'application/json' || !parameters.every(utf8)) {
-    throw new EndpointRefusal('unsupported_media_type');
+    throw new EndpointRefusal('unsupported_media_type', { field: 'content-type' });
   }
 }
 

@@ -426,6 +426,7 @@ describe('when the body is not plain JSON', () => {
       const answer = await harness.post('/order', { merchant_reference: 'order-1001', language: 'en' }, { headers: { 'content-type': contentType } });
       assert.deepEqual(refusal(answer, 415), {
         code: 'unsupported_media_type',
+        field: 'content-type',
         message: 'The request body must be sent as application/json.',
       });
     });
