@@ -1,11 +1,12 @@
 /**
  * `createMerchantEndpoint`: the merchant-side endpoint as one Web-standard handler,
- * `(Request) => Promise<Response>`, stateless, so the same code runs on Node (through node.ts),
- * Deno, Bun, edge platforms and, in tests, inside a browser service worker.
+ * `(Request) => Promise<Response>`, with no state beyond its pluggable result ledger and OTP
+ * limiter, so the same code runs on Node (through node.ts), Deno, Bun, edge platforms and, in
+ * tests, inside a browser service worker.
  *
  * Every JSON route runs the same gate before its handler: CORS, method, Content-Type, body size,
- * JSON nesting depth, JSON, card data, commands, fields only the server sets, the contract's schema, and the merchant's order
- * with the amount and currency the browser may have named.
+ * JSON nesting depth, JSON, card data, commands, fields only the server sets, the contract's
+ * schema, and the caller's order with the amount and currency the browser may have named.
  */
 import { hideCardNumbers } from '../core/card-number.ts';
 import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
@@ -216,7 +217,9 @@ async function runJsonRoute(
     throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
   }
   const input = parsed.data as { merchant_reference: string; amount?: number; currency?: string };
-  const order = await settings.resolveOrder(input.merchant_reference, { request, route: routeName, referenceSource: 'browser' });
+  // The browser named this reference: the merchant's resolver checks the order is the caller's.
+  const lookup = { request, route: routeName, referenceSource: 'browser' } as const;
+  const order = await settings.resolveOrder(input.merchant_reference, lookup);
   if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
   if (input.amount !== undefined && input.amount !== order.amount) {
     log.warn('amount_mismatch', { merchant_reference: order.merchant_reference });
