@@ -2,23 +2,37 @@
  * The demo shop's own back end (not part of pg-checkout): it turns a cart into an order whose
  * amount comes from the catalogue, and shows each order's verified result and CHECK_STATUS.
  * Status queries go through the merchant endpoint's `/pg/status` route, as a merchant's would.
+ *
+ * Creating an order opens (or reuses) the browser's session: an HttpOnly, SameSite=Lax cookie. The
+ * order belongs to that session: the endpoint's `resolveOrder` and the result page find it for that
+ * session only. The merchant panel (`GET /demo-api/orders`) is the shop's back office: it lists
+ * every order, and asks their status on each owner's behalf (a real back office would sit behind
+ * the merchant's own login).
  */
 import type { InMemoryOrderStore, IssuedBill, MerchantEndpoint, VerifiedResult } from '../src/server/index.ts';
+import { requestCookie } from '../src/server/index.ts';
 import type { SandboxGateway } from '../src/sandbox/index.ts';
 import { fromMinorUnits } from '../src/core/amounts.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS, type CartLine } from './catalog.ts';
 
 export interface DemoState {
   readonly orders: InMemoryOrderStore;
+  /** The session that created each order, by merchant_reference. */
+  readonly owners: Map<string, string>;
   readonly results: Map<string, VerifiedResult>;
   readonly bills: Map<string, IssuedBill>;
   readonly endpoint: MerchantEndpoint;
   readonly gateway: SandboxGateway;
   readonly origin: string;
+  /** Name of the session cookie. */
+  readonly sessionCookie: string;
 }
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
 
 let sequence = 0;
 
@@ -27,7 +41,24 @@ function newReference(): string {
   return `NG-${Date.now().toString(36).toUpperCase()}-${sequence}`;
 }
 
-function createOrder(state: DemoState, lines: readonly CartLine[]) {
+/** A session id no one can guess: 128 random bits. */
+function newSession(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The request's session, if it carries one this shop issued. */
+function sessionOf(state: DemoState, request: Request): string | undefined {
+  const session = requestCookie(request, state.sessionCookie);
+  return session !== undefined && /^[0-9a-f]{32}$/.test(session) ? session : undefined;
+}
+
+/** `Set-Cookie` for the session: HttpOnly, SameSite=Lax, for the whole site; Secure when served over https. */
+function sessionCookie(state: DemoState, session: string): string {
+  const secure = state.origin.startsWith('https:') ? '; Secure' : '';
+  return `${state.sessionCookie}=${session}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function createOrder(state: DemoState, lines: readonly CartLine[], session: string) {
   const amount = cartTotal(lines);
   const products = lines.map((line) => {
     const product = PRODUCTS.find((candidate) => candidate.sku === line.sku);
@@ -38,7 +69,7 @@ function createOrder(state: DemoState, lines: readonly CartLine[]) {
       product_category: product.category,
     };
   });
-  return state.orders.add({
+  const order = state.orders.add({
     merchant_reference: newReference(),
     amount,
     currency: DEMO_CURRENCY,
@@ -47,13 +78,17 @@ function createOrder(state: DemoState, lines: readonly CartLine[]) {
     customer_name: 'Demo Customer',
     products,
   });
+  state.owners.set(order.merchant_reference, session);
+  return order;
 }
 
+/** `/pg/status` for an order, asked with its owner's session, as the owner's browser would. */
 async function checkStatus(state: DemoState, merchantReference: string): Promise<unknown> {
+  const owner = state.owners.get(merchantReference) ?? '';
   const response = await state.endpoint(
     new Request(`${state.origin}/pg/status`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', cookie: `${state.sessionCookie}=${owner}` },
       body: JSON.stringify({ merchant_reference: merchantReference, language: 'en' }),
     }),
   );
@@ -81,7 +116,10 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
       if (parts.length === 1 && request.method === 'POST') {
         const body = (await request.json()) as { lines?: CartLine[] };
         if (!Array.isArray(body.lines) || body.lines.length === 0) return json({ error: 'the cart is empty' }, 400);
-        return json(createOrder(state, body.lines), 201);
+        const existing = sessionOf(state, request);
+        const session = existing ?? newSession();
+        const headers: Record<string, string> = existing ? {} : { 'set-cookie': sessionCookie(state, session) };
+        return json(createOrder(state, body.lines, session), 201, headers);
       }
       if (parts.length === 1 && request.method === 'GET') {
         const views = await Promise.all(
@@ -91,7 +129,9 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
       }
       const reference = decodeURIComponent(parts[1] ?? '');
       if (parts.length === 2 && request.method === 'GET') {
-        const view = await orderView(state, reference);
+        // The customer's result page: their own orders only.
+        const session = sessionOf(state, request);
+        const view = session !== undefined && state.owners.get(reference) === session ? await orderView(state, reference) : undefined;
         return view ? json(view) : json({ error: 'unknown order' }, 404);
       }
       if (parts.length === 3 && parts[2] === 'pay-bill' && request.method === 'POST') {

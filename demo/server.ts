@@ -11,15 +11,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin, type ViteDevServer } from 'vite';
-import {
-  createMerchantEndpoint,
-  InMemoryOrderStore,
-  toNodeListener,
-  type IssuedBill,
-  type VerifiedResult,
-} from '../src/server/index.ts';
-import { createSandboxGateway, endpointCredentials, SANDBOX_MERCHANT, type SandboxGateway } from '../src/sandbox/index.ts';
-import { createDemoApi, type DemoState } from './demo-api.ts';
+import { toNodeListener } from '../src/server/index.ts';
+import type { SandboxGateway } from '../src/sandbox/index.ts';
+import { createDemoBackend } from './backend.ts';
+import type { DemoState } from './demo-api.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repositoryRoot = join(here, '..');
@@ -80,37 +75,8 @@ function cspMiddleware(): Middleware {
 }
 
 function demoBackend(origin: string, logs: boolean): { plugin: Plugin; gateway: SandboxGateway; state: DemoState } {
-  const apiRoot = 'FortAPI';
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot });
-  const orders = new InMemoryOrderStore();
-  const results = new Map<string, VerifiedResult>();
-  const bills = new Map<string, IssuedBill>();
-  const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
-    gatewayBaseUrl: origin,
-    checkoutUrl: origin,
-    apiRoot,
-    publicUrl: origin,
-    basePath: '/pg',
-    resolveOrder: orders.resolve,
-    resultUrl: '/result.html',
-    onResult: (result) => {
-      orders.recordResult(result);
-      results.set(result.merchant_reference, result);
-    },
-    onBill: (bill) => {
-      bills.set(bill.merchant_reference, bill);
-    },
-    ...(logs ? { logger: { info: console.warn, warn: console.warn, error: console.error } } : {}),
-  });
-  const state: DemoState = { orders, results, bills, endpoint, gateway, origin };
-  const api = createDemoApi(state);
-  const listener = toNodeListener(async (request, context) => {
-    const { pathname } = new URL(request.url);
-    if (pathname.startsWith('/pg/')) return endpoint(request, context);
-    if (pathname.startsWith('/demo-api/')) return api(request);
-    return gateway.handle(request);
-  });
+  const backend = createDemoBackend(origin, logs);
+  const listener = toNodeListener((request, context) => backend.handle(request, context));
   const plugin: Plugin = {
     name: 'pg-checkout-demo-backend',
     configureServer(server: ViteDevServer) {
@@ -118,13 +84,12 @@ function demoBackend(origin: string, logs: boolean): { plugin: Plugin; gateway: 
       server.middlewares.use(themesMiddleware());
       server.middlewares.use((request, response, next) => {
         const path = new URL(request.url ?? '/', origin).pathname;
-        const ours = path.startsWith('/pg/') || path.startsWith('/demo-api/') || gateway.handles(new URL(path, origin));
-        if (ours) listener(request, response);
+        if (backend.handles(path)) listener(request, response);
         else next();
       });
     },
   };
-  return { plugin, gateway, state };
+  return { plugin, gateway: backend.gateway, state: backend.state };
 }
 
 /** Starts the demo and resolves once it answers. */

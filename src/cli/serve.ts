@@ -6,7 +6,12 @@
  */
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/config.ts';
 import { serve, type RunningServer } from '../server/serve.ts';
-import { createSandboxGateway, SANDBOX_MERCHANT } from '../sandbox/index.ts';
+import {
+  createSandboxGateway,
+  SANDBOX_FINANCING_PARTNER_CODE,
+  SANDBOX_MERCHANT,
+  SANDBOX_VOUCHER_PARTNER_CODE,
+} from '../sandbox/index.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -24,6 +29,8 @@ export function withSandboxDefaults(env: Env): Env {
     PG_GATEWAY_BASE_URL: self,
     PG_CHECKOUT_URL: self,
     PG_API_ROOT: 'FortAPI',
+    PG_VOUCHER_PARTNER_CODE: SANDBOX_VOUCHER_PARTNER_CODE,
+    PG_FINANCING_PARTNER_CODE: SANDBOX_FINANCING_PARTNER_CODE,
     PG_PORT: port,
   };
   const filled: Record<string, string | undefined> = { ...env };

@@ -45,6 +45,26 @@ export function maskCardNumber(cardNumber: string): string {
   return `${cardNumber.slice(0, 6)}${'*'.repeat(cardNumber.length - 10)}${cardNumber.slice(-4)}`;
 }
 
+/** What a possible card number becomes in a log line or an error. */
+export const HIDDEN_DIGITS = '[digits]';
+
+// A digit, written plainly (any script) or percent-encoded (%30-%39).
+const RUN_DIGIT = String.raw`(?:\p{Nd}|%3[0-9])`;
+// What may stand between the digits of a card number: whitespace, . _ - / \ +, bidi marks, or any
+// other percent-encoded byte (%20, %2D, %2E, ...); at most three of them between two digits.
+const RUN_SEPARATOR = String.raw`(?:[\s._\-/\\+\u200e\u200f\u2066-\u2069]|%(?!3[0-9])[0-9A-Fa-f]{2})`;
+/** 13 or more digits, however separated: every card number (13-19 digits) and any longer run holding one. */
+const POSSIBLE_CARD_NUMBER = new RegExp(`${RUN_DIGIT}(?:${RUN_SEPARATOR}{0,3}${RUN_DIGIT}){12,}`, 'gu');
+
+/**
+ * `text` with every run of 13 or more digits replaced by `[digits]`, whatever separates the digits
+ * (spaces, dots, underscores, hyphens, slashes, plus signs, percent-encodings such as %20). Shorter
+ * runs stay: an IPv4 address has at most 12 digits, a response code 5.
+ */
+export function hideCardNumbers(text: string): string {
+  return text.replace(POSSIBLE_CARD_NUMBER, HIDDEN_DIGITS);
+}
+
 /**
  * An expiry as a customer types it ("12/30", "12 / 30", "1230" read as MMYY, "12/2030") to the wire's YYMM
  * ("3012"). Undefined when the month is not 01–12 or the shape is not one of those.

@@ -1,18 +1,14 @@
 /**
  * The payment partners the spec names only by role: the single cash-voucher partner (bills are
- * EGP only, country Egypt) and the consumer-financing partner. The spec leaves their codes open;
- * these are this project's names for them, sent as `payment_partner` and `payment_option`.
+ * EGP only, country Egypt) and the consumer-financing partner. Their codes (`payment_partner`,
+ * `payment_option`) are the gateway account's: the merchant endpoint takes them as configuration,
+ * and the sandbox has its own (src/sandbox/partners.ts).
  */
+import { toMinorUnits } from './amounts.ts';
 import { normalizeDigits } from './language.ts';
-
-/** `payment_partner` of BILL_PRESENTMENT (max 5 characters). */
-export const VOUCHER_PARTNER_CODE = 'CASHP';
 
 /** The only currency a cash bill can be issued in. */
 export const VOUCHER_CURRENCY = 'EGP';
-
-/** `payment_option` of the financing steps. */
-export const FINANCING_PARTNER_CODE = 'FINCO';
 
 /** The market the financing partner serves; phone numbers are checked for it before any request. */
 export const FINANCING_MARKET = 'EG';
@@ -26,4 +22,19 @@ export function normalizeFinancingPhone(input: string): string | undefined {
   const digits = normalizeDigits(input).replace(/[\s\-().]/g, '');
   const national = digits.replace(/^(?:\+20|0020|20(?=1\d{9}$))/, '0');
   return /^01[0125]\d{8}$/.test(national) ? national : undefined;
+}
+
+/**
+ * What a financing product list adds up to, in minor units of `currency`. Each `product_price` is
+ * a decimal in major units ("2500.00"), read with `toMinorUnits`, never as a float; a price that is
+ * not one throws the core's AmountError naming `products[i].product_price`.
+ */
+export function financingProductsTotal(
+  products: readonly { readonly product_price: string }[],
+  currency: string,
+): number {
+  return products.reduce(
+    (total, product, index) => total + toMinorUnits(product.product_price, currency, `products[${index}].product_price`),
+    0,
+  );
 }

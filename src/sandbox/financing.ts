@@ -11,7 +11,7 @@
  */
 import { parseWireAmount } from '../core/amounts.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { FINANCING_PARTNER_CODE, normalizeFinancingPhone } from '../core/partners.ts';
+import { normalizeFinancingPhone } from '../core/partners.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import {
   customerVerifyRequest,
@@ -20,6 +20,7 @@ import {
   otpVerifyRequest,
 } from '../core/schemas/index.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
+import { SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE } from './partners.ts';
 import { financedPurchase } from './orders.ts';
 import type { FinancingTransaction } from './state.ts';
 import {

@@ -23,6 +23,7 @@ export {
   type SandboxMerchant,
   type SandboxService,
 } from './merchants.ts';
+export { SANDBOX_FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE } from './partners.ts';
 export {
   AUTHORIZATION_HOLD_MS,
   FINANCING_DOWN_PAYMENT_PERCENT,

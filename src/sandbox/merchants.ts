@@ -3,6 +3,7 @@
  * Authentication): identifier, access code, SHA type and the two phrases.
  */
 import type { ShaType } from '../core/signature.ts';
+import { SANDBOX_FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE } from './partners.ts';
 
 /**
  * The optional services the gateway's back-office activates per merchant account (spec, "What the
@@ -82,11 +83,20 @@ export const SANDBOX_MERCHANTS: readonly SandboxMerchant[] = [SANDBOX_MERCHANT, 
 
 /**
  * The merchant endpoint's credentials for a sandbox account, to spread into its configuration:
- * the endpoint signs with the phrases the sandbox checks and verifies what the sandbox signs.
+ * the endpoint signs with the phrases the sandbox checks and verifies what the sandbox signs, and
+ * names the sandbox's voucher and financing partners.
  */
 export function endpointCredentials(merchant: SandboxMerchant = SANDBOX_MERCHANT) {
   const { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase } = merchant;
-  return { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase };
+  return {
+    merchantIdentifier,
+    accessCode,
+    shaType,
+    requestPhrase,
+    responsePhrase,
+    voucherPartnerCode: SANDBOX_VOUCHER_PARTNER_CODE,
+    financingPartnerCode: SANDBOX_FINANCING_PARTNER_CODE,
+  };
 }
 
 /** The merchants of a gateway, by merchant_identifier; refuses duplicates and empty phrases. */

@@ -8,7 +8,6 @@
 import { parseWireAmount } from '../core/amounts.ts';
 import { cardSchemeOf, isExpiredYymm, isLuhnValid } from '../core/card-number.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { FINANCING_PARTNER_CODE, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
 import { classifyResponse, expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
 import {
   billPresentmentRequest,
@@ -28,6 +27,10 @@ import { checkRequest, identifiedMerchant, type GatewayContext } from './context
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
 import { currencyConversion } from './exchange.ts';
 import { hasService, type SandboxMerchant } from './merchants.ts';
+import {
+  SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE,
+  SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE,
+} from './partners.ts';
 import { capture, issuedBill, lastOperation, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { challengeUrl } from './payment-page.ts';
 import { cardBelongsTo, findPlan, plansQueryIssuers } from './plans.ts';

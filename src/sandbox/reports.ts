@@ -11,7 +11,7 @@
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import { fieldError } from '../core/field-errors.ts';
 import { formatCount, type Language } from '../core/language.ts';
-import { FINANCING_PARTNER_CODE, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
+import { SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE } from './partners.ts';
 import {
   MAX_REPORT_TRANSACTIONS,
   REPORT_CONTENT_TYPES,

@@ -7,16 +7,32 @@
 import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
+import type { OrderState, OrderStatus } from '../core/order-status.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { ResolveOrder } from './orders.ts';
+import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
 
-/** A payment outcome whose gateway signature has been checked, handed to `onResult`. */
+/**
+ * A payment outcome the gateway has stated server to server, handed to `onResult` once per
+ * `idempotency_key`. A return from the customer's browser is confirmed with CHECK_STATUS first, so
+ * its outcome is what the gateway says now, not what the (possibly old) return said.
+ */
 export interface VerifiedResult extends PaymentResult {
   /** Where the result came from: the return URL, merchant-page completion, or financing PURCHASE. */
   readonly source: 'return' | 'merchant-page' | 'financing';
+  /**
+   * The same for every report of this payment in this state (`order-1001:1700000004:captured`): a replayed
+   * return has the key of the result already reported. Upsert your records by it.
+   */
+  readonly idempotency_key: string;
+  /** Where the order stands at the gateway (core `OrderState`); `outcome` follows from it. */
+  readonly order_state: OrderState;
+  /** The CHECK_STATUS reading, with the authorized, captured and refunded amounts, when one confirmed the result. */
+  readonly order_status?: OrderStatus;
   /** `command` of the answered operation (AUTHORIZATION, PURCHASE) when the gateway names one. */
   readonly command?: string;
-  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch). */
+  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch, unknown_order). */
   readonly error?: string;
   /** Every field of the verified gateway answer except `signature` and `otp` (card number masked by the gateway). */
   readonly gateway: Readonly<Record<string, unknown>>;
@@ -85,6 +101,28 @@ export interface EndpointConfig {
   readonly trustedProxyHops?: number;
   /** Time limit of one server-to-server call (default 30 s). */
   readonly gatewayTimeoutMs?: number;
+  /**
+   * The results already reported, by idempotency key (default: in this process's memory, bounded).
+   * Give several instances one shared ledger (see result-ledger.ts) so a return is reported once.
+   */
+  readonly resultLedger?: ResultLedger;
+  /** How many times one financing flow may ask for the OTP again (default 3; the first send is not a resend). */
+  readonly otpResendsPerFlow?: number;
+  /**
+   * Counts every OTP sent, per phone number and order (default: in memory, 5 per 15 minutes).
+   * Give several instances one shared limiter (see rate-limit.ts).
+   */
+  readonly otpSendLimiter?: RateLimiter;
+  /**
+   * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
+   * bill route answers `service_not_configured` and signs nothing.
+   */
+  readonly voucherPartnerCode?: string;
+  /**
+   * `payment_option` of the consumer-financing partner, as the gateway account names it. Without it
+   * the financing routes answer `service_not_configured` and sign nothing.
+   */
+  readonly financingPartnerCode?: string;
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -114,12 +152,21 @@ export interface EndpointSettings {
   readonly flowLifetimeSeconds: number;
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
+  readonly resultLedger: ResultLedger;
+  readonly otpResendsPerFlow: number;
+  readonly otpSendLimiter: RateLimiter;
+  readonly voucherPartnerCode: string | undefined;
+  readonly financingPartnerCode: string | undefined;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 export const DEFAULT_BILL_LIFETIME_MINUTES = 48 * 60;
 export const DEFAULT_FLOW_LIFETIME_SECONDS = 15 * 60;
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 30_000;
+export const DEFAULT_OTP_RESENDS_PER_FLOW = 3;
+/** OTPs sent per phone number and order in one window, first sends and resends alike. */
+export const DEFAULT_OTP_SENDS_PER_WINDOW = 5;
+export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -153,6 +200,21 @@ function isLoopback(url: URL): boolean {
 /** merchant_identifier and access_code share one rule (spec, Limits): letters and digits, max 20. */
 const identifier: Check<string> = (value) =>
   field('access_code').safeParse(value).success ? undefined : 'must be 1 to 20 letters or digits, as the back-office shows it';
+
+/**
+ * A partner code: what the gateway field that carries it allows (payment_partner: 5 characters), and
+ * for payment_option, whose length the spec leaves open, a plain code of at most 20 characters.
+ */
+function partnerCode(wireField: 'payment_partner' | 'payment_option'): Check<string> {
+  if (wireField === 'payment_partner') {
+    return (value) =>
+      field('payment_partner').safeParse(value).success ? undefined : 'must be 1 to 5 letters or digits (the gateway’s payment_partner code)';
+  }
+  return (value) =>
+    /^[A-Za-z0-9_-]{1,20}$/.test(value) && field('payment_option').safeParse(value).success
+      ? undefined
+      : 'must be the gateway’s payment_option code (1 to 20 letters, digits, "_" or "-")';
+}
 
 const phrase: Check<string> = (value) => (value.length > 0 ? undefined : 'must not be empty');
 
@@ -194,10 +256,42 @@ const origin: Check<string> = (value) => {
   return 'must list origins such as https://shop.example (scheme, host and port only, no trailing slash)';
 };
 
-const resultUrl: Check<string> = (value) => {
-  if (/^\/(?!\/)/.test(value)) return undefined;
-  return serviceUrl(true)(value) === undefined ? undefined : 'must be an absolute https URL or a path starting with /';
-};
+const RESULT_URL_SHAPE = 'must be an absolute https URL or a path starting with /';
+
+/**
+ * Where the customer lands after paying: a path, resolved against the endpoint's public origin, or
+ * an absolute URL. Either way it must end up on the public origin or on one of the allowed origins
+ * (a standalone endpoint may send customers back to the shop, whose pages it must allow for CORS
+ * anyway). Resolving, rather than matching the text, is what catches `/\evil.example` and
+ * `/\t/evil.example`, which browsers read as `//evil.example`. With `publicOrigin` unknown (the
+ * listening URL of `serve`), only a path can be checked.
+ */
+function resultUrlRule(publicOrigin: string | undefined, allowedOrigins: readonly string[]): Check<string> {
+  return (value) => {
+    const relative = value.startsWith('/');
+    if (!relative && serviceUrl(true)(value) !== undefined) return RESULT_URL_SHAPE;
+    if (!relative && publicOrigin === undefined) return undefined;
+    const base = publicOrigin ?? 'https://endpoint.invalid';
+    let target: URL;
+    try {
+      target = new URL(value, base);
+    } catch {
+      return RESULT_URL_SHAPE;
+    }
+    if (target.origin === new URL(base).origin || allowedOrigins.includes(target.origin)) return undefined;
+    return relative
+      ? 'must be a path on the endpoint’s own origin (it resolves to another site)'
+      : 'must be on the endpoint’s own origin or on one of the allowed origins';
+  };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 function wholeNumber(min: number, max: number): Check<number> {
   return (value) =>
@@ -237,24 +331,35 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('publicUrl', config.publicUrl, serviceUrl(true));
   check('basePath', config.basePath, basePath, false);
   for (const allowed of config.allowedOrigins ?? []) check('allowedOrigins', allowed, origin);
-  check('resultUrl', config.resultUrl, resultUrl, false);
+  const publicOrigin = serviceUrl(true)(config.publicUrl ?? '') === undefined ? originOf(config.publicUrl) : undefined;
+  check('resultUrl', config.resultUrl, resultUrlRule(publicOrigin, config.allowedOrigins ?? []), false);
   for (const name of Object.keys(config.returnParameters ?? {})) {
     check('returnParameters', name, (value) =>
       /^pg_[A-Za-z0-9_]+$/.test(value) ? undefined : 'names must start with pg_ (letters, digits and _)',
     );
   }
   if (typeof config.resolveOrder !== 'function') problems.push({ name: 'resolveOrder', message: 'must be a function' });
+  if (config.resultLedger !== undefined && typeof config.resultLedger.record !== 'function') {
+    problems.push({ name: 'resultLedger', message: 'must have record(result) and release(key)' });
+  }
   check('maxBodyBytes', config.maxBodyBytes, wholeNumber(256, 1024 * 1024), false);
   check('billLifetimeMinutes', config.billLifetimeMinutes, wholeNumber(1, 60 * 24 * 90), false);
   check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
   check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
+  check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
+  if (config.otpSendLimiter !== undefined && typeof config.otpSendLimiter.hit !== 'function') {
+    problems.push({ name: 'otpSendLimiter', message: 'must have hit(key)' });
+  }
+  check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
+  check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
   const publicUrl = trimSlash(config.publicUrl);
   const root = config.apiRoot;
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
+  const now = config.now ?? (() => new Date());
   return {
     merchantIdentifier: config.merchantIdentifier,
     accessCode: config.accessCode,
@@ -274,11 +379,18 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     fetch: fetchImpl,
     logger: config.logger ?? silentLogger,
     maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    now: config.now ?? (() => new Date()),
+    now,
     billLifetimeMinutes: config.billLifetimeMinutes ?? DEFAULT_BILL_LIFETIME_MINUTES,
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    resultLedger: config.resultLedger ?? new InMemoryResultLedger(),
+    otpResendsPerFlow: config.otpResendsPerFlow ?? DEFAULT_OTP_RESENDS_PER_FLOW,
+    otpSendLimiter:
+      config.otpSendLimiter ??
+      new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now }),
+    voucherPartnerCode: config.voucherPartnerCode || undefined,
+    financingPartnerCode: config.financingPartnerCode || undefined,
   };
 }
 
@@ -303,6 +415,8 @@ export interface EnvConfig
   readonly publicUrl: string | undefined;
   readonly resultUrl: string | undefined;
   readonly trustedProxyHops: number;
+  readonly voucherPartnerCode: string | undefined;
+  readonly financingPartnerCode: string | undefined;
   readonly port: number;
   readonly host: string;
 }
@@ -324,6 +438,8 @@ export const ENV_VARIABLES = {
   PG_BASE_PATH: 'path the routes are mounted under, e.g. /pg (default: none)',
   PG_RESULT_URL: "merchant page the customer lands on after paying (default: the return route answers JSON)",
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
+  PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
+  PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
 } as const;
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
@@ -397,8 +513,13 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const host = read('PG_HOST') ?? DEFAULT_HOST;
   const publicUrl = optional('PG_PUBLIC_URL', serviceUrl(true));
   const base = optional('PG_BASE_PATH', basePath) ?? '';
-  const result = optional('PG_RESULT_URL', resultUrl);
+  const result = optional(
+    'PG_RESULT_URL',
+    resultUrlRule(publicUrl === undefined ? undefined : originOf(publicUrl), origins),
+  );
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
+  const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
+  const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -415,6 +536,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     publicUrl,
     resultUrl: result,
     trustedProxyHops,
+    voucherPartnerCode,
+    financingPartnerCode,
     port,
     host,
   };

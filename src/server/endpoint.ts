@@ -1,13 +1,15 @@
 /**
  * `createMerchantEndpoint`: the merchant-side endpoint as one Web-standard handler,
- * `(Request) => Promise<Response>`, stateless, so the same code runs on Node (through node.ts),
- * Deno, Bun, edge platforms and, in tests, inside a browser service worker.
+ * `(Request) => Promise<Response>`, with no state beyond its pluggable result ledger and OTP
+ * limiter, so the same code runs on Node (through node.ts), Deno, Bun, edge platforms and, in
+ * tests, inside a browser service worker.
  *
- * Every JSON route runs the same gate before its handler: CORS, method, body size, JSON, card
- * data, commands, fields only the server sets, the contract's schema, and the merchant's order
- * with the amount and currency the browser may have named.
+ * Every JSON route runs the same gate before its handler: CORS, method, Content-Type, body size,
+ * JSON nesting depth, JSON, card data, commands, fields only the server sets, the contract's
+ * schema, and the caller's order with the amount and currency the browser may have named.
  */
-import { CARD_FIELDS, ROUTES } from '../core/endpoint-api.ts';
+import { hideCardNumbers } from '../core/card-number.ts';
+import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
@@ -16,6 +18,8 @@ import { createFlowSealer } from './flow-token.ts';
 import { createGatewayClient } from './gateway-client.ts';
 import { handleGatewayReturn } from './gateway-return.ts';
 import {
+  assertJsonContentType,
+  assertJsonDepth,
   corsHeaders,
   isOriginAllowed,
   jsonResponse,
@@ -79,6 +83,15 @@ const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {
   ar: 'يحدده خادم التاجر وليس المتصفح',
 };
 
+const ROUTE_NAMES: ReadonlyMap<string, RouteName> = new Map(
+  Object.entries(ROUTES).map(([name, path]) => [path, name as RouteName]),
+);
+
+/** The name of a route for the logs (`hostedPage`), never the path a caller typed, which may carry anything. */
+function routeNameOf(route: string | undefined): RouteName | 'unknown' {
+  return (route === undefined ? undefined : ROUTE_NAMES.get(route)) ?? 'unknown';
+}
+
 /** True when `path` (a URL pathname) is one of the endpoint's routes under `basePath`. */
 export function isEndpointPath(path: string, basePath = ''): boolean {
   if (!path.startsWith(basePath)) return false;
@@ -106,27 +119,29 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
     let language = languageFromHeaders(request);
     const path = new URL(request.url).pathname;
     const route = path.startsWith(settings.basePath) ? path.slice(settings.basePath.length) : undefined;
+    const routeName = routeNameOf(route);
     try {
       if (route === ROUTES.gatewayReturn) return await handleGatewayReturn(request, context, runtime);
       const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
       if (!isOriginAllowed(request, settings)) {
-        log.warn('origin_refused', { route });
+        log.warn('origin_refused', { route: routeName });
         throw new EndpointRefusal('origin_refused');
       }
-      if (!jsonRoute) throw new EndpointRefusal('not_found');
+      if (!jsonRoute || routeName === 'unknown') throw new EndpointRefusal('not_found');
       if (request.method === 'OPTIONS') return preflightResponse(request, settings);
       if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST, OPTIONS' } });
+      assertJsonContentType(request);
       const body = await readJsonObject(request, settings.maxBodyBytes);
       if (isLanguage(body['language'])) language = body['language'];
-      const result = await runJsonRoute(jsonRoute, body, language, request, context, runtime);
+      const result = await runJsonRoute(jsonRoute, routeName, body, language, request, context, runtime);
       return jsonResponse(200, result, corsHeaders(request, settings));
     } catch (error) {
       // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
       const refusal = error instanceof EndpointRefusal ? error : new EndpointRefusal('internal_error');
       if (refusal === error) {
-        log.info('refused', { route, code: refusal.code, field: refusal.details.field, status: refusal.status });
+        log.info('refused', { route: routeName, code: refusal.code, field: refusal.details.field, status: refusal.status });
       } else {
-        log.error('internal_error', { route, error });
+        log.error('internal_error', { route: routeName, error });
       }
       const headers = { ...corsHeaders(request, settings), ...refusal.details.headers };
       return jsonResponse(refusal.status, refusal.body(language), headers);
@@ -136,6 +151,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
 
 async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
   const text = await readBodyText(request, maxBytes);
+  assertJsonDepth(text);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -168,6 +184,7 @@ function findCardField(value: unknown, path = ''): string | undefined {
 /** The policy gate, then the route. Refusals name the field, never echo its value. */
 async function runJsonRoute(
   route: JsonRoute<unknown>,
+  routeName: RouteName,
   body: Readonly<Record<string, unknown>>,
   language: Language,
   request: Request,
@@ -175,7 +192,8 @@ async function runJsonRoute(
   runtime: EndpointRuntime,
 ): Promise<unknown> {
   const { settings, log } = runtime;
-  const cardField = findCardField(body);
+  // The path is made of the caller's own key names: one could be a card number too.
+  const cardField = hideCardNumbers(findCardField(body) ?? '');
   if (cardField) {
     log.warn('card_data_refused', { field: cardField });
     throw new EndpointRefusal('card_data_refused', { field: cardField });
@@ -199,7 +217,9 @@ async function runJsonRoute(
     throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
   }
   const input = parsed.data as { merchant_reference: string; amount?: number; currency?: string };
-  const order = await settings.resolveOrder(input.merchant_reference);
+  // The browser named this reference: the merchant's resolver checks the order is the caller's.
+  const lookup = { request, route: routeName, referenceSource: 'browser' } as const;
+  const order = await settings.resolveOrder(input.merchant_reference, lookup);
   if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
   if (input.amount !== undefined && input.amount !== order.amount) {
     log.warn('amount_mismatch', { merchant_reference: order.merchant_reference });

@@ -11,21 +11,28 @@ import type { Language } from '../core/language.ts';
 export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   invalid_request: 400,
   invalid_json: 400,
+  json_too_deep: 400,
+  unsupported_media_type: 415,
   body_too_large: 413,
   unknown_order: 404,
   amount_mismatch: 409,
   currency_mismatch: 409,
+  order_already_paid: 409,
+  order_in_progress: 409,
   card_data_refused: 400,
   command_refused: 403,
   origin_refused: 403,
   not_found: 404,
   method_not_allowed: 405,
   currency_not_supported: 422,
+  service_not_configured: 501,
   flow_invalid: 400,
   step_out_of_order: 409,
+  otp_resend_limited: 429,
   gateway_refused: 422,
   gateway_unreachable: 502,
   gateway_signature_invalid: 502,
+  gateway_answer_invalid: 502,
   internal_error: 500,
 };
 
@@ -38,6 +45,14 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   invalid_json: {
     en: 'The request body must be a JSON object.',
     ar: 'يجب أن يكون محتوى الطلب كائن JSON.',
+  },
+  json_too_deep: {
+    en: 'The request body is nested too deeply.',
+    ar: 'محتوى الطلب متداخل بعمق أكبر من المسموح.',
+  },
+  unsupported_media_type: {
+    en: 'The request body must be sent as application/json.',
+    ar: 'يجب إرسال محتوى الطلب بصيغة application/json.',
   },
   body_too_large: {
     en: 'The request body is too large.',
@@ -54,6 +69,14 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   currency_mismatch: {
     en: 'The currency does not match the order.',
     ar: 'العملة لا تطابق الطلب.',
+  },
+  order_already_paid: {
+    en: 'This order has already been paid.',
+    ar: 'تم دفع هذا الطلب بالفعل.',
+  },
+  order_in_progress: {
+    en: 'A payment for this order is already under way (a bill waiting to be paid, or a card check); please complete it first.',
+    ar: 'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة)؛ يرجى إكمالها أولًا.',
   },
   card_data_refused: {
     en: 'Card details must be sent to the payment gateway only, never to the merchant.',
@@ -79,6 +102,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
     en: 'This payment method is not available in the order currency.',
     ar: 'طريقة الدفع هذه غير متاحة بعملة الطلب.',
   },
+  service_not_configured: {
+    en: 'This payment method is not set up by the merchant.',
+    ar: 'لم يقم التاجر بإعداد طريقة الدفع هذه.',
+  },
   flow_invalid: {
     en: 'This financing session is not valid or has expired; please start again.',
     ar: 'جلسة التمويل غير صالحة أو منتهية؛ يرجى البدء من جديد.',
@@ -86,6 +113,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   step_out_of_order: {
     en: 'Please complete the previous financing step first.',
     ar: 'يرجى إكمال خطوة التمويل السابقة أولًا.',
+  },
+  otp_resend_limited: {
+    en: 'Too many codes have been sent for this order; please wait before asking for another.',
+    ar: 'تم إرسال عدد كبير من الرموز لهذا الطلب؛ يرجى الانتظار قبل طلب رمز آخر.',
   },
   gateway_refused: {
     en: 'The payment gateway refused the request.',
@@ -98,6 +129,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   gateway_signature_invalid: {
     en: 'The payment gateway answer could not be verified.',
     ar: 'تعذر التحقق من رد بوابة الدفع.',
+  },
+  gateway_answer_invalid: {
+    en: 'The payment gateway sent an answer that cannot be used; please try again later.',
+    ar: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه؛ يرجى المحاولة لاحقًا.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',

@@ -26,6 +26,8 @@ export interface FlowState {
   readonly otp?: string;
   /** Tenure options in months that OTP_VERIFY offered. */
   readonly tenures?: readonly number[];
+  /** OTPs sent in this flow so far (the first send and each resend). */
+  readonly otp_sends?: number;
 }
 
 interface SealedFlow extends FlowState {

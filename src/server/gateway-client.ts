@@ -6,6 +6,7 @@
  * anything of it can reach the browser.
  */
 import type * as z from 'zod/mini';
+import { AmountError, parseWireAmount } from '../core/amounts.ts';
 import { signatureOptionsFor, signParams, verifySignature, type SignableParams } from '../core/signature.ts';
 import { toFieldErrors } from '../core/field-errors.ts';
 import {
@@ -128,4 +129,27 @@ export function gatewayMessage(answer: Readonly<Record<string, unknown>>, langua
   if (code !== undefined && code in RESPONSE_CODES) return responseMessage(code as KnownResponseCode, language);
   const own = answer['response_message'];
   return typeof own === 'string' && own !== '' ? own : ERROR_MESSAGES.gateway_refused[language];
+}
+
+/**
+ * An amount of a verified gateway answer, in minor units. Amounts travel as digits; anything else
+ * (a decimal EMI, a negative, text) is the gateway's fault, not the customer's: it is logged by
+ * field name and answered 502 `gateway_answer_invalid`, never a 500.
+ */
+export function gatewayAmount(value: unknown, fieldName: string, operation: string, log: Logger): number {
+  try {
+    return parseWireAmount(value, fieldName);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    log.error('gateway_amount_invalid', { operation, field: fieldName, rule: error.rule });
+    throw new EndpointRefusal('gateway_answer_invalid');
+  }
+}
+
+/** A count of months in a verified gateway answer ("6"); anything but 1 to 3 digits is answered like a bad amount. */
+export function gatewayMonths(value: unknown, fieldName: string, operation: string, log: Logger): number {
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text === 'string' && /^\d{1,3}$/.test(text) && Number(text) > 0) return Number(text);
+  log.error('gateway_amount_invalid', { operation, field: fieldName, rule: 'format' });
+  throw new EndpointRefusal('gateway_answer_invalid');
 }

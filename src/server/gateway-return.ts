@@ -2,15 +2,17 @@
  * The return URL: where the gateway sends the customer back, by form post or query string. The
  * gateway's fields are verified with the response phrase; parameters whose names start with
  * `pg_` are the merchant's own routing and take no part. A missing, altered or foreign signature
- * is never reported as paid.
+ * is never reported as paid. A verified answer is still only the browser's word (it may be an old
+ * one, replayed): the result reported is what CHECK_STATUS says now, once per idempotency key.
  *
  * A verified TOKENIZATION answer (merchant page) is completed here, server to server: PURCHASE or
  * AUTHORIZATION with the token, the customer's IP and this return URL, as a direct installments
  * operation when a plan was chosen. If the gateway answers with a `3ds_url` the customer is sent
  * there, and the gateway's final return comes back here and is verified like any other.
  */
-import type { EndpointErrorCode } from '../core/endpoint-api.ts';
+import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import { classifyResponse } from '../core/response.ts';
 import {
   field,
@@ -33,9 +35,9 @@ import {
   type RequestContext,
 } from './http.ts';
 import { orderParams } from './gateway-params.ts';
+import type { MerchantOrder, OrderLookup } from './orders.ts';
 import { COMPLETION_FIELDS } from './routes-payment-pages.ts';
-import { queryStatus } from './routes-services.ts';
-import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
 import type { EndpointRuntime } from './route.ts';
 
 /** Parameters with this prefix belong to the merchant (routing, tracking) and are never verified. */
@@ -98,8 +100,34 @@ export async function handleGatewayReturn(
   const answer = parsed.data;
   if (answer.service_command === 'TOKENIZATION') return completeMerchantPage(answer, request, context, language, runtime);
 
-  const order = await settings.resolveOrder(answer.merchant_reference);
-  return deliverResult(verifiedResult(answer, order, 'return', language, log), request, runtime);
+  const order = await settings.resolveOrder(answer.merchant_reference, fromGateway(request));
+  return confirmAndDeliver(answer, order, 'return', request, language, runtime);
+}
+
+/** The lookup of a reference read from a verified gateway answer: no session cookie is expected. */
+function fromGateway(request: Request): OrderLookup {
+  return { request, route: 'gatewayReturn', referenceSource: 'gateway' };
+}
+
+/**
+ * A verified answer the customer's browser brought back is confirmed with CHECK_STATUS before
+ * anything is reported: the customer may be replaying an old return. If the gateway does not say,
+ * the customer sees a pending result and the merchant is told nothing.
+ */
+async function confirmAndDeliver(
+  answer: Readonly<Record<string, unknown>>,
+  order: MerchantOrder | undefined,
+  source: VerifiedResult['source'],
+  request: Request,
+  language: Language,
+  runtime: EndpointRuntime,
+  reason?: EndpointErrorCode,
+): Promise<Response> {
+  const reference = String(answer['merchant_reference']);
+  const result = await confirmedResult(reference, answer, order, source, language, runtime, reason);
+  if (result) return deliverResult(result, request, runtime);
+  runtime.log.warn('result_unconfirmed', { merchant_reference: reference, source });
+  return unconfirmedReturn(runtime, reference, language);
 }
 
 /** PURCHASE or AUTHORIZATION with the token the merchant page just created. */
@@ -111,10 +139,10 @@ async function completeMerchantPage(
   runtime: EndpointRuntime,
 ): Promise<Response> {
   const { settings, gateway, log } = runtime;
-  const order = await settings.resolveOrder(tokenization.merchant_reference);
-  // A failed tokenization, or one for an unknown order, is reported as the failure it is.
+  const order = await settings.resolveOrder(tokenization.merchant_reference, fromGateway(request));
+  // A failed tokenization, or one for an unknown order, charges nothing: what the gateway says is reported.
   if (classifyResponse(tokenization) !== 'success' || !order) {
-    return deliverResult(verifiedResult(tokenization, order, 'merchant-page', language, log), request, runtime);
+    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime);
   }
   // A tokenization success is not a payment: without a token there is nothing to charge.
   if (!tokenization.token_name) {
@@ -150,12 +178,17 @@ async function completeMerchantPage(
     });
   } catch (error) {
     if (!(error instanceof EndpointRefusal)) throw error;
-    // Unreachable: the payment may or may not have happened, so it is pending, never paid.
-    const outcome = error.code === 'gateway_unreachable' ? 'pending' : 'failure';
-    return deliverResult(unverifiedResult(order.merchant_reference, outcome, error.code, language), request, runtime);
+    // No usable answer (unreachable, unsigned, unreadable): the payment may or may not have happened,
+    // so the gateway is asked where the order stands; if it cannot say, the result is pending.
+    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime, error.code);
   }
 
-  if (answer['response_code'] === DUPLICATE_REFERENCE) return duplicateCompletion(order.merchant_reference, language, runtime);
+  // The same tokenization return posted again: the first completion charged the order. The
+  // refusal is not the order's outcome; CHECK_STATUS is, and the ledger has reported it already.
+  if (answer['response_code'] === DUPLICATE_REFERENCE) {
+    log.info('duplicate_completion', { merchant_reference: order.merchant_reference });
+    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime);
+  }
 
   const threeDsUrl = answer['3ds_url'];
   if (typeof threeDsUrl === 'string' && classifyResponse(answer) !== 'failure') {
@@ -164,40 +197,9 @@ async function completeMerchantPage(
       return redirectResponse(threeDsUrl);
     }
     log.error('three_ds_url_invalid', { merchant_reference: order.merchant_reference });
-    const unusable = unverifiedResult(order.merchant_reference, 'pending', 'gateway_unreachable', language);
-    return deliverResult(unusable, request, runtime);
+    return unconfirmedReturn(runtime, order.merchant_reference, language);
   }
-  return deliverResult(verifiedResult(answer, order, 'merchant-page', language, log), request, runtime);
-}
-
-/** The gateway's answer to a second operation on a merchant_reference it has already used. */
-const DUPLICATE_REFERENCE = '00005';
-
-/**
- * The same tokenization return arrived twice (a customer re-submitting the return form, a
- * back-button replay): the first completion charged the order and reported it through `onResult`.
- * Reporting this refusal would overwrite a paid order with a failure, so the customer is told what
- * CHECK_STATUS says now, and `onResult` is not called again.
- */
-async function duplicateCompletion(
-  merchantReference: string,
-  language: Language,
-  runtime: EndpointRuntime,
-): Promise<Response> {
-  const { settings, log } = runtime;
-  log.info('duplicate_completion', { merchant_reference: merchantReference });
-  let outcome: 'success' | 'pending' | 'failure' = 'pending';
-  try {
-    const status = await queryStatus(runtime, merchantReference, language);
-    if (classifyResponse(status) === 'success') {
-      outcome = classifyResponse({ response_code: status.transaction_code, status: status.transaction_status });
-    }
-  } catch (error) {
-    if (!(error instanceof EndpointRefusal)) throw error;
-  }
-  const result = { merchant_reference: merchantReference, outcome };
-  if (settings.resultUrl) return redirectResponse(resultLocation(runtime, settings.resultUrl, result));
-  return jsonResponse(200, result);
+  return deliverResult(resultOfAnswer(answer, order, 'merchant-page', language, log), request, runtime);
 }
 
 function isWebUrl(value: string): boolean {
@@ -209,44 +211,45 @@ function isWebUrl(value: string): boolean {
   }
 }
 
-/** A result the endpoint states itself when no verified gateway answer exists: never success. */
-function unverifiedResult(
-  merchantReference: string,
-  outcome: 'pending' | 'failure',
-  error: EndpointErrorCode,
-  language: Language,
-): VerifiedResult {
-  return {
-    merchant_reference: merchantReference,
-    outcome,
-    response_code: '',
-    response_message: ERROR_MESSAGES[error][language],
-    status: '',
-    source: 'merchant-page',
-    error,
-    gateway: {},
-  };
-}
-
 /**
- * Hands a result to the merchant: `onResult` first (a Response it returns is what the customer
- * gets), then a redirect to `resultUrl`, else the PaymentResult as JSON.
+ * Hands a result to the merchant once (`onResult`; a Response it returns is what the customer
+ * gets), then sends the customer to `resultUrl`, else answers the PaymentResult as JSON. A replay
+ * gets the answer of the result reported first.
  */
 async function deliverResult(result: VerifiedResult, request: Request, runtime: EndpointRuntime): Promise<Response> {
-  const answered = await reportResult(result, request, runtime);
-  if (answered) return answered;
+  const reported = await reportOnce(result, request, runtime);
+  if (reported.answered) return reported.answered;
+  const recorded = reported.result;
   const { resultUrl } = runtime.settings;
   if (resultUrl) {
     return redirectResponse(
       resultLocation(runtime, resultUrl, {
-        merchant_reference: result.merchant_reference,
-        outcome: result.outcome,
-        response_code: result.response_code || undefined,
-        error: result.error,
+        merchant_reference: recorded.merchant_reference,
+        outcome: recorded.outcome,
+        response_code: recorded.response_code || undefined,
+        error: recorded.error,
       }),
     );
   }
-  return jsonResponse(200, toPaymentResult(result));
+  return jsonResponse(200, toPaymentResult(recorded));
+}
+
+/** What the customer sees when the gateway could not confirm a result: pending, never paid. */
+function unconfirmedReturn(runtime: EndpointRuntime, merchantReference: string, language: Language): Response {
+  const { resultUrl } = runtime.settings;
+  if (resultUrl) {
+    return redirectResponse(
+      resultLocation(runtime, resultUrl, { merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' }),
+    );
+  }
+  const pending: PaymentResult = {
+    merchant_reference: merchantReference,
+    outcome: 'pending',
+    response_code: '',
+    response_message: ERROR_MESSAGES.gateway_unreachable[language],
+    status: '',
+  };
+  return jsonResponse(200, pending);
 }
 
 /** An unverified return: the customer is sent to the result page as failed, or hears a 400. */

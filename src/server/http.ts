@@ -67,8 +67,62 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   }
 }
 
+/** How deep a JSON body may nest; the contract's deepest body (financing products) needs 3. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Refuses a body whose objects and arrays nest deeper than `maxDepth`, counted over the text in
+ * one pass without recursion, before JSON.parse or any walk over the parsed value.
+ */
+export function assertJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c /* \ */) i++;
+      else if (char === 0x22 /* " */) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x7b /* { */ || char === 0x5b /* [ */) {
+      depth++;
+      if (depth > maxDepth) throw new EndpointRefusal('json_too_deep');
+    } else if (char === 0x7d /* } */ || char === 0x5d /* ] */) {
+      depth--;
+    }
+  }
+}
+
+/**
+ * Refuses a request whose Content-Type is not `application/json` (415). A `charset` parameter is
+ * allowed when it says UTF-8, the only encoding a JSON body may use between systems.
+ */
+export function assertJsonContentType(request: Request): void {
+  const [type = '', ...parameters] = (request.headers.get('content-type') ?? '').split(';');
+  const utf8 = (parameter: string): boolean => {
+    if (parameter.trim() === '') return true;
+    const [name = '', value = ''] = parameter.split('=');
+    return name.trim().toLowerCase() === 'charset' && value.trim().replace(/^"(.*)"$/, '$1').toLowerCase() === 'utf-8';
+  };
+  if (type.trim().toLowerCase() !== 'application/json' || !parameters.every(utf8)) {
+    throw new EndpointRefusal('unsupported_media_type', { field: 'content-type' });
+  }
+}
+
+/**
+ * The value of cookie `name` in the request's Cookie header, or undefined: what a `resolveOrder`
+ * reads to tell whose session a request comes from (see OrderLookup).
+ */
+export function requestCookie(request: { readonly headers: Headers }, name: string): string | undefined {
+  for (const pair of (request.headers.get('cookie') ?? '').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator > 0 && pair.slice(0, separator).trim() === name) return pair.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
 /** `ar` when the browser prefers Arabic over English, else `en`. */
-export function languageFromHeaders(request: Request): Language {
+export function languageFromHeaders(request: { readonly headers: Headers }): Language {
   const header = request.headers.get('accept-language') ?? '';
   let best: { language: Language; quality: number } | undefined;
   for (const part of header.split(',')) {
@@ -124,7 +178,8 @@ export function isOriginAllowed(request: Request, policy: OriginPolicy): boolean
 export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
   const origin = request.headers.get('origin');
   if (origin === null || !policy.allowedOrigins.has(origin)) return {};
-  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+  // Retry-After (a 429) is not a CORS-safelisted header: the element could not read it otherwise.
+  return { 'access-control-allow-origin': origin, 'access-control-expose-headers': 'retry-after', vary: 'Origin' };
 }
 
 /** The answer to an allowed preflight. No credentials: the endpoint keeps no session. */

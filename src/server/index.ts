@@ -15,7 +15,17 @@ export {
   type IssuedBill,
   type VerifiedResult,
 } from './config.ts';
-export { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
+export {
+  InMemoryOrderStore,
+  type MerchantOrder,
+  type OrderLookup,
+  type RecordableResult,
+  type ResolveOrder,
+} from './orders.ts';
+export { requestCookie } from './http.ts';
+export type { OrderState, OrderStatus } from '../core/order-status.ts';
+export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
+export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';

@@ -5,6 +5,8 @@
  * can never reach a log line even if a caller passes one.
  */
 
+import { hideCardNumbers } from '../core/card-number.ts';
+
 export type LogData = Readonly<Record<string, unknown>>;
 
 export interface Logger {
@@ -37,23 +39,24 @@ const SECRET_KEY = new RegExp(
     'authorization',
     'cookie',
     'flow',
+    'phone',
   ].join('|'),
   'i',
 );
 
-/** A run of 12 to 19 digits (optionally spaced) is treated as a possible card number. */
-const LONG_DIGITS = /\d(?:[\s-]?\d){11,18}/g;
-
-/** A copy of `value` fit for a log line: secret keys dropped, long digit runs masked. */
+/**
+ * A copy of `value` fit for a log line: secret keys dropped, and in every string (keys included) any
+ * run of 13 or more digits masked, whatever separates them (core `hideCardNumbers`).
+ */
 export function redactForLog(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
-  if (typeof value === 'string') return value.replace(LONG_DIGITS, '[digits]');
+  if (typeof value === 'string') return hideCardNumbers(value);
   if (Array.isArray(value)) return value.map((item) => redactForLog(item, depth + 1));
   if (value instanceof Error) return { name: value.name, message: redactForLog(value.message, depth + 1) };
   if (value && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = SECRET_KEY.test(key) ? '[redacted]' : redactForLog(item, depth + 1);
+      copy[hideCardNumbers(key)] = SECRET_KEY.test(key) ? '[redacted]' : redactForLog(item, depth + 1);
     }
     return copy;
   }

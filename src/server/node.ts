@@ -3,17 +3,34 @@
  * address reaches the handler as `context.clientAddress` (never through a header a browser could
  * forge). `node:http` itself is loaded only by `createNodeServer`, so importing
  * `pg-checkout/server` stays possible on runtimes without Node's modules.
+ *
+ * What a `Request` cannot carry is answered here, with the same JSON body and security headers as
+ * every answer of the endpoint: a malformed Host header (400) and a method such as TRACE or
+ * CONNECT (405). A handler that throws is reported to `onError` and answered 500.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { RequestContext } from './http.ts';
+import type { Language } from '../core/language.ts';
+import { EndpointRefusal } from './errors.ts';
+import { jsonResponse, languageFromHeaders, type RequestContext } from './http.ts';
 
 /** Any fetch-style handler: the merchant endpoint, or one that mounts it beside other routes. */
 export type FetchHandler = (request: Request, context?: RequestContext) => Promise<Response> | Response;
 
 export interface NodeListenerOptions {
-  /** Told about a handler that threw (the endpoint never does; a wrapping handler might). */
+  /** Told about a handler that threw or an answer that could not be written (`serve` logs it). */
   readonly onError?: (error: unknown) => void;
 }
+
+/** Methods a `Request` can carry; TRACE, TRACK and CONNECT are forbidden by the Fetch standard. */
+const REQUEST_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** A host name, IPv4 address or bracketed IPv6 address, with an optional port. */
+const HOST_HEADER = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+const HOST_MESSAGE: Readonly<Record<Language, string>> = {
+  en: 'host: the Host header is not a valid host name',
+  ar: 'host: ترويسة Host ليست اسم مضيف صالحًا',
+};
 
 /** `http.createServer(toNodeListener(handler))`. */
 export function toNodeListener(
@@ -23,19 +40,40 @@ export function toNodeListener(
   return (incoming, outgoing) => {
     void answer(handler, incoming, outgoing).catch((error: unknown) => {
       options.onError?.(error);
-      if (!outgoing.headersSent) {
-        outgoing.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        outgoing.end(JSON.stringify({ error: { code: 'internal_error', message: 'Internal error' } }));
-      } else {
+      if (outgoing.headersSent) {
         outgoing.destroy();
+        return;
       }
+      const language = languageFromHeaders({ headers: headersOf(incoming) });
+      void write(refusalResponse(new EndpointRefusal('internal_error'), language), incoming, outgoing).catch(() =>
+        outgoing.destroy(),
+      );
     });
   };
 }
 
 async function answer(handler: FetchHandler, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-  const request = toRequest(incoming, outgoing);
-  const response = await handler(request, { clientAddress: incoming.socket.remoteAddress });
+  const headers = headersOf(incoming);
+  const language = languageFromHeaders({ headers });
+  const method = incoming.method ?? 'GET';
+  if (!REQUEST_METHODS.includes(method)) {
+    const refusal = new EndpointRefusal('method_not_allowed', { headers: { allow: REQUEST_METHODS.join(', ') } });
+    return write(refusalResponse(refusal, language), incoming, outgoing);
+  }
+  const url = requestUrl(incoming);
+  if (!url) {
+    const refusal = new EndpointRefusal('invalid_request', { field: 'host', message: HOST_MESSAGE });
+    return write(refusalResponse(refusal, language), incoming, outgoing);
+  }
+  const request = toRequest(incoming, outgoing, url, headers, method);
+  return write(await handler(request, { clientAddress: incoming.socket.remoteAddress }), incoming, outgoing);
+}
+
+function refusalResponse(refusal: EndpointRefusal, language: Language): Response {
+  return jsonResponse(refusal.status, refusal.body(language), refusal.details.headers);
+}
+
+async function write(response: Response, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   outgoing.statusCode = response.status;
   const cookies = response.headers.getSetCookie();
   response.headers.forEach((value, name) => {
@@ -49,19 +87,32 @@ async function answer(handler: FetchHandler, incoming: IncomingMessage, outgoing
   outgoing.end();
 }
 
-function toRequest(incoming: IncomingMessage, outgoing: ServerResponse): Request {
-  const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
-  const url = new URL(incoming.url ?? '/', `${encrypted ? 'https' : 'http'}://${incoming.headers.host ?? 'localhost'}`);
+function headersOf(incoming: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (name.startsWith(':') || value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
+  return headers;
+}
+
+/** The request's URL from its target and Host header; undefined when the Host is not a host. */
+function requestUrl(incoming: IncomingMessage): URL | undefined {
+  const encrypted = (incoming.socket as { encrypted?: boolean }).encrypted === true;
+  const host = incoming.headers.host ?? 'localhost';
+  if (!HOST_HEADER.test(host)) return undefined;
+  try {
+    return new URL(incoming.url ?? '/', `${encrypted ? 'https' : 'http'}://${host}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function toRequest(incoming: IncomingMessage, outgoing: ServerResponse, url: URL, headers: Headers, method: string): Request {
   const controller = new AbortController();
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) controller.abort();
   });
-  const method = incoming.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
   if (hasBody) {

@@ -4,7 +4,8 @@
  * demo and the tests; a real shop looks the order up in its own database.
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
-import type { FinancingProduct, PaymentResult } from '../core/endpoint-api.ts';
+import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoint-api.ts';
+import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-status.ts';
 import { field } from '../core/schemas/index.ts';
 
 export interface MerchantOrder {
@@ -22,10 +23,42 @@ export interface MerchantOrder {
   readonly products?: readonly FinancingProduct[];
   /** Financing `customer_code`: the merchant's id of the customer (default: the verified phone number). */
   readonly customer_code?: string;
+  /**
+   * True when the merchant already holds a payment for this order (your own record, however it was
+   * paid). The endpoint then refuses to sign a form, issue a bill or start financing for it
+   * (`order_already_paid`); it also asks the gateway itself, so this is the first of two checks.
+   */
+  readonly paid?: boolean;
 }
 
-/** Looks an order up by merchant_reference; undefined when the merchant has no such order. */
-export type ResolveOrder = (merchantReference: string) => MerchantOrder | undefined | Promise<MerchantOrder | undefined>;
+/**
+ * Who is asking for an order, so that `resolveOrder` can check the order is theirs. An order
+ * belongs to the session or signed-in customer that created it: a reference the browser names is
+ * resolved only for its owner (else answer undefined: the endpoint refuses `unknown_order`). A
+ * reference from a verified gateway answer (the return URL) is resolved for anyone: the gateway's
+ * cross-site form post carries no SameSite=Lax cookie, and its signature already proves the order.
+ */
+export interface OrderLookup {
+  /** The request naming the order: its cookies and headers say whose session it comes from. */
+  readonly request: Request;
+  /** The route asking (`hostedPage`, `bill`, `financingOtp`, `gatewayReturn`, ...). */
+  readonly route: RouteName;
+  /**
+   * `browser`: the browser named the reference, so check that the caller owns the order.
+   * `gateway`: the reference comes from a gateway answer whose signature was verified.
+   */
+  readonly referenceSource: 'browser' | 'gateway';
+}
+
+/**
+ * Looks an order up by merchant_reference for the caller described by `lookup`; undefined when the
+ * merchant has no such order, or it is not the caller's. A resolver written for the single-argument
+ * form (`(reference) => orders.get(reference)`) still fits, but checks no ownership.
+ */
+export type ResolveOrder = (
+  merchantReference: string,
+  lookup: OrderLookup,
+) => MerchantOrder | undefined | Promise<MerchantOrder | undefined>;
 
 /** Throws a TypeError naming the first field of `order` that breaks the wire rules. */
 export function assertMerchantOrder(order: MerchantOrder): void {
@@ -36,13 +69,39 @@ export function assertMerchantOrder(order: MerchantOrder): void {
   parseWireAmount(order.amount);
 }
 
+/** What the store keeps of a result: any `onResult` result, or a bare PaymentResult. */
+export type RecordableResult = PaymentResult & {
+  readonly idempotency_key?: string;
+  readonly order_state?: OrderState;
+  readonly error?: string;
+};
+
+/**
+ * The state a result puts an order in: the gateway's, unless the endpoint overruled the result
+ * (an amount mismatch is a failure to the merchant, whatever was captured); for a bare result,
+ * read from its outcome.
+ */
+function stateOf(result: RecordableResult): OrderState {
+  if (result.error !== undefined) return 'failed';
+  if (result.order_state !== undefined) return result.order_state;
+  return result.outcome === 'success' ? 'authorized' : result.outcome === 'pending' ? 'pending' : 'failed';
+}
+
 /**
  * Orders in memory, for the demo and tests. `resolve` is bound, so it can be passed as
  * `resolveOrder` directly; `recordResult` can be passed as (or called from) `onResult`.
+ *
+ * Results are kept as a shop's database should keep them: one per idempotency key (a result
+ * reported again replaces its own entry, never adds one), and the order's current result moves only
+ * forward (core `canMoveOrderState`): captured may become refunded, authorized voided, but a paid
+ * order never goes back to failed or pending, whatever arrives later.
  */
 export class InMemoryOrderStore {
   readonly #orders = new Map<string, MerchantOrder>();
-  readonly #results = new Map<string, PaymentResult>();
+  /** Every result by order, one per idempotency key, in the order they first arrived. */
+  readonly #results = new Map<string, Map<string, RecordableResult>>();
+  /** The order's current result. */
+  readonly #current = new Map<string, RecordableResult>();
 
   constructor(orders: Iterable<MerchantOrder> = []) {
     for (const order of orders) this.add(order);
@@ -64,14 +123,35 @@ export class InMemoryOrderStore {
     return [...this.#orders.values()];
   }
 
-  readonly resolve: ResolveOrder = (merchantReference) => this.get(merchantReference);
-
-  /** Keeps the last verified result of each order (what a shop would write to its database). */
-  readonly recordResult = (result: PaymentResult): void => {
-    this.#results.set(result.merchant_reference, result);
+  /**
+   * The order as the endpoint should see it: `paid` once a paid result is recorded for it. It
+   * checks no ownership (the demo wraps it with a session check; see docs/endpoint.md).
+   */
+  readonly resolve = (merchantReference: string, _lookup?: OrderLookup): MerchantOrder | undefined => {
+    const order = this.get(merchantReference);
+    if (!order) return undefined;
+    const current = this.#current.get(merchantReference);
+    return current !== undefined && isPaidState(stateOf(current)) ? { ...order, paid: true } : order;
   };
 
-  resultOf(merchantReference: string): PaymentResult | undefined {
-    return this.#results.get(merchantReference);
+  /** Upserts a result by its idempotency key and moves the order's current result forward only. */
+  readonly recordResult = (result: RecordableResult): void => {
+    const reference = result.merchant_reference;
+    const key = result.idempotency_key ?? `${reference}:${result.outcome}:${result.response_code}`;
+    const results = this.#results.get(reference) ?? new Map<string, RecordableResult>();
+    results.set(key, result);
+    this.#results.set(reference, results);
+    const current = this.#current.get(reference);
+    if (current === undefined || canMoveOrderState(stateOf(current), stateOf(result))) this.#current.set(reference, result);
+  };
+
+  /** The order's current result: the furthest the payment has gone. */
+  resultOf(merchantReference: string): RecordableResult | undefined {
+    return this.#current.get(merchantReference);
+  }
+
+  /** Every result recorded for the order, one per idempotency key. */
+  resultsOf(merchantReference: string): RecordableResult[] {
+    return [...(this.#results.get(merchantReference)?.values() ?? [])];
   }
 }

@@ -4,7 +4,7 @@
  * and the next step accepts only a token of the step before it, for the same order, so the
  * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
  */
-import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import { AmountError, amountErrorMessage, formatMoney, fromMinorUnits } from '../core/amounts.ts';
 import {
   financingOtpRequest,
   financingOtpResult,
@@ -26,8 +26,9 @@ import {
   type TenureOption,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
+import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
-import { FINANCING_PARTNER_CODE, normalizeFinancingPhone } from '../core/partners.ts';
+import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
   customerVerifyResponse,
@@ -40,10 +41,11 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
-import { requireSuccess } from './gateway-client.ts';
+import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
+import { assertOrderPayable } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
-import { reportResult, toPaymentResult, verifiedResult } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
@@ -51,13 +53,31 @@ const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
   ar: 'phone_number: يجب أن يكون رقم هاتف محمول مصري مثل 01012345678',
 };
 
+/** The configured financing partner (`payment_option`); without one, no financing step signs anything. */
+function financingPartner(runtime: EndpointRuntime): string {
+  const partner = runtime.settings.financingPartnerCode;
+  if (partner === undefined) throw new EndpointRefusal('service_not_configured');
+  return partner;
+}
+
+/**
+ * The steps before the purchase refuse an order the merchant says is paid; the first also asks the
+ * gateway (a flow under way has been asked already). The purchase itself does not: a replayed
+ * purchase is refused by the gateway as 00005 and answered with the result reported the first time.
+ */
+async function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder, language: Language, first: boolean): Promise<void> {
+  financingPartner(runtime);
+  if (first) return assertOrderPayable(runtime, order, language);
+  if (order.paid) throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+}
+
 /** The financing fields every step sends. */
 function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
   return {
     ...identityParams(runtime.settings),
     merchant_reference: order.merchant_reference,
     language,
-    payment_option: FINANCING_PARTNER_CODE,
+    payment_option: financingPartner(runtime),
     phone_number: phone,
   };
 }
@@ -66,7 +86,7 @@ function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: 
 function financingOrderParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
   return {
     ...orderParams(runtime.settings, order, language),
-    payment_option: FINANCING_PARTNER_CODE,
+    payment_option: financingPartner(runtime),
     phone_number: phone,
     merchant_order_id: order.merchant_reference,
   };
@@ -103,8 +123,10 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
   schema: financingVerifyCustomerRequest,
   result: financingVerifyCustomerResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyCustomerResult> {
+    financingPartner(runtime);
     const phone = normalizeFinancingPhone(input.phone_number);
     if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
+    await assertFinanceable(runtime, order, language, true);
     const answer = await runtime.gateway.call({
       operation: 'CUSTOMER_VERIFY',
       schema: customerVerifyRequest,
@@ -124,10 +146,46 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
   },
 });
 
-/** The products sent with OTP_GENERATE: the order's, else the browser's, else the order as one product. */
-function productsFor(order: MerchantOrder, fromBrowser: readonly FinancingProduct[] | undefined): FinancingProduct[] {
-  if (order.products && order.products.length > 0) return [...order.products];
-  if (fromBrowser && fromBrowser.length > 0) return [...fromBrowser];
+const PRODUCTS_SET_BY_MERCHANT: Readonly<Record<Language, string>> = {
+  en: 'products: are set by the merchant for this order',
+  ar: 'products: يحددها التاجر لهذا الطلب',
+};
+
+function productsTotalMessage(order: MerchantOrder): Readonly<Record<Language, string>> {
+  return {
+    en: `products: the prices must add up to the order amount, ${formatMoney(order.amount, order.currency, 'en')}`,
+    ar: `products: يجب أن يساوي مجموع الأسعار مبلغ الطلب، ${formatMoney(order.amount, order.currency, 'ar')}`,
+  };
+}
+
+/**
+ * The products sent with OTP_GENERATE: the order's; else the browser's, only when their prices add
+ * up to the order amount (the partner must not finance EGP 5,000.00 as one item at 0.01); else the
+ * order as one product. A browser list for an order that lists its own is refused, naming it.
+ */
+function productsFor(
+  order: MerchantOrder,
+  fromBrowser: readonly FinancingProduct[] | undefined,
+  language: Language,
+): FinancingProduct[] {
+  const browserSent = fromBrowser !== undefined && fromBrowser.length > 0;
+  if (order.products && order.products.length > 0) {
+    if (browserSent) throw new EndpointRefusal('invalid_request', { field: 'products', message: PRODUCTS_SET_BY_MERCHANT });
+    return [...order.products];
+  }
+  if (browserSent) {
+    let total: number;
+    try {
+      total = financingProductsTotal(fromBrowser, order.currency);
+    } catch (error) {
+      if (!(error instanceof AmountError)) throw error;
+      throw new EndpointRefusal('invalid_request', { field: error.field, message: amountErrorMessage(error, language) });
+    }
+    if (total !== order.amount) {
+      throw new EndpointRefusal('invalid_request', { field: 'products', message: productsTotalMessage(order) });
+    }
+    return [...fromBrowser];
+  }
   return [
     {
       product_name: order.description ?? order.merchant_reference,
@@ -137,12 +195,41 @@ function productsFor(order: MerchantOrder, fromBrowser: readonly FinancingProduc
   ];
 }
 
+/** The limiter's key for one phone number and order: a digest, so no phone number is stored with it. */
+async function otpSendKey(order: MerchantOrder, phone: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${order.merchant_reference}\u0000${phone}`));
+  return `otp:${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Every OTP is an SMS to a number the caller typed: resends are limited per flow (the count is
+ * sealed in the flow token) and every send per phone number and order within a window (a new flow,
+ * or an old token replayed, counts there too). Refused: 429 otp_resend_limited with Retry-After.
+ */
+async function assertOtpSendAllowed(runtime: EndpointRuntime, order: MerchantOrder, state: FlowState): Promise<void> {
+  const { settings, log } = runtime;
+  const sent = state.otp_sends ?? 0;
+  if (sent > settings.otpResendsPerFlow) {
+    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit: 'flow' });
+    // This flow will not send again; by the time it has expired the customer may start a new one.
+    throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(settings.flowLifetimeSeconds) } });
+  }
+  const decision = await settings.otpSendLimiter.hit(await otpSendKey(order, state.phone_number));
+  if (!decision.allowed) {
+    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit: 'phone_and_order' });
+    throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+}
+
 export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpRequest>({
   schema: financingOtpRequest,
   result: financingOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
-    // A second OTP may be asked for before one is verified ("send the code again").
+    await assertFinanceable(runtime, order, language, false);
+    // A second OTP may be asked for before one is verified ("send the code again"), within limits.
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
+    const products = productsFor(order, input.products, language);
+    await assertOtpSendAllowed(runtime, order, state);
     const answer = await runtime.gateway.call({
       operation: 'OTP_GENERATE',
       schema: otpGenerateRequest,
@@ -152,7 +239,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       params: {
         service_command: 'OTP_GENERATE',
         ...financingOrderParams(runtime, order, state.phone_number, language),
-        products: productsFor(order, input.products),
+        products,
       },
     });
     requireSuccess(answer, language);
@@ -160,7 +247,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       runtime.log.error('otp_generate_incomplete', { merchant_reference: order.merchant_reference });
       throw new EndpointRefusal('gateway_unreachable');
     }
-    const downPayment = parseWireAmount(answer.total_down_payment, 'total_down_payment');
+    const downPayment = gatewayAmount(answer.total_down_payment, 'total_down_payment', 'OTP_GENERATE', runtime.log);
     const flow = await runtime.flows.seal({
       merchant_reference: order.merchant_reference,
       phone_number: state.phone_number,
@@ -169,8 +256,12 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       currency: order.currency,
       transaction_id: answer.transaction_id,
       down_payment: downPayment,
+      otp_sends: (state.otp_sends ?? 0) + 1,
     });
-    const tenureMonths = (answer.tenure ?? '').split('-').filter(Boolean).map(Number);
+    const tenureMonths = (answer.tenure ?? '')
+      .split('-')
+      .filter(Boolean)
+      .map((months) => gatewayMonths(months, 'tenure', 'OTP_GENERATE', runtime.log));
     return { flow, down_payment: downPayment, tenure_months: tenureMonths };
   },
 });
@@ -179,6 +270,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
   schema: financingVerifyOtpRequest,
   result: financingVerifyOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
+    await assertFinanceable(runtime, order, language, false);
     const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
     const downPayment = state.down_payment ?? 0;
     const answer = await runtime.gateway.call({
@@ -197,12 +289,12 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
     // A wrong OTP is refused with the gateway's code; the browser keeps its otp_sent token and may try again.
     requireSuccess(answer, language);
     const tenures: TenureOption[] = (answer.tenure?.TENURE_VM ?? []).map((option) => ({
-      months: Number(option.TENURE),
+      months: gatewayMonths(option.TENURE, 'TENURE', 'OTP_VERIFY', runtime.log),
       // Like every amount on the wire, EMI is in minor units (a string of digits).
-      emi: parseWireAmount(option.EMI, 'EMI'),
+      emi: gatewayAmount(option.EMI, 'EMI', 'OTP_VERIFY', runtime.log),
       interest_rate: option.InterestRate,
     }));
-    const confirmedDownPayment = parseWireAmount(answer.total_downpayment, 'total_downpayment');
+    const confirmedDownPayment = gatewayAmount(answer.total_downpayment, 'total_downpayment', 'OTP_VERIFY', runtime.log);
     const flow = await runtime.flows.seal({
       ...state,
       step: 'otp_verified',
@@ -218,6 +310,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
   schema: financingPurchaseRequest,
   result: paymentResult,
   async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
+    financingPartner(runtime);
     const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
     const offered = state.tenures ?? [];
     if (!offered.includes(input.tenure)) {
@@ -246,9 +339,15 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
         purchase_description: order.description ?? `Order ${order.merchant_reference}`,
       },
     });
-    const result = verifiedResult(answer, order, 'financing', language, runtime.log);
+    // A replayed purchase (the flow token is still valid) is refused by the gateway as a duplicate
+    // reference: the order's outcome is what CHECK_STATUS says, and it was reported the first time.
+    const result =
+      answer.response_code === DUPLICATE_REFERENCE
+        ? await confirmedResult(order.merchant_reference, answer, order, 'financing', language, runtime)
+        : resultOfAnswer(answer, order, 'financing', language, runtime.log);
+    if (!result) throw new EndpointRefusal('gateway_unreachable');
     // A Response from onResult is for browser navigations (the return URL); here the element gets JSON.
-    await reportResult(result, request, runtime);
-    return toPaymentResult(result);
+    const reported = await reportOnce(result, request, runtime);
+    return toPaymentResult(reported.result);
   },
 });

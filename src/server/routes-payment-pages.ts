@@ -21,6 +21,7 @@ import { hostedPaymentRequest, tokenizationMerchantFields } from '../core/schema
 import { signParams } from '../core/signature.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
+import { assertOrderPayable } from './gateway-status.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -67,6 +68,7 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
   commands: ['AUTHORIZATION', 'PURCHASE'],
   async handle({ input, order, language, runtime }): Promise<FormPostResult> {
     const { settings } = runtime;
+    await assertOrderPayable(runtime, order, language);
     const customerEmail = input.customer_email ?? order.customer_email;
     const params = {
       command: input.command,
@@ -98,6 +100,7 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
         throw new EndpointRefusal('invalid_request', { field: missing, message: error.message });
       }
     }
+    await assertOrderPayable(runtime, order, language);
     const params = {
       service_command: 'TOKENIZATION',
       ...identityParams(settings),

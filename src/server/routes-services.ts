@@ -1,8 +1,8 @@
 /**
  * Routes answered by one server-to-server call: installment plans (GET_INSTALLMENTS_PLANS), the
- * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS).
+ * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS, gateway-status.ts).
  */
-import { fromMinorUnits, parseWireAmount } from '../core/amounts.ts';
+import { fromMinorUnits } from '../core/amounts.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import {
   billRequest,
@@ -19,22 +19,19 @@ import {
   type StatusResult,
 } from '../core/endpoint-api.ts';
 import { filterPlans } from '../core/installments.ts';
-import type { Language } from '../core/language.ts';
-import { VOUCHER_CURRENCY, VOUCHER_PARTNER_CODE } from '../core/partners.ts';
+import { VOUCHER_CURRENCY } from '../core/partners.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
-  checkStatusRequest,
-  checkStatusResponse,
   installmentsPlansRequest,
   installmentsPlansResponse,
-  type CheckStatusResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
-import { requireSuccess } from './gateway-client.ts';
+import { gatewayAmount, requireSuccess } from './gateway-client.ts';
+import { assertOrderPayable, queryStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks } from './results.ts';
-import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
+import { defineRoute, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
   schema: installmentPlansRequest,
@@ -68,10 +65,13 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
   result: billResult,
   async handle({ input, order, language, request, runtime }): Promise<BillResult> {
     const { settings, gateway, log } = runtime;
+    const partner = settings.voucherPartnerCode;
+    if (partner === undefined) throw new EndpointRefusal('service_not_configured');
     // Bills are EGP only: refused here rather than signed and sent.
     if (order.currency !== VOUCHER_CURRENCY) {
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
     }
+    await assertOrderPayable(runtime, order, language);
     const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
     const answer = await gateway.call({
       operation: 'BILL_PRESENTMENT',
@@ -86,7 +86,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
         service_command: 'BILL_PRESENTMENT',
         ...orderParams(settings, order, language),
         request_expiry_date: formatDateTimeWithOffset(expiry),
-        payment_partner: VOUCHER_PARTNER_CODE,
+        payment_partner: partner,
         customer_name: input.customer_name ?? order.customer_name,
         customer_email: input.customer_email ?? order.customer_email,
       },
@@ -113,18 +113,6 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
   },
 });
 
-/** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
-export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<CheckStatusResponse> {
-  const { settings, gateway } = runtime;
-  return gateway.call({
-    operation: 'CHECK_STATUS',
-    schema: checkStatusRequest,
-    answerSchema: checkStatusResponse,
-    language,
-    params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
-  });
-}
-
 export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   schema: statusRequest,
   result: statusResult,
@@ -132,7 +120,7 @@ export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
     const answer = await queryStatus(runtime, order.merchant_reference, language);
     requireSuccess(answer, language);
     const amount = (value: string | number | undefined, name: string) =>
-      value === undefined ? {} : { [name]: parseWireAmount(value, name) };
+      value === undefined ? {} : { [name]: gatewayAmount(value, name, 'CHECK_STATUS', runtime.log) };
     return {
       merchant_reference: order.merchant_reference,
       ...(answer.transaction_status === undefined ? {} : { transaction_status: answer.transaction_status }),

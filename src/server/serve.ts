@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { configFromEnv, type EndpointConfig } from './config.ts';
 import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
 import type { RequestContext } from './http.ts';
-import { createJsonLogger, type Logger } from './logger.ts';
+import { createJsonLogger, redactingLogger, type Logger } from './logger.ts';
 import { createNodeServer } from './node.ts';
 import { InMemoryOrderStore, type MerchantOrder } from './orders.ts';
 
@@ -69,7 +69,7 @@ export async function serve(
   const logger = options.logger ?? createJsonLogger((line) => process.stdout.write(`${line}\n`));
   let endpoint: MerchantEndpoint | undefined;
 
-  const server = await createNodeServer(async (request, context = {}) => {
+  const handler = async (request: Request, context: RequestContext = {}): Promise<Response> => {
     if (!endpoint) return new Response('starting', { status: 503 });
     if (!isEndpointPath(new URL(request.url).pathname, config.basePath)) {
       for (const mounted of options.mount ?? []) {
@@ -78,7 +78,10 @@ export async function serve(
       }
     }
     return endpoint(request, context);
-  });
+  };
+  // A mounted handler that throws, or an answer that cannot be written: one log line and a 500.
+  const log = redactingLogger(logger);
+  const server = await createNodeServer(handler, { onError: (error) => log.error('internal_error', { error }) });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

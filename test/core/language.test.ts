@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { directionOf, formatCount, normalizeDigits } from '../../src/core/language.ts';
-import { normalizeFinancingPhone } from '../../src/core/partners.ts';
+import { AmountError } from '../../src/core/amounts.ts';
+import { financingProductsTotal, normalizeFinancingPhone } from '../../src/core/partners.ts';
 
 describe('normalizeDigits', () => {
   it('turns Arabic-Indic and Extended Arabic-Indic digits into ASCII', () => {
@@ -55,5 +56,22 @@ describe('formatCount', () => {
     assert.equal(formatCount(6, 'en'), '6');
     assert.equal(formatCount(1200, 'en'), '1200');
     assert.equal(formatCount('12.50', 'en'), '12.50');
+  });
+});
+
+describe('financingProductsTotal', () => {
+  const product = (price: string) => ({ product_name: 'x', product_price: price, product_category: 'y' });
+
+  it('adds decimal major-unit prices exactly, in minor units (0.1 + 0.2 is 30)', () => {
+    assert.equal(financingProductsTotal([product('0.10'), product('0.20')], 'EGP'), 30);
+    assert.equal(financingProductsTotal([product('2000.10'), product('499.90')], 'EGP'), 250_000);
+    assert.equal(financingProductsTotal([product('1.5')], 'KWD'), 1_500);
+  });
+
+  it('refuses a price that is not a decimal amount, naming the product', () => {
+    assert.throws(
+      () => financingProductsTotal([product('1.00'), product('1,000')], 'EGP'),
+      (error: unknown) => error instanceof AmountError && error.field === 'products[1].product_price',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '../../src/core/field-errors.ts';
-import { VOUCHER_PARTNER_CODE } from '../../src/core/partners.ts';
+import { SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE } from '../../src/sandbox/partners.ts';
 import { billPresentmentResponse } from '../../src/core/schemas/index.ts';
 import { api, ORIGIN, rig, verifiesAsGateway, type Rig } from './support.ts';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '../../src/core/field-errors.ts';
-import { FINANCING_PARTNER_CODE } from '../../src/core/partners.ts';
+import { SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE } from '../../src/sandbox/partners.ts';
 import {
   customerVerifyResponse,
   financingPurchaseResponse,

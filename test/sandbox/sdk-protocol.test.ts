@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { FINANCING_PARTNER_CODE } from '../../src/core/partners.ts';
+import { SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE } from '../../src/sandbox/partners.ts';
 import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
 import { callApi, phpSdkAccepts, postForm, postJson, signedAs, startLoopback, type LoopbackGateway } from './loopback.ts';

@@ -43,6 +43,8 @@ describe('service activation per merchant account', () => {
       shaType: 'sha512',
       requestPhrase: 'basic-request-phrase',
       responsePhrase: 'basic-response-phrase',
+      voucherPartnerCode: 'CASHP',
+      financingPartnerCode: 'FINCO',
     });
     const answer = await callApi(lb, { query_command: 'CHECK_STATUS', merchant_reference: 'none', language: 'en' }, BASIC);
     assert.equal(answer['response_code'], '12001');

@@ -414,15 +414,25 @@ describe('through the merchant endpoint, over HTTP on loopback', () => {
       assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined, 'no order was created');
     });
 
-    it('refuses to pay an order twice (00005)', async () => {
+    it('refuses to pay an order twice (00005), and reports the paid order, not the refusal', async () => {
+      const order = newOrder();
+      const body = { merchant_reference: order.merchant_reference, language: 'en', command: 'PURCHASE' };
+      const second = await formPost(ROUTES.hostedPage, body);
+      await followReturn(await payOnHostedPage(await formPost(ROUTES.hostedPage, body), testCard('success').number));
+      const { gatewayFields, result } = await followReturn(await submit(second.action, second.fields));
+      assert.equal(gatewayFields['response_code'], '00005');
+      assert.equal(result.body['outcome'], 'success', 'CHECK_STATUS says the order is paid');
+      assert.equal(store.resultOf(order.merchant_reference)?.outcome, 'success');
+      assert.equal(gateway.orders().filter((stored) => stored.merchantReference === order.merchant_reference).length, 1);
+    });
+
+    it('refuses to sign another form for an order paid at the gateway (order_already_paid)', async () => {
       const order = newOrder();
       const body = { merchant_reference: order.merchant_reference, language: 'en', command: 'PURCHASE' };
       await followReturn(await payOnHostedPage(await formPost(ROUTES.hostedPage, body), testCard('success').number));
-      const second = await formPost(ROUTES.hostedPage, body);
-      const { result } = await followReturn(await submit(second.action, second.fields));
-      assert.equal(result.body['response_code'], '00005');
-      assert.equal(result.body['outcome'], 'failure');
-      assert.equal(gateway.orders().filter((stored) => stored.merchantReference === order.merchant_reference).length, 1);
+      const again = await callEndpoint(ROUTES.hostedPage, body);
+      assert.equal(again.status, 409);
+      assert.equal((again.body['error'] as Record<string, unknown>)['code'], 'order_already_paid');
     });
 
     it('reports a forged return post as unverified', async () => {

@@ -39,6 +39,8 @@ describe('configFromEnv', () => {
       PG_RESULT_URL: '/checkout/result',
       PG_HOST: '0.0.0.0',
       PG_TRUSTED_PROXY_HOPS: '1',
+      PG_VOUCHER_PARTNER_CODE: 'VCH01',
+      PG_FINANCING_PARTNER_CODE: 'FIN01',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -54,6 +56,8 @@ describe('configFromEnv', () => {
       publicUrl: 'https://shop.example',
       resultUrl: '/checkout/result',
       trustedProxyHops: 1,
+      voucherPartnerCode: 'VCH01',
+      financingPartnerCode: 'FIN01',
       port: 9090,
       host: '0.0.0.0',
     });
@@ -100,6 +104,8 @@ describe('configFromEnv', () => {
       ['PG_API_ROOT', 'a/b', /PG_API_ROOT must be one path segment/],
       ['PG_BASE_PATH', 'pg/', /PG_BASE_PATH must be empty or a path such as \/pg/],
       ['PG_RESULT_URL', 'javascript:alert(1)', /PG_RESULT_URL must be an absolute https URL or a path/],
+      ['PG_VOUCHER_PARTNER_CODE', 'CASH-PARTNER', /PG_VOUCHER_PARTNER_CODE must be 1 to 5 letters or digits/],
+      ['PG_FINANCING_PARTNER_CODE', 'FIN<script>', /PG_FINANCING_PARTNER_CODE must be the gateway’s payment_option code/],
     ];
     for (const [name, value, message] of cases) {
       const error = refusal({ ...VALID_ENV, [name]: value });
@@ -185,5 +191,46 @@ describe('createMerchantEndpoint configuration', () => {
           'shaType,requestPhrase,publicUrl,returnParameters,maxBodyBytes' &&
         !error.message.includes(RESPONSE_SECRET),
     );
+  });
+
+  describe('the result URL', () => {
+    const refusedFor = (resultUrl: string, extra: Partial<EndpointConfig> = {}) => {
+      try {
+        resolveSettings({ ...valid, ...extra, resultUrl });
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.problems.map((problem) => `${problem.name} ${problem.message}`);
+      }
+      return [];
+    };
+
+    for (const offSite of ['/\\evil.example/landing', '//evil.example', 'https://evil.example', '/\t/evil.example/x', 'http://127.0.0.1:9/landing']) {
+      it(`refuses ${JSON.stringify(offSite)}, which would send the customer to another site`, () => {
+        const problems = refusedFor(offSite);
+        assert.equal(problems.length, 1);
+        assert.match(problems[0] ?? '', /^resultUrl must /);
+      });
+    }
+
+    it('accepts a path, or a URL on its own origin', () => {
+      assert.deepEqual(refusedFor('/checkout/result'), []);
+      assert.deepEqual(refusedFor('https://shop.example/checkout/result'), []);
+    });
+
+    it('accepts a URL on one of its allowed origins (a standalone endpoint sending customers back to the shop)', () => {
+      assert.deepEqual(refusedFor('https://www.shop.example/thanks'), [`resultUrl must be on the endpoint’s own origin or on one of the allowed origins`]);
+      assert.deepEqual(refusedFor('https://www.shop.example/thanks', { allowedOrigins: ['https://www.shop.example'] }), []);
+    });
+
+    it('is checked from the environment too, naming PG_RESULT_URL', () => {
+      assert.throws(
+        () => configFromEnv({ ...VALID_ENV, PG_PUBLIC_URL: 'https://shop.example', PG_RESULT_URL: '/\\evil.example/landing' }),
+        (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'PG_RESULT_URL',
+      );
+      assert.throws(
+        () => configFromEnv({ ...VALID_ENV, PG_RESULT_URL: '//evil.example' }),
+        (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'PG_RESULT_URL',
+      );
+    });
   });
 });

@@ -3,6 +3,11 @@
  * the request phrase and its fields with the core's request schema (a problem is recorded, so a
  * test can show the endpoint never sends a bad request), then answers signed with the response
  * phrase. Each operation's answer can be replaced per test.
+ *
+ * It remembers the orders its payments created, as a gateway does: CHECK_STATUS reports them (12001
+ * for a reference it does not hold), and a second payment or bill for a reference it holds is
+ * answered 00005. `holds()` puts an order there directly (a payment made on the hosted page, a
+ * capture, refund or void made in the back-office).
  */
 import type * as z from 'zod/mini';
 import {
@@ -16,6 +21,7 @@ import {
   otpVerifyRequest,
   trustedChannelRequest,
 } from '../../src/core/schemas/index.ts';
+import { orderStateOfAnswer } from '../../src/core/order-status.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, type SignableParams, type SignableValue } from '../../src/core/signature.ts';
 
@@ -177,21 +183,32 @@ export const UNREGISTERED_PHONE = '01099999999';
 export const THREE_DS_TOKEN = 'tok-3ds';
 export const THREE_DS_URL = 'https://acs.issuer.test/challenge?id=42';
 
+/** What an order can be at the fake gateway. */
+export type HeldState = 'authorized' | 'captured' | 'partially_refunded' | 'refunded' | 'voided' | 'declined' | 'pending_3ds' | 'bill_issued';
+
+/** The last operation and the amounts CHECK_STATUS reports for each state. */
+const HELD: Record<HeldState, (amount: number) => { code: KnownResponseCode; authorized: number; captured: number; refunded: number }> = {
+  authorized: (amount) => ({ code: '02000', authorized: amount, captured: 0, refunded: 0 }),
+  captured: (amount) => ({ code: '14000', authorized: amount, captured: amount, refunded: 0 }),
+  partially_refunded: (amount) => ({ code: '20064', authorized: amount, captured: amount, refunded: Math.floor(amount / 2) }),
+  refunded: (amount) => ({ code: '20064', authorized: amount, captured: amount, refunded: amount }),
+  voided: (amount) => ({ code: '08000', authorized: amount, captured: 0, refunded: 0 }),
+  declined: () => ({ code: '13001', authorized: 0, captured: 0, refunded: 0 }),
+  pending_3ds: () => ({ code: '20000', authorized: 0, captured: 0, refunded: 0 }),
+  bill_issued: () => ({ code: '30000', authorized: 0, captured: 0, refunded: 0 }),
+};
+
+/** An order the fake gateway holds: what CHECK_STATUS tells of it. */
+export interface HeldOrder {
+  readonly state: HeldState;
+  readonly svcId: string;
+  readonly amount: number;
+}
+
 const DEFAULT_ANSWERS: Record<Operation, AnswerFor> = {
   GET_INSTALLMENTS_PLANS: () => ({ code: '62000', fields: PLANS_ANSWER as unknown as Record<string, SignableValue> }),
-  CHECK_STATUS: (request) => ({
-    code: '12000',
-    fields: {
-      svc_id: '1700000001',
-      transaction_status: '14',
-      transaction_code: '14000',
-      transaction_message: 'Success',
-      captured_amount: '250000',
-      authorized_amount: '250000',
-      refunded_amount: '0',
-      merchant_reference: String(request['merchant_reference']),
-    },
-  }),
+  // Replaced by the held orders (see createFakeGateway); a test may still override it.
+  CHECK_STATUS: () => ({ code: '12001' }),
   BILL_PRESENTMENT: () => ({ code: '30000', fields: { bill_number: '12345678901234' } }),
   CUSTOMER_VERIFY: (request) => ({ code: request['phone_number'] === UNREGISTERED_PHONE ? '91001' : '90000' }),
   OTP_GENERATE: () => ({
@@ -238,6 +255,10 @@ export interface FakeGateway {
   readonly problems: string[];
   /** Replaces the answer of one operation until `reset()`. */
   answer(operation: Operation, answerFor: AnswerFor): void;
+  /** Puts an order at the gateway (svc_id 1700000001 and EGP 2,500.00 unless given), until `reset()`. */
+  holds(merchantReference: string, state: HeldState, options?: { readonly svcId?: string; readonly amount?: number }): void;
+  /** The order the gateway holds under a reference, if any. */
+  held(merchantReference: string): HeldOrder | undefined;
   /** The gateway cannot be reached. */
   goOffline(): void;
   /** The gateway answers every call with this HTTP status and an unsigned error body. */
@@ -249,6 +270,7 @@ export interface FakeGateway {
 export function createFakeGateway(): FakeGateway {
   const calls: GatewayCallRecord[] = [];
   const problems: string[] = [];
+  const orders = new Map<string, HeldOrder>();
   let overrides: Partial<Record<Operation, AnswerFor>> = {};
   let offline = false;
   let failure: number | undefined;
@@ -270,7 +292,7 @@ export function createFakeGateway(): FakeGateway {
     if (!checked.success) {
       problems.push(`${operation}: ${checked.error.issues.map((issue) => `${issue.path.join('.')} ${issue.code}`).join(', ')}`);
     }
-    const { code, fields = {}, tamper } = (overrides[operation] ?? DEFAULT_ANSWERS[operation])(request);
+    const { code, fields = {}, tamper } = remember(operation, request, (overrides[operation] ?? answerOf(operation))(request));
     const { signature: _signature, ...echo } = request;
     const language = request['language'] === 'ar' ? 'ar' : 'en';
     const unsigned = { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: expectedStatus(code) };
@@ -279,6 +301,57 @@ export function createFakeGateway(): FakeGateway {
     return new Response(JSON.stringify(sent), { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
 
+  /** CHECK_STATUS from the held orders. */
+  function answerOf(operation: Operation): AnswerFor {
+    if (operation !== 'CHECK_STATUS') return DEFAULT_ANSWERS[operation];
+    return (request) => {
+      const order = orders.get(String(request['merchant_reference']));
+      if (!order) return { code: '12001' };
+      const { code, authorized, captured, refunded } = HELD[order.state](order.amount);
+      return {
+        code: '12000',
+        fields: {
+          svc_id: order.svcId,
+          transaction_status: expectedStatus(code),
+          transaction_code: code,
+          transaction_message: responseMessage(code, 'en'),
+          authorized_amount: String(authorized),
+          captured_amount: String(captured),
+          refunded_amount: String(refunded),
+        },
+      };
+    };
+  }
+
+  /**
+   * A payment or bill for a reference the gateway holds (anything but a declined attempt) is a
+   * duplicate (00005); otherwise the order its answer creates is remembered.
+   */
+  function remember(operation: Operation, request: Readonly<Record<string, unknown>>, answer: Answer): Answer {
+    const payment = ['TOKEN_PAYMENT', 'INSTALLMENTS_PAYMENT', 'FINANCING_PURCHASE', 'BILL_PRESENTMENT'].includes(operation);
+    if (!payment) return answer;
+    const reference = String(request['merchant_reference']);
+    const held = orders.get(reference);
+    if (held && held.state !== 'declined') return { code: '00005' };
+    const state = operation === 'BILL_PRESENTMENT' && answer.code === '30000' ? 'pending' : orderStateOfAnswer({ response_code: answer.code });
+    const svcId = String(answer.fields?.['svc_id'] ?? '1700000009');
+    const amount = Number(request['amount'] ?? 0);
+    const heldState: HeldState | undefined =
+      state === 'captured'
+        ? 'captured'
+        : state === 'authorized'
+          ? 'authorized'
+          : state === 'failed'
+            ? 'declined'
+            : state === 'pending'
+              ? operation === 'BILL_PRESENTMENT'
+                ? 'bill_issued'
+                : 'pending_3ds'
+              : undefined;
+    if (heldState) orders.set(reference, { state: heldState, svcId, amount });
+    return answer;
+  }
+
   return {
     fetch: fakeFetch,
     calls,
@@ -286,6 +359,10 @@ export function createFakeGateway(): FakeGateway {
     answer(operation, answerFor) {
       overrides[operation] = answerFor;
     },
+    holds(merchantReference, state, options = {}) {
+      orders.set(merchantReference, { state, svcId: options.svcId ?? '1700000001', amount: options.amount ?? 250_000 });
+    },
+    held: (merchantReference) => orders.get(merchantReference),
     goOffline() {
       offline = true;
     },
@@ -294,6 +371,7 @@ export function createFakeGateway(): FakeGateway {
     },
     reset() {
       overrides = {};
+      orders.clear();
       offline = false;
       failure = undefined;
       calls.length = 0;

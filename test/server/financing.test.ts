@@ -8,7 +8,8 @@ import {
   paymentResult,
 } from '../../src/core/endpoint-api.ts';
 import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
-import { allLogs, setup, type Harness } from './harness.ts';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, type Harness } from './harness.ts';
 
 const harness = setup();
 
@@ -16,6 +17,8 @@ afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
   harness.gateway.reset();
   harness.results.length = 0;
+  // Every test sends OTPs to one phone number for one order: start each in a new limiter window.
+  harness.advance(15 * 60_000);
 });
 
 const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
@@ -49,7 +52,7 @@ describe('the four financing steps', () => {
     assert.equal(verified.status, 200);
     const [verifyCall] = harness.gateway.callsOf('CUSTOMER_VERIFY');
     assert.equal(verifyCall?.request['phone_number'], '01001234567', 'the phone is normalized');
-    assert.equal(verifyCall?.request['payment_option'], 'FINCO');
+    assert.equal(verifyCall?.request['payment_option'], FINANCING_PARTNER_CODE);
 
     const otp = await harness.post('/financing/otp', {
       ...ORDER,
@@ -296,5 +299,84 @@ describe('when the flow token is not one the endpoint issued for this order', ()
     const decoded = atob(flow.slice(3).replace(/-/g, '+').replace(/_/g, '/'));
     assert.ok(!decoded.includes(GOOD_OTP));
     assert.ok(!decoded.includes('01001234567'));
+  });
+});
+
+describe('when the partner sends an amount that is not digits', () => {
+  it('answers a decimal EMI with 502 gateway_answer_invalid and a log line naming the field, never a 500', async () => {
+    const on = setup();
+    on.gateway.answer('OTP_VERIFY', () => ({
+      code: '92182',
+      fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '375.00', TENURE: '6', InterestRate: '2.5' }] } },
+    }));
+    const sent = await sendOtp(await verifyCustomer(on), on);
+    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: sent, otp: GOOD_OTP });
+    assert.equal(answer.status, 502);
+    assert.deepEqual(answer.body.error, {
+      code: 'gateway_answer_invalid',
+      message: 'The payment gateway sent an answer that cannot be used; please try again later.',
+    });
+    const line = on.logs.find((entry) => entry.includes('"event":"gateway_amount_invalid"'));
+    assert.ok(line, 'logged');
+    assert.match(line, /"field":"EMI"/);
+    assert.ok(!allLogs(on).includes('internal_error'));
+  });
+
+  it('answers a tenure that is not a whole number of months the same way', async () => {
+    const on = setup();
+    on.gateway.answer('OTP_VERIFY', () => ({
+      code: '92182',
+      fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '37500', TENURE: '6.5', InterestRate: '2.5' }] } },
+    }));
+    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: await sendOtp(await verifyCustomer(on), on), otp: GOOD_OTP });
+    assert.equal(answer.status, 502);
+    assert.equal(answer.body.error.code, 'gateway_answer_invalid');
+    assert.match(allLogs(on), /"field":"TENURE"/);
+  });
+});
+
+describe('when the browser names the products to finance', () => {
+  const product = (price: string, name = 'Headphones') => ({ product_name: name, product_price: price, product_category: 'audio' });
+
+  it('refuses a list priced 0.01 for an order of EGP 2,500.00, naming products, and sends no OTP', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products: [product('0.01')] });
+    const refusal = error(answer, 400);
+    assert.deepEqual(
+      { ...refusal, message: refusal.message.replace(/\s/g, ' ') },
+      { code: 'invalid_request', field: 'products', message: 'products: the prices must add up to the order amount, EGP 2,500.00' },
+    );
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 0);
+  });
+
+  it('says so in Arabic', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, language: 'ar', flow: await verifyCustomer(), products: [product('10.00')] });
+    const refusal = error(answer, 400);
+    assert.equal(refusal.field, 'products');
+    assert.match(refusal.message, /^products: يجب أن يساوي مجموع الأسعار مبلغ الطلب/);
+  });
+
+  it('accepts a list whose prices add up to the order amount, exactly, in minor units', async () => {
+    const products = [product('2000.10', 'Headphones'), product('499.90', 'Case')];
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.deepEqual(harness.gateway.callsOf('OTP_GENERATE')[0]?.request['products'], products);
+  });
+
+  it('refuses a price that is not a decimal amount, naming it', async () => {
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: await verifyCustomer(), products: [product('2500.001')] });
+    const refusal = error(answer, 400);
+    assert.equal(refusal.field, 'products[0].product_price');
+    assert.match(refusal.message, /^products\[0\]\.product_price: must have at most 2 decimal places/);
+  });
+
+  it('refuses any list for an order that lists its own products', async () => {
+    const store = new InMemoryOrderStore([
+      { ...ORDERS[0]!, products: [product('2500.00')] },
+    ]);
+    const shop = setup({ resolveOrder: store.resolve });
+    const flow = await verifyCustomer(shop);
+    const answer = await shop.post('/financing/otp', { ...ORDER, flow, products: [product('2500.00', 'Other')] });
+    assert.deepEqual(error(answer, 400), { code: 'invalid_request', field: 'products', message: 'products: are set by the merchant for this order' });
+    assert.equal(shop.gateway.callsOf('OTP_GENERATE').length, 0);
   });
 });

@@ -19,7 +19,13 @@ afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
   harness.gateway.reset();
   harness.results.length = 0;
+  harness.ledger.clear();
 });
+
+/** The customer paid on the gateway's hosted page: the gateway now holds the order (svc_id 169999). */
+function paidAtGateway(on: Harness = harness, state: 'captured' | 'authorized' = 'captured'): void {
+  on.gateway.holds('order-1001', state, { svcId: '169999' });
+}
 
 /** What the gateway sends back to return_url, signed with the response phrase. */
 async function gatewayAnswer(
@@ -87,6 +93,7 @@ function redirectParams(location: string | null): Record<string, string> {
 
 describe('when the gateway returns a signed payment answer', () => {
   it('hands the merchant the verified result and sends the customer to the result page (form post)', async () => {
+    paidAtGateway();
     const answer = await formPost(await purchase());
     assert.equal(answer.status, 303);
     assert.deepEqual(redirectParams(answer.headers.get('location')), {
@@ -102,9 +109,13 @@ describe('when the gateway returns a signed payment answer', () => {
     assert.equal(result?.svc_id, '169999');
     assert.equal(result?.amount, 250_000);
     assert.equal(result?.gateway['signature'], undefined);
+    assert.equal(result?.idempotency_key, 'order-1001:169999:captured');
+    assert.equal(result?.order_state, 'captured');
+    assert.equal(result?.order_status?.captured_amount, 250_000);
   });
 
   it('verifies an answer sent as a query string', async () => {
+    paidAtGateway();
     const query = new URLSearchParams(await purchase()).toString();
     const answer = await harness.send(new Request(`${SHOP_ORIGIN}${BASE_PATH}/return?${query}`));
     assert.equal(answer.status, 303);
@@ -112,6 +123,7 @@ describe('when the gateway returns a signed payment answer', () => {
   });
 
   it('ignores the merchant’s own pg_ routing parameters, in the query string and the form', async () => {
+    paidAtGateway();
     const fields = { ...(await purchase()), pg_session: 'abc' };
     const answer = await formPost(fields, harness, '?pg_site=eg&anything=else');
     assert.equal(redirectParams(answer.headers.get('location'))['outcome'], 'success');
@@ -133,6 +145,7 @@ describe('when the gateway returns a signed payment answer', () => {
 
   it('answers the PaymentResult as JSON when the merchant configured no result page', async () => {
     const json = setup({ resultUrl: undefined });
+    paidAtGateway(json);
     const answer = await formPost(await purchase({ language: 'ar' }), json);
     assert.equal(answer.status, 200);
     assert.deepEqual(paymentResult.parse(answer.body), {
@@ -149,12 +162,14 @@ describe('when the gateway returns a signed payment answer', () => {
 
   it('lets onResult answer the customer itself', async () => {
     const custom = setup({ onResult: () => new Response('thank you', { status: 200 }) });
+    paidAtGateway(custom);
     const answer = await formPost(await purchase(), custom);
     assert.equal(answer.status, 200);
     assert.equal(answer.body, 'thank you');
   });
 
   it('does not report a signed answer for another amount than the order as paid', async () => {
+    paidAtGateway();
     const answer = await formPost(await purchase({ amount: '100' }));
     assert.deepEqual(redirectParams(answer.headers.get('location')), {
       merchant_reference: 'order-1001',
@@ -308,6 +323,8 @@ describe('merchant page completion', () => {
     assert.equal(first.headers.get('location'), THREE_DS_URL);
     assert.equal(harness.results.length, 0, 'nothing is reported before 3-D Secure finishes');
 
+    // The customer passes the challenge: the gateway captures the payment it held pending.
+    harness.gateway.holds('order-1001', 'captured', { svcId: '1700000003' });
     const final = await formPost(await purchase({ token_name: THREE_DS_TOKEN, eci: 'ECOMMERCE' }));
     assert.equal(redirectParams(final.headers.get('location'))['outcome'], 'success');
     assert.equal(harness.results.length, 1);
@@ -316,7 +333,7 @@ describe('merchant page completion', () => {
   it('reports a failed tokenization as a failure without charging', async () => {
     const answer = await formPost(await tokenization({}, '00010'));
     assert.equal(redirectParams(answer.headers.get('location'))['outcome'], 'failure');
-    assert.equal(harness.gateway.calls.length, 0);
+    assert.deepEqual(harness.gateway.calls.map((call) => call.operation), ['CHECK_STATUS']);
   });
 
   it('never reports a tokenization success without a token as paid', async () => {
@@ -341,9 +358,11 @@ describe('merchant page completion', () => {
   it('never reports a completion whose answer has a bad signature as paid', async () => {
     harness.gateway.answer('TOKEN_PAYMENT', () => ({ code: '13001', tamper: (signed) => ({ ...signed, response_code: '14000', status: '14' }) }));
     const answer = await formPost(await tokenization());
+    // The answer proves nothing; CHECK_STATUS says the payment was declined.
     assert.deepEqual(redirectParams(answer.headers.get('location')), {
       merchant_reference: 'order-1001',
       outcome: 'failure',
+      response_code: '13001',
       error: 'gateway_signature_invalid',
     });
     assert.equal(harness.results[0]?.outcome, 'failure');
@@ -367,6 +386,6 @@ describe('merchant page completion', () => {
       response_code: '18000',
       error: 'unknown_order',
     });
-    assert.equal(harness.gateway.calls.length, 0);
+    assert.deepEqual(harness.gateway.calls.map((call) => call.operation), ['CHECK_STATUS']);
   });
 });

@@ -6,6 +6,7 @@ import { createJsonLogger } from '../../src/server/logger.ts';
 import { createMerchantEndpoint, type MerchantEndpoint, type RequestContext } from '../../src/server/endpoint.ts';
 import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
+import { InMemoryResultLedger } from '../../src/server/result-ledger.ts';
 import {
   ACCESS_CODE,
   API_ROOT,
@@ -23,6 +24,9 @@ export const ELEMENTS_ORIGIN = 'https://elements.example';
 export const BASE_PATH = '/pg';
 export const RETURN_URL = `${SHOP_ORIGIN}${BASE_PATH}/return`;
 export const START = new Date('2026-11-22T05:00:00Z');
+/** The partner codes of the test account: a live account's, not the sandbox's. */
+export const VOUCHER_PARTNER_CODE = 'VCH01';
+export const FINANCING_PARTNER_CODE = 'FIN01';
 
 export const ORDERS: readonly MerchantOrder[] = [
   {
@@ -44,6 +48,8 @@ export interface Harness {
   readonly logs: string[];
   /** Every result handed to onResult. */
   readonly results: VerifiedResult[];
+  /** The results the endpoint has reported, by idempotency key (cleared between tests that share a harness). */
+  readonly ledger: InMemoryResultLedger;
   /** Moves the endpoint's clock. */
   advance(ms: number): void;
   post(route: string, body: unknown, init?: PostInit): Promise<Answer>;
@@ -68,6 +74,7 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
   const orders = new InMemoryOrderStore(ORDERS);
   const logs: string[] = [];
   const results: VerifiedResult[] = [];
+  const ledger = new InMemoryResultLedger();
   let now = START.getTime();
   const endpoint = createMerchantEndpoint({
     merchantIdentifier: MERCHANT_IDENTIFIER,
@@ -86,6 +93,9 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
       results.push(result);
     },
     resultUrl: '/checkout/result',
+    voucherPartnerCode: VOUCHER_PARTNER_CODE,
+    financingPartnerCode: FINANCING_PARTNER_CODE,
+    resultLedger: ledger,
     fetch: gateway.fetch,
     logger: createJsonLogger((line) => logs.push(line)),
     now: () => new Date(now),
@@ -110,6 +120,7 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
     orders,
     logs,
     results,
+    ledger,
     advance(ms) {
       now += ms;
     },

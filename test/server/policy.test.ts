@@ -408,3 +408,44 @@ describe('logs', () => {
     assert.ok(!/[0-9a-f]{64}/.test(logs), 'a signature reached the logs');
   });
 });
+
+describe('when the body is not plain JSON', () => {
+  it('refuses JSON nested 3,000 levels deep with 400 json_too_deep, in the request language', async () => {
+    const deep = `{"merchant_reference":"order-1001","language":"ar","x":${'['.repeat(3000)}${']'.repeat(3000)}}`;
+    const answer = await harness.post('/order', deep, { headers: { 'accept-language': 'ar' } });
+    assert.deepEqual(refusal(answer, 400), { code: 'json_too_deep', message: 'محتوى الطلب متداخل بعمق أكبر من المسموح.' });
+  });
+
+  it('counts brackets inside strings as text, not nesting', async () => {
+    const answer = await harness.post('/order', { merchant_reference: 'order-1001', language: 'en', note: '[{'.repeat(100) });
+    assert.equal(answer.status, 200);
+  });
+
+  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', 'application/jsonp']) {
+    it(`refuses Content-Type ${contentType} with 415 unsupported_media_type`, async () => {
+      const answer = await harness.post('/order', { merchant_reference: 'order-1001', language: 'en' }, { headers: { 'content-type': contentType } });
+      assert.deepEqual(refusal(answer, 415), {
+        code: 'unsupported_media_type',
+        field: 'content-type',
+        message: 'The request body must be sent as application/json.',
+      });
+    });
+  }
+
+  it('refuses a body without a Content-Type', async () => {
+    const answer = await harness.send(
+      new Request(`${SHOP_ORIGIN}${BASE_PATH}/order`, {
+        method: 'POST',
+        body: new Blob([JSON.stringify({ merchant_reference: 'order-1001', language: 'en' })]),
+      }),
+    );
+    assert.equal(refusal(answer, 415).code, 'unsupported_media_type');
+  });
+
+  for (const contentType of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset="UTF-8"']) {
+    it(`accepts Content-Type ${contentType}`, async () => {
+      const answer = await harness.post('/order', { merchant_reference: 'order-1001', language: 'en' }, { headers: { 'content-type': contentType } });
+      assert.equal(answer.status, 200);
+    });
+  }
+});

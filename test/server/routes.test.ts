@@ -12,7 +12,7 @@ import { hostedPaymentRequest, tokenizationMerchantFields } from '../../src/core
 import { parseExpiry } from '../../src/core/voucher.ts';
 import type { IssuedBill } from '../../src/server/config.ts';
 import { ACCESS_CODE, API_ROOT, CHECKOUT_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { allLogs, RETURN_URL, setup, START } from './harness.ts';
+import { allLogs, RETURN_URL, setup, START, VOUCHER_PARTNER_CODE } from './harness.ts';
 
 const harness = setup();
 
@@ -185,7 +185,8 @@ describe('POST /bill', () => {
     assert.equal(bill.bill_number, '12345678901234');
     assert.equal(bill.amount, 250_000);
     assert.equal(bill.currency, 'EGP');
-    assert.equal(bill.payment_partner, 'CASHP');
+    assert.equal(bill.payment_partner, VOUCHER_PARTNER_CODE);
+    assert.equal(withHook.gateway.callsOf('BILL_PRESENTMENT')[0]?.request['payment_partner'], VOUCHER_PARTNER_CODE);
     assert.equal(bill.request_expiry_date, '2026-11-24T05:00:00+00:00');
     assert.equal(parseExpiry(bill.request_expiry_date), START.getTime() + 48 * 3600_000);
     const [call] = withHook.gateway.callsOf('BILL_PRESENTMENT');
@@ -223,6 +224,7 @@ describe('POST /bill', () => {
 
 describe('POST /status', () => {
   it('asks CHECK_STATUS for the merchant order and answers amounts in minor units', async () => {
+    harness.gateway.holds('order-1001', 'captured');
     const { status, body } = await harness.post('/status', { merchant_reference: 'order-1001', language: 'en' });
     assert.equal(status, 200);
     assert.deepEqual(statusResult.parse(body), {

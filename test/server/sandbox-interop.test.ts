@@ -115,7 +115,7 @@ describe('the endpoint with the sandbox gateway', () => {
 
     const again = await browserPost(customer, back.action, back.fields);
     assert.equal(again.status, 303);
-    assert.equal(again.headers.get('location'), `${SHOP}/result?merchant_reference=shop-2&outcome=success`);
+    assert.equal(again.headers.get('location'), `${SHOP}/result?merchant_reference=shop-2&outcome=success&response_code=14000`, 'the same answer as the first post');
     assert.equal(results.length, 1, 'the paid order is reported once, and never overwritten by the duplicate');
     assert.equal(gateway.order({ merchantReference: 'shop-2' })?.capturedAmount, 250_000, 'charged once');
   });

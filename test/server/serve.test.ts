@@ -80,6 +80,7 @@ describe('serve()', () => {
 
   it('calls the gateway server to server and verifies its answer', async () => {
     const { server, gateway } = await start(testEnv({ PG_BASE_PATH: '/pg' }));
+    gateway.holds('demo-1001', 'captured');
     const response = await postJson(`${server.endpointUrl}/status`, { merchant_reference: 'demo-1001', language: 'en' });
     assert.equal(response.status, 200);
     assert.equal(statusResult.parse(await response.json()).transaction_status, '14');

@@ -10,7 +10,7 @@ import type {
   PgBillReissueEvent,
 } from '../../../src/components/pg-bill-voucher/events.ts';
 import { formatMoney } from '../../../src/core/amounts.ts';
-import { VOUCHER_PARTNER_CODE } from '../../../src/core/partners.ts';
+import { SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE } from '../../../src/sandbox/partners.ts';
 import { createManualClock, formatExpiry, parseExpiry, type ManualClock } from '../../../src/core/voucher.ts';
 import {
   deepActiveElement,

@@ -1,0 +1,197 @@
+/**
+ * Where an order stands at the gateway, read from a verified CHECK_STATUS answer: one state of the
+ * spec's order lifecycle ("States and transitions") with the authorized, captured and refunded
+ * amounts in minor units. The merchant endpoint asks it before reporting a payment and before
+ * starting another one; a back-office client asks it after a capture, refund or void.
+ *
+ * The amounts decide where they show money, since the last operation may be a refused capture or
+ * refund that leaves the money where it was; the last operation's code decides otherwise (an answer
+ * without amounts, a 3-D Secure check or an issued bill waiting, a declined attempt). A successful
+ * void (08000) is a success code, but the payment is voided: never paid.
+ */
+import { parseWireAmount } from './amounts.ts';
+import { classifyResponse, parseResponseCode, RESPONSE_CODES, type Outcome } from './response.ts';
+
+export type OrderState =
+  /** Money held (AUTHORIZATION), nothing captured yet. */
+  | 'authorized'
+  /** Captured (PURCHASE, CAPTURE, a paid bill, a financing purchase), nothing refunded. */
+  | 'captured'
+  /** Part of the captured amount refunded. */
+  | 'partially_refunded'
+  /** The whole captured amount refunded. */
+  | 'refunded'
+  /** The authorization voided, by the merchant or when its hold period ran out. */
+  | 'voided'
+  /** The last attempt failed: declined, 3-D Secure failed, a bill that expired unpaid. Blocks no retry. */
+  | 'failed'
+  /** Waiting for the customer: a 3-D Secure check, an issued bill not yet paid, a pending transaction. */
+  | 'pending'
+  /** The gateway holds nothing under this reference. */
+  | 'not_found'
+  /** The gateway did not say (a refused query, a code this project does not know). */
+  | 'unknown';
+
+export interface OrderStatus {
+  readonly state: OrderState;
+  /** Minor units held; 0 when the answer names none. */
+  readonly authorized_amount: number;
+  readonly captured_amount: number;
+  readonly refunded_amount: number;
+  /** The gateway's id of the payment, when it names one. */
+  readonly svc_id?: string;
+  /** Code and status of the last operation, as CHECK_STATUS reports them. */
+  readonly transaction_code?: string;
+  readonly transaction_status?: string;
+}
+
+/**
+ * The gateway's answer to a payment on a merchant_reference it already holds (a second form, a
+ * replayed purchase). It says nothing of the order's outcome: ask CHECK_STATUS.
+ */
+export const DUPLICATE_REFERENCE = '00005';
+
+/** What the gateway answers for an order it does not hold: CHECK_STATUS 12001, or 00007 "order not found". */
+const NOT_FOUND_CODES: readonly string[] = ['12001', '00007'];
+const VOID_SUCCESS = '08000';
+const BILL_ISSUED = '30000';
+const AUTHORIZATION_SUCCESS = '02000';
+/** PURCHASE success, and the 20064 that accepts a capture or a refund (paid either way). */
+const CAPTURE_SUCCESS: readonly string[] = ['14000', '20064'];
+
+interface Answer {
+  readonly response_code?: unknown;
+  readonly status?: unknown;
+}
+
+/**
+ * The state an operation's answer leaves its order in, from its code alone: what a PURCHASE,
+ * AUTHORIZATION or financing PURCHASE answer says, and what CHECK_STATUS's last operation says
+ * when no amount shows money.
+ */
+export function orderStateOfAnswer(answer: Answer): OrderState {
+  const code = parseResponseCode(answer.response_code)?.code;
+  if (code === undefined || !(code in RESPONSE_CODES)) return 'unknown';
+  const outcome = classifyResponse(answer);
+  if (outcome === 'failure') return 'failed';
+  if (code === VOID_SUCCESS) return 'voided';
+  if (outcome === 'pending' || code === BILL_ISSUED) return 'pending';
+  if (code === AUTHORIZATION_SUCCESS) return 'authorized';
+  if (CAPTURE_SUCCESS.includes(code)) return 'captured';
+  // Other successes (tokenization, plans, OTP ...) are not payments.
+  return 'unknown';
+}
+
+/** A CHECK_STATUS answer, verified; its amounts are strings of digits on the wire. */
+export interface CheckStatusAnswer extends Answer {
+  readonly svc_id?: unknown;
+  readonly transaction_code?: unknown;
+  readonly transaction_status?: unknown;
+  readonly authorized_amount?: unknown;
+  readonly captured_amount?: unknown;
+  readonly refunded_amount?: unknown;
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return undefined;
+}
+
+/**
+ * The order a verified CHECK_STATUS answer describes. Throws the core's AmountError (naming the
+ * field) when an amount is not digits: the caller decides what an unreadable answer means.
+ */
+export function orderStatusOf(answer: CheckStatusAnswer): OrderStatus {
+  const amount = (value: unknown, field: string): number => (value === undefined || value === '' ? 0 : parseWireAmount(value, field));
+  const amounts = {
+    authorized_amount: amount(answer.authorized_amount, 'authorized_amount'),
+    captured_amount: amount(answer.captured_amount, 'captured_amount'),
+    refunded_amount: amount(answer.refunded_amount, 'refunded_amount'),
+  };
+  const svcId = text(answer.svc_id);
+  const transactionCode = text(answer.transaction_code);
+  const transactionStatus = text(answer.transaction_status);
+  const described = {
+    ...amounts,
+    ...(svcId === undefined ? {} : { svc_id: svcId }),
+    ...(transactionCode === undefined ? {} : { transaction_code: transactionCode }),
+    ...(transactionStatus === undefined ? {} : { transaction_status: transactionStatus }),
+  };
+
+  const queryCode = parseResponseCode(answer.response_code)?.code;
+  if (queryCode !== undefined && NOT_FOUND_CODES.includes(queryCode)) return { state: 'not_found', ...described };
+  if (classifyResponse(answer) !== 'success') return { state: 'unknown', ...described };
+
+  const last = orderStateOfAnswer({ response_code: transactionCode, status: transactionStatus });
+  if (last === 'voided') return { state: 'voided', ...described };
+  const { authorized_amount, captured_amount, refunded_amount } = amounts;
+  if (refunded_amount > 0) {
+    return { state: refunded_amount >= captured_amount ? 'refunded' : 'partially_refunded', ...described };
+  }
+  if (captured_amount > 0) return { state: 'captured', ...described };
+  if (authorized_amount > 0) return { state: 'authorized', ...described };
+  return { state: last, ...described };
+}
+
+/** The gateway holds a payment under the reference (even one since refunded): another must not start. */
+export function isPaidState(state: OrderState): boolean {
+  return state === 'authorized' || state === 'captured' || state === 'partially_refunded' || state === 'refunded';
+}
+
+/**
+ * What a result tells the customer and the merchant: `success` while the order is paid (money held
+ * or captured and not all returned), `pending` while the gateway is waiting or did not say,
+ * `failure` otherwise: failed, voided, wholly refunded, or nothing at the gateway.
+ */
+export function paymentOutcomeOf(state: OrderState): Outcome {
+  switch (state) {
+    case 'authorized':
+    case 'captured':
+    case 'partially_refunded':
+      return 'success';
+    case 'pending':
+    case 'unknown':
+      return 'pending';
+    default:
+      return 'failure';
+  }
+}
+
+/** Forward moves of the lifecycle from a state where a payment exists (spec, "States and transitions"). */
+const PAID_MOVES: Readonly<Partial<Record<OrderState, readonly OrderState[]>>> = {
+  authorized: ['captured', 'partially_refunded', 'refunded', 'voided'],
+  captured: ['partially_refunded', 'refunded'],
+  partially_refunded: ['refunded'],
+  refunded: [],
+  voided: [],
+};
+
+/**
+ * Whether a record of an order in state `from` may move to `to`. Before any payment exists every
+ * move is allowed (a failed attempt, then a pending one, then a capture); from then on only the
+ * lifecycle's forward moves (captured → refunded, authorized → voided): a paid order never goes
+ * back to failed, pending or not found, whatever is replayed.
+ */
+export function canMoveOrderState(from: OrderState, to: OrderState): boolean {
+  const forward = PAID_MOVES[from];
+  return forward === undefined || from === to || forward.includes(to);
+}
+
+/**
+ * The stable key of one payment result: the order's reference, the gateway's payment id and the
+ * state it reached (`order-1001:1700000004:captured`), or, for an answer without a payment id, the
+ * reference with its response code (`order-1001:00008`). The same payment in the same state always
+ * has the same key, however often its return is posted; each move of the lifecycle (authorized,
+ * then captured) has a new one. The reference is part of it so that no payment id, reused by
+ * another gateway or a reset sandbox, can ever stand for another order.
+ */
+export function resultKeyOf(result: {
+  readonly merchant_reference: string;
+  readonly svc_id?: string | undefined;
+  readonly state: OrderState;
+  readonly response_code: string;
+}): string {
+  const { merchant_reference: reference, svc_id: svcId, state } = result;
+  return svcId ? `${reference}:${svcId}:${state}` : `${reference}:${result.response_code || state}`;
+}

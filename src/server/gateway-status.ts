@@ -1,0 +1,90 @@
+/**
+ * CHECK_STATUS, server to server: the gateway's word on an order. The status route passes its
+ * answer on; the return URL confirms every result with it before reporting anything; the payment
+ * routes ask it before starting a payment for an order the gateway may already hold
+ * (`assertOrderPayable`).
+ */
+import { AmountError } from '../core/amounts.ts';
+import type { Language } from '../core/language.ts';
+import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
+import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
+import { EndpointRefusal } from './errors.ts';
+import { identityParams } from './gateway-params.ts';
+import type { MerchantOrder } from './orders.ts';
+import type { EndpointRuntime } from './route.ts';
+
+/** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
+export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<CheckStatusResponse> {
+  const { settings, gateway } = runtime;
+  return gateway.call({
+    operation: 'CHECK_STATUS',
+    schema: checkStatusRequest,
+    answerSchema: checkStatusResponse,
+    language,
+    params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
+  });
+}
+
+/**
+ * Where the order stands at the gateway now, or undefined when the gateway did not say: it could
+ * not be reached, its answer did not verify or could not be read, or it named no state this
+ * project knows. Each of those is logged; none is ever taken for an answer.
+ */
+export async function gatewayOrderStatus(
+  runtime: EndpointRuntime,
+  merchantReference: string,
+  language: Language,
+): Promise<OrderStatus | undefined> {
+  let answer: CheckStatusResponse;
+  try {
+    answer = await queryStatus(runtime, merchantReference, language);
+  } catch (error) {
+    if (!(error instanceof EndpointRefusal)) throw error;
+    runtime.log.warn('order_status_unknown', { merchant_reference: merchantReference, reason: error.code });
+    return undefined;
+  }
+  let status: OrderStatus;
+  try {
+    status = orderStatusOf(answer);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    runtime.log.error('gateway_amount_invalid', { operation: 'CHECK_STATUS', field: error.field, rule: error.rule });
+    return undefined;
+  }
+  if (status.state === 'unknown') {
+    runtime.log.warn('order_status_unknown', {
+      merchant_reference: merchantReference,
+      reason: 'unknown_state',
+      response_code: answer.response_code,
+      transaction_code: answer.transaction_code,
+    });
+    return undefined;
+  }
+  return status;
+}
+
+/**
+ * Refuses to start a payment (sign a form, issue a bill, start financing) for an order that is
+ * paid or being paid: the merchant says so (`order.paid`), or the gateway holds the reference with
+ * money authorized, captured or refunded (`order_already_paid`), or with a bill or 3-D Secure check
+ * waiting (`order_in_progress`). A declined or voided attempt blocks nothing here. When the gateway
+ * cannot be asked, the payment may start: the gateway's own duplicate-reference check (00005)
+ * still protects the order, and its answer is resolved from CHECK_STATUS at the return.
+ */
+export async function assertOrderPayable(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<void> {
+  const reference = order.merchant_reference;
+  if (order.paid) {
+    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'merchant' });
+    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  }
+  const status = await gatewayOrderStatus(runtime, reference, language);
+  if (!status) return;
+  if (isPaidState(status.state)) {
+    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'gateway', order_state: status.state });
+    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  }
+  if (status.state === 'pending') {
+    runtime.log.info('order_in_progress', { merchant_reference: reference });
+    throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * No second payment for an order that is paid or being paid: nothing is signed, no bill issued and
+ * no financing started when the merchant or the gateway says the order is paid.
+ */
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+import type { HeldState } from './fake-gateway.ts';
+import { ORDERS, setup } from './harness.ts';
+
+const harness = setup();
+
+afterEach(() => {
+  assert.deepEqual(harness.gateway.problems, []);
+  harness.gateway.reset();
+});
+
+const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
+
+/** Each way to start a payment, with its body. */
+const STARTS: readonly [string, Record<string, unknown>][] = [
+  ['/hosted-page', { ...ORDER, command: 'PURCHASE' }],
+  ['/merchant-page', { ...ORDER }],
+  ['/bill', { ...ORDER }],
+  ['/financing/verify-customer', { ...ORDER, phone_number: '01012345678' }],
+];
+
+const PAYMENTS = ['TOKEN_PAYMENT', 'BILL_PRESENTMENT', 'CUSTOMER_VERIFY'] as const;
+
+function assertNothingStarted(): void {
+  for (const operation of PAYMENTS) assert.equal(harness.gateway.callsOf(operation).length, 0, operation);
+}
+
+describe('when the gateway already holds a payment for the order', () => {
+  for (const state of ['captured', 'authorized', 'refunded'] as const satisfies readonly HeldState[]) {
+    for (const [route, body] of STARTS) {
+      it(`refuses ${route} for a ${state} order with 409 order_already_paid, and signs nothing`, async () => {
+        harness.gateway.holds('order-1001', state);
+        const answer = await harness.post(route, body);
+        assert.equal(answer.status, 409);
+        assert.deepEqual(answer.body.error, {
+          code: 'order_already_paid',
+          field: 'merchant_reference',
+          message: 'This order has already been paid.',
+        });
+        assert.ok(!JSON.stringify(answer.body).includes('signature'));
+        assertNothingStarted();
+      });
+    }
+  }
+
+  it('says so in Arabic to an Arabic request', async () => {
+    harness.gateway.holds('order-1001', 'captured');
+    const answer = await harness.post('/hosted-page', { ...ORDER, language: 'ar', command: 'PURCHASE' });
+    assert.equal(answer.body.error.message, 'تم دفع هذا الطلب بالفعل.');
+  });
+});
+
+describe('when a payment for the order is under way', () => {
+  for (const state of ['bill_issued', 'pending_3ds'] as const satisfies readonly HeldState[]) {
+    it(`refuses a hosted-page form while the gateway holds a ${state} order, with 409 order_in_progress`, async () => {
+      harness.gateway.holds('order-1001', state);
+      const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
+      assert.equal(answer.status, 409);
+      assert.equal(answer.body.error.code, 'order_in_progress');
+    });
+  }
+
+  it('refuses a second bill for the same order', async () => {
+    assert.equal((await harness.post('/bill', ORDER)).status, 200);
+    const again = await harness.post('/bill', ORDER);
+    assert.equal(again.status, 409);
+    assert.equal(again.body.error.code, 'order_in_progress');
+    assert.equal(harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
+  });
+});
+
+describe('when the merchant says the order is paid', () => {
+  const store = new InMemoryOrderStore([{ ...ORDERS[0]!, paid: true }]);
+  const shop = setup({ resolveOrder: store.resolve });
+
+  for (const [route, body] of STARTS) {
+    it(`refuses ${route} with 409 order_already_paid without asking the gateway`, async () => {
+      const answer = await shop.post(route, body);
+      assert.equal(answer.status, 409);
+      assert.equal(answer.body.error.code, 'order_already_paid');
+      assert.equal(shop.gateway.calls.length, 0);
+    });
+  }
+
+  it('refuses the later financing steps too', async () => {
+    const answer = await shop.post('/financing/otp', { ...ORDER, flow: 'v1.anything' });
+    assert.equal(answer.body.error.code, 'order_already_paid');
+  });
+});
+
+describe('when nothing is paid yet', () => {
+  it('lets a declined attempt be retried', async () => {
+    harness.gateway.holds('order-1001', 'declined');
+    const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.body.fields.signature);
+  });
+
+  it('signs the form when CHECK_STATUS cannot be reached (the gateway still refuses a duplicate reference)', async () => {
+    harness.gateway.holds('order-1001', 'captured');
+    harness.gateway.goOffline();
+    const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
+    assert.equal(answer.status, 200);
+  });
+});

@@ -1,0 +1,112 @@
+import { afterEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { signParams } from '../../src/core/signature.ts';
+import { createJsonLogger } from '../../src/server/logger.ts';
+import { BASE_PATH, setup, SHOP_ORIGIN } from './harness.ts';
+
+const harness = setup();
+
+afterEach(() => {
+  harness.gateway.reset();
+  harness.logs.length = 0;
+});
+
+/** Every digit of the logs, in order: a card number shows up here whatever separated its digits. */
+function loggedDigitRuns(): string[] {
+  return harness.logs.map((line) => line.replace(/%3([0-9])/g, '$1').replace(/[^0-9[\]a-z]+/g, ''));
+}
+
+function assertNoCardNumberLogged(): void {
+  for (const line of loggedDigitRuns()) assert.ok(!line.includes('4111111111111111'), `a card number reached the logs: ${line}`);
+}
+
+describe('when a card number is hidden in what a request names', () => {
+  it('never logs one typed into the path with percent-encoded spaces, and logs the route name instead of the path', async () => {
+    const answer = await harness.send(
+      new Request(`${SHOP_ORIGIN}${BASE_PATH}/4111%201111%201111%201111`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    assert.equal(answer.status, 404);
+    assertNoCardNumberLogged();
+    assert.ok(!harness.logs.join('\n').includes('%20'), 'the raw path reached the logs');
+    assert.match(harness.logs.join('\n'), /"route":"unknown"/);
+  });
+
+  it('logs the name of a known route, not its path', async () => {
+    await harness.post('/hosted-page', { merchant_reference: 'nope', language: 'en', command: 'PURCHASE' });
+    assert.match(harness.logs.join('\n'), /"route":"hostedPage"/);
+    assert.ok(!harness.logs.join('\n').includes('/hosted-page'));
+  });
+
+  it('never logs one written with dots as the merchant_reference of a forged return', async () => {
+    const forged = await signParams(
+      { merchant_reference: '4111.1111.1111.1111', response_code: '14000', status: '14', command: 'PURCHASE' },
+      'not-the-response-phrase',
+      'sha256',
+    );
+    const answer = await harness.send(
+      new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(forged as Record<string, string>).toString(),
+      }),
+    );
+    assert.equal(answer.status, 303);
+    assert.match(harness.logs.join('\n'), /return_signature_invalid/);
+    assertNoCardNumberLogged();
+  });
+
+  it('never logs or echoes one written with underscores as the key above a card field', async () => {
+    const answer = await harness.post('/order', {
+      merchant_reference: 'order-1001',
+      language: 'en',
+      '4111_1111_1111_1111': { card_number: 'x' },
+    });
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error.code, 'card_data_refused');
+    assert.equal(answer.body.error.field, '[digits].card_number');
+    assertNoCardNumberLogged();
+  });
+});
+
+describe('the log redaction', () => {
+  const logged = (data: Record<string, unknown>): string => {
+    const lines: string[] = [];
+    createJsonLogger((line) => lines.push(line)).info('probe', data);
+    return lines.join('');
+  };
+
+  for (const written of [
+    '4111 1111 1111 1111',
+    '4111-1111-1111-1111',
+    '4111.1111.1111.1111',
+    '4111_1111_1111_1111',
+    '4111/1111/1111/1111',
+    '4111+1111+1111+1111',
+    '4111%201111%201111%201111',
+    '4111%2D1111%2D1111%2D1111',
+    '%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31',
+    '٤١١١١١١١١١١١١١١١',
+  ]) {
+    it(`masks a card number written ${written}`, () => {
+      const line = logged({ note: `paid with ${written} today` });
+      assert.match(line, /paid with \[digits\] today/);
+    });
+  }
+
+  it('masks a card number used as a key', () => {
+    assert.ok(!logged({ '4111111111111111': 'x' }).includes('4111111111111111'));
+  });
+
+  it('leaves IPv4 addresses, response codes and dates as they are', () => {
+    const line = logged({ ip: '192.168.100.200', response_code: '14000', at: '2026-11-22T05:00:00.000Z', bill: '12345678' });
+    for (const kept of ['192.168.100.200', '14000', '2026-11-22T05:00:00.000Z', '12345678']) assert.ok(line.includes(kept), kept);
+  });
+
+  it('drops a phone number by its key', () => {
+    assert.ok(!logged({ phone_number: '01012345678' }).includes('01012345678'));
+  });
+});
