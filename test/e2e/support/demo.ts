@@ -1,6 +1,7 @@
 /**
  * The demo as a merchant developer meets it: `startDemo()` from demo/server.ts on a free loopback
- * port, and a Chromium page that records Content-Security-Policy violations and page errors.
+ * port, and a Chromium page that records Content-Security-Policy violations, uncaught errors and
+ * console errors (a missing favicon or a failed request shows there).
  */
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ export async function freePort(): Promise<number> {
 export interface DemoSession {
   readonly demo: RunningDemo;
   readonly browser: LaunchedBrowser;
-  /** A fresh page that records CSP violations and uncaught errors. */
+  /** A fresh page that records CSP violations, uncaught errors and console errors. */
   newPage(language?: 'en' | 'ar'): Promise<ObservedPage>;
   close(): Promise<void>;
 }
@@ -32,8 +33,15 @@ export interface DemoSession {
 export interface ObservedPage {
   readonly page: Page;
   readonly cspViolations: () => Promise<string[]>;
+  /** Uncaught errors and console errors, each with the page it came from. */
   readonly errors: string[];
 }
+
+/**
+ * Chromium's console line for a CSP refusal. Those are recorded as violations already, where the
+ * ones axe's own probes cause are told apart (see axeViolations).
+ */
+const CSP_REFUSAL = /violates the following Content Security Policy directive/;
 
 export async function startDemoSession(): Promise<DemoSession> {
   const demo = await startDemo({ port: await freePort() });
@@ -44,7 +52,12 @@ export async function startDemoSession(): Promise<DemoSession> {
     async newPage(language = 'en') {
       const page = await browser.context.newPage();
       const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('pageerror', (error) => errors.push(`${error.message} (${page.url()})`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !CSP_REFUSAL.test(message.text())) {
+          errors.push(`console: ${message.text()} (${message.location().url || page.url()})`);
+        }
+      });
       await page.addInitScript(() => {
         const violations: string[] = [];
         (window as unknown as { __cspViolations: string[] }).__cspViolations = violations;
