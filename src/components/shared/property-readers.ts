@@ -25,10 +25,6 @@ export function propertyReader<T>(read: (value: unknown) => T): PropertyReader<T
   return { fromAttribute: read, fromValue: read };
 }
 
-export function isPropertyReader(converter: unknown): converter is PropertyReader<unknown> {
-  return typeof (converter as Partial<PropertyReader<unknown>> | undefined)?.fromValue === 'function';
-}
-
 /** Text; a removed attribute, `null` or `undefined` (a framework dropping the prop) is `''`. */
 export const textReader: PropertyReader<string> = propertyReader((value) => (value == null ? '' : String(value)));
 
