@@ -3,6 +3,7 @@
  * port, and a Chromium page that records Content-Security-Policy violations, uncaught errors and
  * console errors (a missing favicon or a failed request shows there).
  */
+import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,6 +36,11 @@ export interface ObservedPage {
   readonly cspViolations: () => Promise<string[]>;
   /** Uncaught errors and console errors, each with the page it came from. */
   readonly errors: string[];
+  /**
+   * Takes out of `errors` the console lines a test expects, such as the one Chromium writes for
+   * every 4xx answer when the endpoint refuses a request on purpose; fails when none matches.
+   */
+  expectConsoleError(pattern: RegExp): void;
 }
 
 /**
@@ -69,6 +75,11 @@ export async function startDemoSession(): Promise<DemoSession> {
       return {
         page,
         errors,
+        expectConsoleError(pattern) {
+          const expected = errors.filter((error) => error.startsWith('console: ') && pattern.test(error));
+          assert.ok(expected.length > 0, `a console error matching ${pattern} (errors: ${JSON.stringify(errors)})`);
+          errors.splice(0, errors.length, ...errors.filter((error) => !expected.includes(error)));
+        },
         cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []),
       };
     },
