@@ -44,12 +44,16 @@ function documented(tag: string) {
   };
 }
 
-const TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'] as const;
+/** Every element the manifest documents: each must have its typings. */
+const TAGS = [...elements.keys()];
+
+/** The elements a drop-in hosts. */
+const HOSTED_BY_CHECKOUT = ['pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];
 
 /** The events a listener on an element hears: its own, and for a drop-in those its hosted elements fire and compose out. */
-function heard(tag: (typeof TAGS)[number]): string[] {
+function heard(tag: string): string[] {
   if (tag !== 'pg-checkout') return documented(tag).events;
-  const hosted = (['pg-installments', 'pg-bill-voucher', 'pg-financing-otp'] as const).flatMap((nested) => documented(nested).events);
+  const hosted = HOSTED_BY_CHECKOUT.flatMap((nested) => documented(nested).events);
   // `change` is not composed: it stays inside the drop-in's shadow root.
   return [...new Set([...documented(tag).events, ...hosted.filter((name) => name !== 'change')])];
 }
@@ -74,6 +78,7 @@ function manifestChecks(): string {
     'type Exactly<Typed, Documented> = [Exclude<Typed, Documented>, Exclude<Documented, Typed>] extends [never, never]',
     '  ? true',
     '  : [Exclude<Typed, Documented>, Exclude<Documented, Typed>];',
+    `export const tags: Exactly<keyof PgElementTypings, ${union(TAGS)}> = true;`,
     ...checks,
   ].join('\n');
 }
