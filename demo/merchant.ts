@@ -50,6 +50,9 @@ async function show(): Promise<void> {
       cell(status),
       actions,
     );
+    // On a phone the rows are cards without the header row: each cell names its column (demo.css).
+    const columns = [words.reference, words.amount, words.result, words.status, words.actions];
+    [...row.cells].forEach((td, index) => (td.dataset.label = columns[index]));
     return row;
   });
   document.querySelector('#orders')!.replaceChildren(...rows);

@@ -35,3 +35,21 @@ export {
 export { PgElement } from './components/shared/pg-element.ts';
 export { EndpointClient, EndpointRequestError, type ClientRoute } from './components/shared/endpoint-client.ts';
 export { defineElement, type DefineOutcome } from './components/shared/define.ts';
+// Types only: what each element accepts and fires, for framework typings (pg-checkout/react, pg-checkout/vue).
+export type {
+  PgBillVoucherAttributes,
+  PgBillVoucherEventMap,
+  PgBillVoucherProperties,
+  PgCheckoutAttributes,
+  PgCheckoutEventMap,
+  PgCheckoutProperties,
+  PgElementTyping,
+  PgElementTypings,
+  PgFinancingOtpAttributes,
+  PgFinancingOtpEventMap,
+  PgFinancingOtpProperties,
+  PgInstallmentsAttributes,
+  PgInstallmentsEventMap,
+  PgInstallmentsProperties,
+  PgRequestEventMap,
+} from './frameworks/elements.ts';

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { BillResult, OrderResult } from '../../core/endpoint-api.ts';
@@ -19,6 +19,8 @@ import {
 import { ltr, messagesFor } from '../shared/localize.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { PgElement } from '../shared/pg-element.ts';
+import { property } from '../shared/property.ts';
+import { amountReader, clockReader, flagReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import {
   PgBillCopyEvent,
   PgBillExpireEvent,
@@ -49,6 +51,14 @@ interface ShownBill {
  * - `unreadable`: the stored bill given as attributes is not valid.
  */
 type Phase = 'idle' | 'issuing' | 'issued' | 'expired' | 'failed' | 'currency-refused' | 'unreadable';
+
+/**
+ * `expires`: the gateway's text as given, or a `Date` written in ISO 8601 (UTC). An invalid Date
+ * keeps its text ("Invalid Date"), which reads as an unreadable stored bill, as that attribute would.
+ */
+const expiryReader = propertyReader((value): string =>
+  value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : value == null ? '' : String(value),
+);
 
 /** The gateway's "bill expired" response code (src/core/response.ts). */
 const BILL_EXPIRED_CODE = '31001';
@@ -107,40 +117,40 @@ export class PgBillVoucher extends PgElement {
    * The order currency, when the page knows it: anything but EGP is refused before any request.
    * Without it the element reads the order from the endpoint before offering a bill.
    */
-  @property() currency = '';
+  @property({ converter: textReader }) currency = '';
 
   /** The amount in minor units of EGP, for display before the bill (and for a stored bill). The endpoint's is authoritative. */
-  @property({ type: Number }) amount: number | undefined;
+  @property({ converter: amountReader }) amount: number | undefined;
 
   /** A stored bill's number, exactly as issued; shown without calling the endpoint. */
-  @property({ attribute: 'bill-number' }) billNumber = '';
+  @property({ attribute: 'bill-number', converter: textReader }) billNumber = '';
 
-  /** A stored bill's `request_expiry_date` (ISO 8601 with an offset). */
-  @property() expires = '';
+  /** A stored bill's `request_expiry_date` (ISO 8601 with an offset); a `Date` is taken too, and read back in UTC. */
+  @property({ converter: expiryReader }) expires = '';
 
   /** A stored bill's `payment_partner`. */
-  @property({ attribute: 'payment-partner' }) paymentPartner = '';
+  @property({ attribute: 'payment-partner', converter: textReader }) paymentPartner = '';
 
   /** The partner's name as customers know it; the partner code is shown when empty. */
-  @property({ attribute: 'partner-name' }) partnerName = '';
+  @property({ attribute: 'partner-name', converter: textReader }) partnerName = '';
 
   /** Offer a new bill once this one has expired. */
-  @property({ type: Boolean, attribute: 'allow-reissue' }) allowReissue = false;
+  @property({ attribute: 'allow-reissue', converter: flagReader }) allowReissue = false;
 
   /** Ask for the bill as soon as the element is shown, instead of waiting for the customer's click. */
-  @property({ type: Boolean, attribute: 'auto-issue' }) autoIssue = false;
+  @property({ attribute: 'auto-issue', converter: flagReader }) autoIssue = false;
 
   /** `customer_name` sent with the bill (optional). */
-  @property({ attribute: 'customer-name' }) customerName = '';
+  @property({ attribute: 'customer-name', converter: textReader }) customerName = '';
 
   /** `customer_email` sent with the bill (optional). */
-  @property({ attribute: 'customer-email' }) customerEmail = '';
+  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
 
   /** IANA time zone for the expiry date (for example `Africa/Cairo`); the viewer's zone when empty. */
-  @property({ attribute: 'time-zone' }) timeZone = '';
+  @property({ attribute: 'time-zone', converter: textReader }) timeZone = '';
 
   /** Where the countdown reads the time; tests and demos pass `createManualClock()`. */
-  @property({ attribute: false }) clock: Clock = systemClock;
+  @property({ attribute: false, converter: clockReader }) clock: Clock = systemClock;
 
   @state() private phase: Phase = 'idle';
   @state() private bill: ShownBill | undefined;

@@ -1,5 +1,5 @@
-import { html, nothing, type PropertyDeclaration, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
@@ -11,6 +11,8 @@ import { CardFormController, cardFormStyles, renderCardFields } from '../shared/
 import { postToGateway } from '../shared/gateway-form.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
+import { property } from '../shared/property.ts';
+import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import { PgMethodChangeEvent, type PaymentMethod } from './events.ts';
 import { checkoutMessages, type CheckoutMessages } from './messages.ts';
 import { checkoutStyles } from './styles.ts';
@@ -27,16 +29,15 @@ function isPaymentMethod(value: string): value is PaymentMethod {
   return (PAYMENT_METHODS as readonly string[]).includes(value);
 }
 
-/** `methods="card installments voucher"` (spaces or commas); unknown names are ignored. */
-export const methodsProperty: PropertyDeclaration<PaymentMethod[]> = {
-  converter: {
-    fromAttribute: (value: string | null): PaymentMethod[] => {
-      const methods = (value ?? '').split(/[\s,]+/).filter(isPaymentMethod);
-      return methods.length > 0 ? [...new Set(methods)] : ['card'];
-    },
-    toAttribute: (value: PaymentMethod[]): string => value.join(' '),
-  },
-};
+/**
+ * `methods`: the text `"card installments voucher"` (spaces or commas) or a list; order kept,
+ * unknown names and repeats dropped, `card` when nothing is left.
+ */
+const methodsReader = propertyReader((value): PaymentMethod[] => {
+  const names: unknown[] = typeof value === 'string' ? value.split(/[\s,]+/) : Array.isArray(value) ? value : [];
+  const methods = names.filter((name): name is PaymentMethod => typeof name === 'string' && isPaymentMethod(name));
+  return methods.length > 0 ? [...new Set(methods)] : ['card'];
+});
 
 /** The element that hosts each method other than card. */
 const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-otp' } as const;
@@ -82,28 +83,30 @@ export class PgCheckout extends PgElement {
   static override styles = [PgElement.styles, cardFormStyles, checkoutStyles];
 
   /** `redirect` (hosted page, default), `merchant-page` (card form) or `drop-in` (several methods). */
-  @property() mode: CheckoutMode = 'redirect';
+  @property({ converter: oneOfReader(['redirect', 'merchant-page', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
 
   /** The operation: `PURCHASE` (default) or `AUTHORIZATION` (hold the amount, capture later). */
-  @property() command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
+  @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
 
-  /** Drop-in only: the methods offered, from `card installments voucher financing`. */
-  @property(methodsProperty) methods: PaymentMethod[] = ['card'];
+  /** Drop-in only: the methods offered, from `card installments voucher financing` (text or a list). */
+  @property({ converter: methodsReader }) methods: PaymentMethod[] = ['card'];
 
   /** Drop-in only: the chosen method (set it for the initial choice). */
-  @property({ reflect: true }) method: PaymentMethod | undefined;
+  @property({ reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) }) method: PaymentMethod | undefined;
 
   /** Drop-in only: how cards are taken, `merchant-page` (default) or `redirect`. */
-  @property({ attribute: 'card-mode' }) cardMode: 'redirect' | 'merchant-page' = 'merchant-page';
+  @property({ attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page'], 'merchant-page') })
+  cardMode: 'redirect' | 'merchant-page' = 'merchant-page';
 
   /** Customer e-mail sent with a hosted-page request, when the order has none. */
-  @property({ attribute: 'customer-email' }) customerEmail = '';
+  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
 
   /** How the hosted `<pg-installments>` shows plans: `dropdown` (default) or `table`. */
-  @property({ attribute: 'plans-view' }) plansView: 'dropdown' | 'table' = 'dropdown';
+  @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
+  plansView: 'dropdown' | 'table' = 'dropdown';
 
   /** Hides the "remember this card" checkbox. */
-  @property({ type: Boolean, attribute: 'hide-remember-me' }) hideRememberMe = false;
+  @property({ attribute: 'hide-remember-me', converter: flagReader }) hideRememberMe = false;
 
   @state() private order: OrderResult | undefined;
   @state() private paying = false;

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
@@ -11,6 +11,8 @@ import type { EndpointRequestError } from '../shared/endpoint-client.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { PgElement } from '../shared/pg-element.ts';
+import { property } from '../shared/property.ts';
+import { amountReader, clockReader, propertyReader, textReader, wholeNumberReader } from '../shared/property-readers.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';
 import {
@@ -25,6 +27,9 @@ import {
 } from './flow-state.ts';
 import { financingOtpMessages, type FinancingOtpMessages } from './messages.ts';
 import { financingOtpStyles } from './styles.ts';
+
+/** `products`: a list; anything else, a removed prop included, is none. */
+const productsReader = propertyReader((value): FinancingProduct[] => (Array.isArray(value) ? (value as FinancingProduct[]) : []));
 
 /** Gateway response codes this element tells apart (src/core/response.ts). */
 const NOT_REGISTERED = '91001';
@@ -90,28 +95,28 @@ export class PgFinancingOtp extends PgElement {
   static override styles = [PgElement.styles, financingOtpStyles];
 
   /** Products sent with OTP_GENERATE when the merchant's order does not list its own. */
-  @property({ attribute: false }) products: FinancingProduct[] = [];
+  @property({ attribute: false, converter: productsReader }) products: FinancingProduct[] = [];
 
   /** The order currency, when the page knows it; otherwise the element reads the order from the endpoint. */
-  @property() currency = '';
+  @property({ converter: textReader }) currency = '';
 
   /** The order amount in minor units, when the page knows it; sent so that the endpoint can refuse a changed order. */
-  @property({ type: Number }) amount: number | undefined;
+  @property({ converter: amountReader }) amount: number | undefined;
 
   /** `customer_email` sent with PURCHASE (optional). */
-  @property({ attribute: 'customer-email' }) customerEmail = '';
+  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
 
-  /** Seconds before the customer may ask for a new code. */
-  @property({ type: Number, attribute: 'resend-after' }) resendAfter = 60;
+  /** Seconds before the customer may ask for a new code (60 unless a whole number is given). */
+  @property({ attribute: 'resend-after', converter: wholeNumberReader(0, 60) }) resendAfter = 60;
 
-  /** Wrong codes the partner allows per code sent; used to show the attempts left. */
-  @property({ type: Number, attribute: 'max-otp-attempts' }) maxOtpAttempts = 3;
+  /** Wrong codes the partner allows per code sent; used to show the attempts left (3 unless a whole number from 1 is given). */
+  @property({ attribute: 'max-otp-attempts', converter: wholeNumberReader(1, 3) }) maxOtpAttempts = 3;
 
-  /** Digits in the partner's one-time code. */
-  @property({ type: Number, attribute: 'otp-length' }) otpLength = 6;
+  /** Digits in the partner's one-time code (6 unless a whole number from 1 is given). */
+  @property({ attribute: 'otp-length', converter: wholeNumberReader(1, 6) }) otpLength = 6;
 
   /** Where the resend countdown reads the time; tests and demos pass `createManualClock()`. */
-  @property({ attribute: false }) clock: Clock = systemClock;
+  @property({ attribute: false, converter: clockReader }) clock: Clock = systemClock;
 
   @state() private flow: FinancingState = INITIAL_FINANCING_STATE;
   @state() private orderCurrency = '';

@@ -1,5 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
@@ -9,6 +9,8 @@ import { CardFormController, cardFormStyles, renderCardFields } from '../shared/
 import { postToGateway } from '../shared/gateway-form.ts';
 import { ltr, ltrText, messagesFor } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
+import { property } from '../shared/property.ts';
+import { commandReader, flagReader, oneOfReader, textReader } from '../shared/property-readers.ts';
 import { PgPayInFullEvent, PgPlansLoadEvent, type PayInFullReason } from './events.ts';
 import { installmentsMessages, type InstallmentsMessages } from './messages.ts';
 import {
@@ -88,28 +90,31 @@ export class PgInstallments extends PgElement {
   static override styles = [PgElement.styles, cardFormStyles, installmentsStyles];
 
   /** How the plans are shown: `dropdown` (a select) or `table`. */
-  @property({ attribute: 'plans-view' }) plansView: 'dropdown' | 'table' = 'dropdown';
+  @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
+  plansView: 'dropdown' | 'table' = 'dropdown';
 
   /** How the choice is paid: `hosted-page` (STANDALONE), `direct` (YES) or `none` (a host or form pays). */
-  @property() completion: InstallmentsCompletion = 'hosted-page';
+  @property({ converter: oneOfReader(['hosted-page', 'direct', 'none'], 'hosted-page') })
+  completion: InstallmentsCompletion = 'hosted-page';
 
   /** `own`: this element asks for the card's first digits; `host`: a host sets `cardPrefix`. */
-  @property({ attribute: 'card-source' }) cardSource: 'own' | 'host' = 'own';
+  @property({ attribute: 'card-source', converter: oneOfReader(['own', 'host'], 'own') }) cardSource: 'own' | 'host' = 'own';
 
   /** The first digits of the card typed in a host's card form (`card-source="host"`). */
-  @property({ attribute: false }) cardPrefix = '';
+  @property({ attribute: false, converter: textReader }) cardPrefix = '';
 
   /** The operation the payment runs: `PURCHASE` (default) or `AUTHORIZATION`. */
-  @property() command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
+  @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
 
   /** Monthly amounts from the core `formula` (default) or the `gateway`'s `amountPerMonth`. */
-  @property({ attribute: 'monthly-source' }) monthlySource: MonthlySource = 'formula';
+  @property({ attribute: 'monthly-source', converter: oneOfReader(['formula', 'gateway'], 'formula') })
+  monthlySource: MonthlySource = 'formula';
 
   /** Hides the summary of the chosen plan (`receipt-container`). */
-  @property({ type: Boolean, attribute: 'hide-receipt' }) hideReceipt = false;
+  @property({ attribute: 'hide-receipt', converter: flagReader }) hideReceipt = false;
 
   /** A plan must be chosen (or paying in full chosen) for the form to be valid. */
-  @property({ type: Boolean }) required = false;
+  @property({ converter: flagReader }) required = false;
 
   @state() private plans: InstallmentPlansResult | undefined;
   @state() private loadState: 'idle' | 'loading' | 'loaded' | 'failed' = 'idle';

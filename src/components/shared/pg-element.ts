@@ -3,19 +3,16 @@
  * reference, language, theme file), the endpoint controller, the single polite live region, the
  * right-to-left frame and the focus-the-first-error rule.
  */
-import { LitElement, html, nothing, unsafeCSS, type CSSResultGroup, type CSSResultOrNative, type PropertyDeclaration, type PropertyValues, type TemplateResult } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { LitElement, html, nothing, unsafeCSS, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type TemplateResult } from 'lit';
+import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
-import { directionOf, isLanguage, type Language } from '../../core/language.ts';
+import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { messagesFor, type Renderable } from './localize.ts';
 import { describeRequestError, sharedMessages } from './messages.ts';
+import { property } from './property.ts';
+import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
-
-/** `language="…"`: `en` or `ar`; anything else reads as `en`. */
-export const languageProperty: PropertyDeclaration<Language> = {
-  converter: { fromAttribute: (value: string | null): Language => (isLanguage(value) ? value : 'en') },
-};
 
 /** Tone of the live region's current message. */
 export type StatusTone = 'info' | 'error' | 'success';
@@ -65,16 +62,16 @@ export abstract class PgElement extends LitElement {
   }
 
   /** URL of the merchant endpoint (for example `/pg`); routes are appended to it. */
-  @property() endpoint = '';
+  @property({ converter: textReader }) endpoint = '';
 
   /** The merchant's order number, as the merchant endpoint knows it. */
-  @property({ attribute: 'merchant-reference' }) merchantReference = '';
+  @property({ attribute: 'merchant-reference', converter: textReader }) merchantReference = '';
 
-  /** Language of all text: `en` or `ar` (right-to-left). */
-  @property(languageProperty) language: Language = 'en';
+  /** Language of all text: `en` or `ar` (right-to-left); anything else reads as `en`. */
+  @property({ converter: languageReader }) language: Language = 'en';
 
   /** Address of a stylesheet (such as a back-office theme file) loaded inside the shadow root. */
-  @property({ attribute: 'theme-href' }) themeHref = '';
+  @property({ attribute: 'theme-href', converter: textReader }) themeHref = '';
 
   /** The live region's current message. */
   @state() protected status: StatusMessage | undefined;

@@ -78,8 +78,11 @@ export const foundationStyles = css`
     font-size: 0.875em;
   }
 
+  /* A percentage inline size keeps a field's own size (20 characters, over 300 px with some
+     system fonts) from setting how narrow the element can be; the card form shrinks below 200 px. */
   input:not([type='checkbox'], [type='radio']),
   select {
+    inline-size: 100%;
     min-block-size: 2.75rem;
     padding-block: 0.5rem;
     padding-inline: 0.75rem;

@@ -1,7 +1,9 @@
 /**
  * The demo as a merchant developer meets it: `startDemo()` from demo/server.ts on a free loopback
- * port, and a Chromium page that records Content-Security-Policy violations and page errors.
+ * port, and a Chromium page that records Content-Security-Policy violations, uncaught errors and
+ * console errors (a missing favicon or a failed request shows there).
  */
+import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,7 +26,7 @@ export async function freePort(): Promise<number> {
 export interface DemoSession {
   readonly demo: RunningDemo;
   readonly browser: LaunchedBrowser;
-  /** A fresh page that records CSP violations and uncaught errors. */
+  /** A fresh page that records CSP violations, uncaught errors and console errors. */
   newPage(language?: 'en' | 'ar'): Promise<ObservedPage>;
   close(): Promise<void>;
 }
@@ -32,8 +34,20 @@ export interface DemoSession {
 export interface ObservedPage {
   readonly page: Page;
   readonly cspViolations: () => Promise<string[]>;
+  /** Uncaught errors and console errors, each with the page it came from. */
   readonly errors: string[];
+  /**
+   * Takes out of `errors` the console lines a test expects, such as the one Chromium writes for
+   * every 4xx answer when the endpoint refuses a request on purpose; fails when none matches.
+   */
+  expectConsoleError(pattern: RegExp): void;
 }
+
+/**
+ * Chromium's console line for a CSP refusal. Those are recorded as violations already, where the
+ * ones axe's own probes cause are told apart (see axeViolations).
+ */
+const CSP_REFUSAL = /violates the following Content Security Policy directive/;
 
 export async function startDemoSession(): Promise<DemoSession> {
   const demo = await startDemo({ port: await freePort() });
@@ -44,7 +58,12 @@ export async function startDemoSession(): Promise<DemoSession> {
     async newPage(language = 'en') {
       const page = await browser.context.newPage();
       const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('pageerror', (error) => errors.push(`${error.message} (${page.url()})`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !CSP_REFUSAL.test(message.text())) {
+          errors.push(`console: ${message.text()} (${message.location().url || page.url()})`);
+        }
+      });
       await page.addInitScript(() => {
         const violations: string[] = [];
         (window as unknown as { __cspViolations: string[] }).__cspViolations = violations;
@@ -56,6 +75,11 @@ export async function startDemoSession(): Promise<DemoSession> {
       return {
         page,
         errors,
+        expectConsoleError(pattern) {
+          const expected = errors.filter((error) => error.startsWith('console: ') && pattern.test(error));
+          assert.ok(expected.length > 0, `a console error matching ${pattern} (errors: ${JSON.stringify(errors)})`);
+          errors.splice(0, errors.length, ...errors.filter((error) => !expected.includes(error)));
+        },
         cspViolations: () => page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []),
       };
     },

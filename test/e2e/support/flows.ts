@@ -12,7 +12,7 @@ export async function assertAccessible(page: Page, screen: string): Promise<void
 
 export async function assertNoCspViolation(observed: ObservedPage): Promise<void> {
   assert.deepEqual(await observed.cspViolations(), [], 'Content-Security-Policy violations');
-  assert.deepEqual(observed.errors, [], 'uncaught page errors');
+  assert.deepEqual(observed.errors, [], 'uncaught errors or console errors');
 }
 
 /** From the storefront: create the order and wait for the drop-in. */
