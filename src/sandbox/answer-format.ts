@@ -1,28 +1,12 @@
 /**
- * An answer as JSON, or as XML when the request asks for it with `response_format: XML` (spec,
- * "XML response builder"): the same fields and the same signature either way (core/xml.ts).
+ * The refusals every gateway path answers alike: a body that cannot be read, and a request naming
+ * no operation of the path or one it does not offer. The answers themselves are `apiAnswer`'s
+ * (wire.ts): JSON, or XML when the request asks for it with `response_format: XML`.
  */
 import { fieldError } from '../core/field-errors.ts';
-import { expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
-import { toXml } from '../core/xml.ts';
+import { expectedStatus, responseMessage } from '../core/response.ts';
 import { identifiedMerchant, type GatewayContext } from './context.ts';
-import type { SandboxMerchant } from './merchants.ts';
-import { answer, jsonResponse, requestLanguage, type BodyError, type WireParams } from './wire.ts';
-
-export const XML_CONTENT_TYPE = 'application/xml; charset=utf-8';
-
-/** {@link answer} in the format the request asks for. */
-export async function formattedAnswer(
-  params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
-  code: KnownResponseCode,
-  fields: WireParams = {},
-  detail?: string,
-): Promise<Response> {
-  const body = await answer(params, merchant, code, fields, detail);
-  if (params['response_format'] !== 'XML') return jsonResponse(body);
-  return new Response(toXml(body), { headers: { 'content-type': XML_CONTENT_TYPE, 'cache-control': 'no-store' } });
-}
+import { apiAnswer, jsonResponse, requestLanguage, type BodyError } from './wire.ts';
 
 /** A body that could not be read as the request: nothing to echo or sign, so an unsigned 00002. */
 export function unreadableBody(error: BodyError): Response {
@@ -37,11 +21,11 @@ export function unreadableBody(error: BodyError): Response {
 export function unknownOperation(
   ctx: GatewayContext,
   params: Readonly<Record<string, unknown>>,
-  field: 'query_command' | 'service_command',
+  field: string,
   values: readonly string[],
 ): Promise<Response> {
   const language = requestLanguage(params);
   const merchant = identifiedMerchant(ctx, params);
-  if (params[field] === undefined) return formattedAnswer(params, merchant, '00001', {}, fieldError(field, 'required', {}, language).message);
-  return formattedAnswer(params, merchant, '00002', {}, fieldError(field, 'enum', { values }, language).message);
+  if (params[field] === undefined) return apiAnswer(params, merchant, '00001', {}, fieldError(field, 'required', {}, language).message);
+  return apiAnswer(params, merchant, '00002', {}, fieldError(field, 'enum', { values }, language).message);
 }

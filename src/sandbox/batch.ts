@@ -32,13 +32,13 @@ import {
   type BatchStatus,
 } from '../core/schemas/index.ts';
 import { fileDigest, type SignableValue } from '../core/signature.ts';
-import { formattedAnswer, unknownOperation, unreadableBody } from './answer-format.ts';
+import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { orderDetailsOf, withoutAbsent } from './charges.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import { hasService, type SandboxMerchant } from './merchants.ts';
 import { capture, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { chargeStoredToken } from './recurring.ts';
-import { BodyError, MAX_BODY_BYTES, readJson, requestLanguage, type WireParams } from './wire.ts';
+import { apiAnswer, BodyError, MAX_BODY_BYTES, readJson, requestLanguage, type WireParams } from './wire.ts';
 
 /** How long the gateway takes to validate an uploaded file. */
 export const BATCH_VALIDATION_MS = 10_000;
@@ -286,20 +286,20 @@ export async function postBatchUpload(ctx: GatewayContext, store: BatchStore, re
   }
   const { params, file } = upload;
   const checked = await checkRequest(ctx, params, batchUploadFields);
-  if (!checked.ok) return formattedAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
-  if (!hasService(merchant, 'batch')) return formattedAnswer(params, merchant, '00014');
+  if (!hasService(merchant, 'batch')) return apiAnswer(params, merchant, '00014');
   const language = requestLanguage(params);
-  if (file === undefined) return formattedAnswer(params, merchant, '00001', {}, fieldError('file', 'required', {}, language).message);
-  if (typeof file === 'string') return formattedAnswer(params, merchant, '00002', {}, fieldError('file', 'type', {}, language).message);
-  if (file.length > MAX_BATCH_FILE_BYTES) return formattedAnswer(params, merchant, '51001');
+  if (file === undefined) return apiAnswer(params, merchant, '00001', {}, fieldError('file', 'required', {}, language).message);
+  if (typeof file === 'string') return apiAnswer(params, merchant, '00002', {}, fieldError('file', 'type', {}, language).message);
+  if (file.length > MAX_BATCH_FILE_BYTES) return apiAnswer(params, merchant, '51001');
   if (data.file_digest !== undefined && (await fileDigest(file, merchant.shaType)) !== data.file_digest.toLowerCase()) {
-    return formattedAnswer(params, merchant, '51003');
+    return apiAnswer(params, merchant, '51003');
   }
-  if (store.referenceTaken(merchant.merchantIdentifier, data.batch_reference)) return formattedAnswer(params, merchant, '51002');
+  if (store.referenceTaken(merchant.merchantIdentifier, data.batch_reference)) return apiAnswer(params, merchant, '51002');
   const batchId = store.nextBatchId(ctx.now());
   store.save({ merchant, batchId, batchReference: data.batch_reference, language: data.language, file, uploadedAt: ctx.now() });
-  return formattedAnswer(params, merchant, '50000', { batch_id: batchId });
+  return apiAnswer(params, merchant, '50000', { batch_id: batchId });
 }
 
 // ---- GET_BATCH_RESULTS and PROCESS_BATCH ----
@@ -323,42 +323,42 @@ export async function postBatchApi(ctx: GatewayContext, store: BatchStore, reque
 
 async function batchResults(ctx: GatewayContext, store: BatchStore, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, batchResultsRequest);
-  if (!checked.ok) return formattedAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
-  if (!hasService(merchant, 'batch')) return formattedAnswer(params, merchant, '00014');
+  if (!hasService(merchant, 'batch')) return apiAnswer(params, merchant, '00014');
   const batch = store.get(merchant.merchantIdentifier, data.batch_id);
-  if (!batch || batch.batchReference !== data.batch_reference) return formattedAnswer(params, merchant, '71001');
+  if (!batch || batch.batchReference !== data.batch_reference) return apiAnswer(params, merchant, '71001');
   const status = batchStatus(batch);
   const fields: WireParams = { batch_status: status };
   if (batch.validation) fields['transactions_count'] = String(batch.validation.transactionsCount);
   switch (status) {
     case 'UNDER_VALIDATION':
-      return formattedAnswer(params, merchant, '70001', fields);
+      return apiAnswer(params, merchant, '70001', fields);
     case 'VALIDATED':
-      return formattedAnswer(params, merchant, '70000', fields);
+      return apiAnswer(params, merchant, '70000', fields);
     case 'VALIDATED_WITH_ERRORS': {
       const errors = batch.validation?.errors[data.language] ?? [];
       fields['errors'] = errors.map(({ line, field, message }) => ({ line_number: String(line), field, message }));
-      return formattedAnswer(params, merchant, '70000', fields);
+      return apiAnswer(params, merchant, '70000', fields);
     }
     case 'PROCESSING':
-      return formattedAnswer(params, merchant, '72147', fields);
+      return apiAnswer(params, merchant, '72147', fields);
     case 'PROCESSED': {
       const rows = (batch.results ?? []).map((result) => resultRow(result, data.language));
       fields['batch_results'] = writeBatchResults(rows);
       fields['rows'] = rows;
-      return formattedAnswer(params, merchant, '70000', fields);
+      return apiAnswer(params, merchant, '70000', fields);
     }
   }
 }
 
 async function processBatch(ctx: GatewayContext, store: BatchStore, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, processBatchRequest);
-  if (!checked.ok) return formattedAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
-  if (!hasService(merchant, 'batch')) return formattedAnswer(params, merchant, '00014');
+  if (!hasService(merchant, 'batch')) return apiAnswer(params, merchant, '00014');
   const batch = store.get(merchant.merchantIdentifier, data.batch_id);
-  if (!batch || batch.batchReference !== data.batch_reference) return formattedAnswer(params, merchant, '73004');
+  if (!batch || batch.batchReference !== data.batch_reference) return apiAnswer(params, merchant, '73004');
   const refusals: Record<Exclude<BatchStatus, 'VALIDATED'>, KnownResponseCode> = {
     UNDER_VALIDATION: '73001',
     VALIDATED_WITH_ERRORS: '73002',
@@ -366,7 +366,7 @@ async function processBatch(ctx: GatewayContext, store: BatchStore, params: Para
     PROCESSED: '73003',
   };
   const status = batchStatus(batch);
-  if (status !== 'VALIDATED') return formattedAnswer(params, merchant, refusals[status], { batch_status: status });
+  if (status !== 'VALIDATED') return apiAnswer(params, merchant, refusals[status], { batch_status: status });
   store.save({ ...batch, processRequestedAt: ctx.now() });
-  return formattedAnswer(params, merchant, '72147', { batch_status: 'PROCESSING' });
+  return apiAnswer(params, merchant, '72147', { batch_status: 'PROCESSING' });
 }

@@ -23,7 +23,8 @@ import {
 import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
 import { charge, chargeFields, orderDetailsOf } from './charges.ts';
-import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
+import { unknownOperation, unreadableBody } from './answer-format.ts';
+import { checkRequest, type GatewayContext } from './context.ts';
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
 import { currencyConversion } from './exchange.ts';
 import { hasService, type SandboxMerchant } from './merchants.ts';
@@ -42,7 +43,6 @@ import {
   BodyError,
   httpUrl,
   isChargeableCurrency,
-  jsonResponse,
   readJson,
   requestLanguage,
   type WireParams,
@@ -56,12 +56,7 @@ export async function postPaymentApi(ctx: GatewayContext, request: Request): Pro
     params = await readJson(request);
   } catch (error) {
     if (!(error instanceof BodyError)) throw error;
-    // Nothing readable to echo or sign.
-    const code = '00002';
-    return jsonResponse(
-      { response_code: code, response_message: responseMessage(code, 'en'), status: expectedStatus(code) },
-      error.httpStatus,
-    );
+    return unreadableBody(error);
   }
   const query = params['query_command'];
   const service = params['service_command'];
@@ -69,12 +64,12 @@ export async function postPaymentApi(ctx: GatewayContext, request: Request): Pro
   if (query !== undefined) {
     const answerQuery = typeof query === 'string' ? QUERIES[query] : undefined;
     if (answerQuery) return answerQuery(ctx, params, request.url);
-    return unsupported(ctx, params, 'query_command', Object.keys(QUERIES));
+    return unknownOperation(ctx, params, 'query_command', Object.keys(QUERIES));
   }
   if (service !== undefined) {
     const answerService = typeof service === 'string' ? SERVICES[service] : undefined;
     if (answerService) return answerService(ctx, params, request.url);
-    return unsupported(ctx, params, 'service_command', Object.keys(SERVICES));
+    return unknownOperation(ctx, params, 'service_command', Object.keys(SERVICES));
   }
   switch (command) {
     case 'CAPTURE':
@@ -88,10 +83,8 @@ export async function postPaymentApi(ctx: GatewayContext, request: Request): Pro
         return financingPurchase(ctx, params);
       }
       return directOperation(ctx, params, command, request.url);
-    case undefined:
-      return unsupported(ctx, params, 'command', undefined);
     default:
-      return unsupported(ctx, params, 'command', ['AUTHORIZATION', 'PURCHASE', 'CAPTURE', 'REFUND', 'VOID_AUTHORIZATION']);
+      return unknownOperation(ctx, params, 'command', ['AUTHORIZATION', 'PURCHASE', 'CAPTURE', 'REFUND', 'VOID_AUTHORIZATION']);
   }
 }
 
@@ -116,19 +109,6 @@ const SERVICES: Readonly<Record<string, Operation>> = {
   '3DS_AUTHENTICATION': (ctx, params) => threeDsAuthentication(ctx, params),
   CURRENCY_CONVERSION: (ctx, params) => currencyConversion(ctx, params),
 };
-
-/** An operation the sandbox does not offer, or none named: 00002 (or 00001), signed only for a known merchant. */
-async function unsupported(
-  ctx: GatewayContext,
-  params: Params,
-  field: string,
-  values: readonly string[] | undefined,
-): Promise<Response> {
-  const language = requestLanguage(params);
-  const merchant = identifiedMerchant(ctx, params);
-  if (!values) return apiAnswer(params, merchant, '00001', {}, fieldError(field, 'required', {}, language).message);
-  return apiAnswer(params, merchant, '00002', {}, fieldError(field, 'enum', { values }, language).message);
-}
 
 // ---- Maintenance ----
 

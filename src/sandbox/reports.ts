@@ -33,11 +33,11 @@ import {
 } from '../core/schemas/index.ts';
 import { fileDigest, signParams, type SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
-import { formattedAnswer, unknownOperation, unreadableBody } from './answer-format.ts';
+import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import type { SandboxMerchant } from './merchants.ts';
 import type { OrderOperation, SandboxOrder } from './orders.ts';
-import { BodyError, jsonAnswer, readJson } from './wire.ts';
+import { apiAnswer, BodyError, jsonAnswer, readJson } from './wire.ts';
 
 interface StoredReport {
   readonly file: ReportFile;
@@ -208,17 +208,17 @@ export async function postReportingApi(ctx: GatewayContext, store: ReportStore, 
 
 async function generateReport(ctx: GatewayContext, store: ReportStore, options: ReportingOptions, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, generateReportRequest);
-  if (!checked.ok) return formattedAnswer(params, checked.merchant, checked.code, {}, checked.detail);
+  if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const language = data.language;
   const from = parseExpiry(data.from_date);
   const to = parseExpiry(data.to_date);
   if (from === undefined || to === undefined) {
     const field = from === undefined ? 'from_date' : 'to_date';
-    return formattedAnswer(params, merchant, '00002', {}, fieldError(field, 'format', { format: 'datetime_offset' }, language).message);
+    return apiAnswer(params, merchant, '00002', {}, fieldError(field, 'format', { format: 'datetime_offset' }, language).message);
   }
   // A merchant_reference names one report: the download finds it by that reference.
-  if (store.get(merchant.merchantIdentifier, data.merchant_reference)) return formattedAnswer(params, merchant, '00005');
+  if (store.get(merchant.merchantIdentifier, data.merchant_reference)) return apiAnswer(params, merchant, '00005');
   const columns = data.columns ?? REPORT_SPEC_COLUMNS;
   const selection = selectReportRows(
     ctx.state.orders(),
@@ -233,7 +233,7 @@ async function generateReport(ctx: GatewayContext, store: ReportStore, options: 
     },
     options.maxTransactions,
   );
-  if (!selection.ok) return formattedAnswer(params, merchant, '57001', {}, formatCount(options.maxTransactions, language));
+  if (!selection.ok) return apiAnswer(params, merchant, '57001', {}, formatCount(options.maxTransactions, language));
   store.save(merchant.merchantIdentifier, {
     merchant_reference: data.merchant_reference,
     from_date: data.from_date,
@@ -241,7 +241,7 @@ async function generateReport(ctx: GatewayContext, store: ReportStore, options: 
     columns,
     rows: selection.rows,
   });
-  return formattedAnswer(params, merchant, '56000', { transactions_count: String(selection.rows.length) });
+  return apiAnswer(params, merchant, '56000', { transactions_count: String(selection.rows.length) });
 }
 
 /** The file as a stream: each piece is written when the reader asks for it. */

@@ -5,15 +5,12 @@
  * response phrase before it is believed.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { signParams, verifySignature, type SignableParams } from '../../src/core/signature.ts';
-import { toNodeListener } from '../../src/server/node.ts';
-import { createSandboxClock, type SandboxClock } from '../../src/sandbox/clock.ts';
-import { createSandboxGateway, type SandboxGateway, type SandboxGatewayOptions } from '../../src/sandbox/gateway.ts';
+import type { SandboxGatewayOptions } from '../../src/sandbox/gateway.ts';
 import { SANDBOX_MERCHANT, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
-import { FUTURE_EXPIRY, hiddenFields, START } from './support.ts';
+import { startLoopback as startGateway, type LoopbackGateway } from './loopback.ts';
+import { FUTURE_EXPIRY, hiddenFields } from './support.ts';
 
 export const M = SANDBOX_MERCHANT;
 
@@ -25,28 +22,11 @@ export const NO_BATCH_MERCHANT: SandboxMerchant = {
   services: { batch: false },
 };
 
-export interface Loopback {
-  readonly gateway: SandboxGateway;
-  readonly clock: SandboxClock;
-  readonly origin: string;
-  close(): Promise<void>;
-}
+export type Loopback = LoopbackGateway;
 
-export async function startLoopback(options: SandboxGatewayOptions = {}): Promise<Loopback> {
-  const clock = createSandboxClock(START);
-  const gateway = createSandboxGateway({ now: clock.now, merchants: [M, NO_BATCH_MERCHANT], ...options });
-  const server: Server = createServer(
-    toNodeListener((request) => (gateway.handles(request.url) ? gateway.handle(request) : new Response('not found', { status: 404 }))),
-  );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // fetch keeps connections alive; close them so that the server can stop.
-      server.closeAllConnections();
-    });
-  return { gateway, clock, origin, close };
+/** The gateway on a free loopback port, with the batch-less account beside the sandbox merchant. */
+export function startLoopback(options: SandboxGatewayOptions = {}): Promise<Loopback> {
+  return startGateway({ merchants: [M, NO_BATCH_MERCHANT], ...options });
 }
 
 export type Answer = Record<string, unknown>;

@@ -37,7 +37,12 @@ export async function startLoopback(options: SandboxGatewayOptions = {}): Promis
     clock,
     origin,
     paymentApiUrl: `${origin}${gateway.paths.paymentApi}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // fetch keeps connections alive; close them so that the server can stop.
+        server.closeAllConnections();
+      }),
   };
 }
 
