@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalString, sign, signingString, type ShaType, type SignableParams } from '../src/core/signature.ts';
+import { REPORT_SPEC_COLUMNS } from '../src/core/schemas/report.ts';
 import type { SectionResult, TargetRow } from './report.ts';
 import { formatRate, formatRatio } from './stats.ts';
 
@@ -50,21 +51,7 @@ export const SIGNER_REQUESTS: Readonly<Record<string, SignableParams>> = {
     to_date: '2026-11-22T23:59:59+02:00',
     response_format: 'JSON',
     language: 'en',
-    columns: [
-      'order_description',
-      'customer_ip',
-      'eci',
-      'geolocation_ip',
-      'merchant_reference',
-      'card_holder_name',
-      'currency',
-      'amount',
-      'payment_option',
-      'svc_id',
-      'customer_email',
-      'customer_name',
-      'operation',
-    ],
+    columns: [...REPORT_SPEC_COLUMNS],
     filters: [
       { key: 'currency', value: 'EGP' },
       { key: 'payment_option', value: 'VISA' },

@@ -25,19 +25,7 @@ export const REPORT_SPEC_COLUMNS = [
  * order's operations carry (their date, outcome, card and authorization). Also the filter keys.
  */
 export const REPORT_COLUMNS = [
-  'order_description',
-  'customer_ip',
-  'eci',
-  'geolocation_ip',
-  'merchant_reference',
-  'card_holder_name',
-  'currency',
-  'amount',
-  'payment_option',
-  'svc_id',
-  'customer_email',
-  'customer_name',
-  'operation',
+  ...REPORT_SPEC_COLUMNS,
   'transaction_date',
   'order_date',
   'response_code',
