@@ -18,6 +18,7 @@ import { createJsonLogger, redactingLogger, type Logger } from './logger.ts';
 import { createNodeServer } from './node.ts';
 import { createHttpOrderSource } from './order-source.ts';
 import { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { createResultPage } from './result-page.ts';
 import { InMemoryResultOutbox, type ResultOutbox } from './result-outbox.ts';
 import { createResultWebhook, type ResultWebhookSender } from './result-webhook.ts';
@@ -53,6 +54,11 @@ export interface ServeOptions {
    * instances one shared outbox (see result-outbox.ts).
    */
   readonly outbox?: ResultOutbox;
+  /**
+   * Counts the OTPs sent per phone number and order (default: in memory). Give several instances
+   * one shared limiter (see rate-limit.ts).
+   */
+  readonly otpSendLimiter?: RateLimiter;
   /** Waits of the webhook's retries (default: 2 s doubling to 5 minutes, looked for every second). */
   readonly webhookRetry?: { readonly firstRetryMs?: number; readonly maxRetryMs?: number; readonly pollIntervalMs?: number };
   /** Retries of an order lookup the shop did not answer (default 2, the first after 200 ms). */
@@ -167,6 +173,7 @@ export async function serve(
       // Without a result page of the shop's, the customer lands on the service's own.
       resultUrl: config.resultUrl ?? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}`,
       resultLedger: outbox,
+      ...(options.otpSendLimiter ? { otpSendLimiter: options.otpSendLimiter } : {}),
       logger,
       fetch: fetchImpl,
       onResult: async (result, request) => {

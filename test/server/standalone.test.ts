@@ -11,7 +11,8 @@ import { expectedStatus, responseMessage, type KnownResponseCode } from '../../s
 import { signParams } from '../../src/core/signature.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
 import { createJsonLogger } from '../../src/server/logger.ts';
-import type { InMemoryResultOutbox } from '../../src/server/result-outbox.ts';
+import { InMemoryRateLimiter } from '../../src/server/rate-limit.ts';
+import { InMemoryResultOutbox } from '../../src/server/result-outbox.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
 import {
   ACCESS_CODE,
@@ -365,6 +366,23 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
     assert.match(html, /<main data-outcome="pending">/);
     assert.match(html, /<meta http-equiv="refresh" content="5">/);
     assert.ok(!html.includes('Payment received'));
+  });
+});
+
+describe('several instances behind a load balancer', () => {
+  it('share one outbox: a result is reported and delivered once, and any instance lists it', async () => {
+    const outbox = new InMemoryResultOutbox();
+    const limiter = new InMemoryRateLimiter({ limit: 5, windowSeconds: 900 });
+    const first = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { outbox, otpSendLimiter: limiter });
+    const second = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { outbox, otpSendLimiter: limiter });
+    first.gateway.holds('shop-2001', 'captured');
+    second.gateway.holds('shop-2001', 'captured');
+    await postReturn(first.service, 'shop-2001');
+    await postReturn(second.service, 'shop-2001'); // the same return, answered by the other instance
+    assert.equal(events(first.logs, 'payment_result').length, 1);
+    assert.equal(events(second.logs, 'payment_result_replayed').length, 1);
+    const listed = (await (await resultsRoute(second.service, 'pending', {})).json()) as { results: unknown[] };
+    assert.equal(listed.results.length, 1);
   });
 });
 
