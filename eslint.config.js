@@ -19,7 +19,7 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
-    files: ['src/cli/**', 'demo/**', 'test/**', 'bench/**', '*.config.*', 'test/*.mjs'],
+    files: ['src/cli/**', 'demo/**', 'examples/**', 'test/**', 'bench/**', '*.config.*', 'test/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -1,7 +1,9 @@
 // Makes a fresh clone ready for `npm start` and `npm test`, with Node built-ins only:
 //   --deps      installs the locked dependencies when node_modules is missing or stale (npm ci);
 //   --chromium  finds the Chromium the browser tests drive, or installs Debian's package when it
-//               can (root + apt), or stops with the exact command to run.
+//               can (root + apt), or stops with the exact command to run;
+//   --php       the same for PHP's command line (Debian's php-cli), which runs the example PHP shop
+//               in the end-to-end suite.
 // No step downloads a browser build of its own: that fails on a closed network.
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -39,5 +41,35 @@ function ensureChromium() {
   process.exit(1);
 }
 
+function hasPhp() {
+  try {
+    execFileSync('php', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function ensurePhp() {
+  if (hasPhp()) {
+    console.log(`php: ${execFileSync('php', ['-r', 'echo PHP_VERSION;']).toString()}`);
+    return;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log("php: not found, installing Debian's php-cli package");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'php-cli'], { stdio: 'inherit', env });
+    if (hasPhp()) return;
+  }
+  console.error(
+    "php: not found. Install Debian's package and run the tests again:\n" +
+      '  sudo apt-get update && sudo apt-get install -y php-cli',
+  );
+  process.exit(1);
+}
+
 if (want.has('--deps')) ensureDependencies();
 if (want.has('--chromium')) ensureChromium();
+if (want.has('--php')) ensurePhp();

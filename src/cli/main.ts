@@ -91,6 +91,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   sign: signCommand,
   verify: verifyCommand,
   serve: serveCommand,
+  results: async (args, io) => (await import('./results.ts')).resultsCommand(args, io),
 };
 
 /** Runs one command line; returns the exit code. Every error is one line on stderr. */

@@ -25,6 +25,13 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
+/**
+ * The request header carrying the element's `order-token`: an opaque value the shop rendered into
+ * its page for this order and customer, which a standalone endpoint passes on to the shop's order
+ * lookup so the shop can tell its customer's requests from anyone else's (docs/standalone.md).
+ */
+export const ORDER_TOKEN_HEADER = 'pg-order-token';
+
 // Field rules come from the core's one table (schemas/fields.ts FIELD_RULES); only the shapes are new here.
 const language = field('language');
 const merchantReference = field('merchant_reference');
@@ -226,6 +233,9 @@ export type EndpointErrorCode =
   | 'gateway_signature_invalid'
   | 'gateway_answer_invalid'
   | 'gateway_refused'
+  | 'order_lookup_failed'
+  | 'hook_signature_invalid'
+  | 'unknown_result'
   | 'internal_error';
 
 export type OrderRequest = z.infer<typeof orderRequest>;

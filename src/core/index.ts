@@ -19,5 +19,5 @@ export * from './report-file.ts';
 export * from './exchange.ts';
 /** The element ↔ merchant endpoint contract (routes and their schemas), as one namespace. */
 export * as endpointApi from './endpoint-api.ts';
-export { ROUTES, CARD_FIELDS } from './endpoint-api.ts';
+export { ROUTES, CARD_FIELDS, ORDER_TOKEN_HEADER } from './endpoint-api.ts';
 export * from './installments.ts';

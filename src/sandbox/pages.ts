@@ -311,7 +311,9 @@ ${inputs}
     html: layout(language, text.returningTitle, nonce, body, script),
     status: 200,
     nonce,
-    formActions: ["'self'", returnUrl.origin],
+    // form-action also governs the redirects that follow the post: the merchant's return URL may
+    // send the customer on to another origin (a standalone endpoint to the shop's result page).
+    formActions: ["'self'", returnUrl.origin, 'https:', 'http:'],
     script: true,
   };
 }

@@ -6,12 +6,13 @@
  */
 import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
-import { ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
+import { ORDER_TOKEN_HEADER, ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
 import type { OrderState, OrderStatus } from '../core/order-status.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { ResolveOrder } from './orders.ts';
 import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
+import { MIN_HOOK_SECRET_LENGTH } from './hook-signature.ts';
 
 /**
  * A payment outcome the gateway has stated server to server, handed to `onResult` once per
@@ -167,6 +168,8 @@ export const DEFAULT_OTP_RESENDS_PER_FLOW = 3;
 /** OTPs sent per phone number and order in one window, first sends and resends alike. */
 export const DEFAULT_OTP_SENDS_PER_WINDOW = 5;
 export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
+/** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 
@@ -236,6 +239,37 @@ function serviceUrl(allowPath: boolean): Check<string> {
     return undefined;
   };
 }
+
+/**
+ * A URL of the shop's back end (order lookup, result webhook, the shop's page): absolute http(s),
+ * https except on loopback, a query allowed (`index.php?route=pg/order`), no fragment or credentials.
+ */
+const shopUrl: Check<string> = (value) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute URL such as https://shop.example/pg/order';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
+  if (url.protocol === 'http:' && !isLoopback(url)) return 'must use https (plain http is accepted only on localhost)';
+  if (url.hash || url.username || url.password) return 'must not carry a fragment or credentials';
+  return undefined;
+};
+
+const hookSecret: Check<string> = (value) =>
+  value.length >= MIN_HOOK_SECRET_LENGTH
+    ? undefined
+    : `must be at least ${MIN_HOOK_SECRET_LENGTH} characters (for example the output of openssl rand -hex 32)`;
+
+/** Headers the service must never forward: the transport's own, and the service's signature. */
+const UNFORWARDABLE_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'pg-signature']);
+
+const headerName: Check<string> = (value) => {
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)) return 'must list header names such as pg-order-token or cookie';
+  if (UNFORWARDABLE_HEADERS.has(value.toLowerCase())) return `must not list ${value.toLowerCase()}`;
+  return undefined;
+};
 
 const apiRoot: Check<string> = (value) =>
   /^[A-Za-z0-9._~-]+$/.test(value) ? undefined : 'must be one path segment (letters, digits, ".", "_", "~" or "-")';
@@ -419,6 +453,18 @@ export interface EnvConfig
   readonly financingPartnerCode: string | undefined;
   readonly port: number;
   readonly host: string;
+  /** The shop's order lookup (`PG_ORDER_URL`); undefined: `serve` uses its demo orders. */
+  readonly orderUrl: string | undefined;
+  /** Request headers forwarded to the order lookup, lower-case (`PG_ORDER_FORWARD_HEADERS`). */
+  readonly orderForwardHeaders: readonly string[];
+  /** Where each verified result is POSTed (`PG_RESULT_WEBHOOK_URL`). */
+  readonly resultWebhookUrl: string | undefined;
+  /** Signs and verifies every message between the service and the shop (`PG_HOOK_SECRET`). */
+  readonly hookSecret: string | undefined;
+  /** The shop's page the service's own result page links back to (`PG_SHOP_URL`). */
+  readonly shopUrl: string | undefined;
+  /** Time limit of one call to the shop (`PG_HOOK_TIMEOUT_MS`). */
+  readonly hookTimeoutMs: number;
 }
 
 /** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
@@ -440,6 +486,12 @@ export const ENV_VARIABLES = {
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
   PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
   PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
+  PG_ORDER_URL: "the shop's order lookup, asked for each order by signed POST (default: serve's demo orders)",
+  PG_ORDER_FORWARD_HEADERS: 'comma-separated request headers passed on to PG_ORDER_URL, e.g. pg-order-token or cookie (default pg-order-token)',
+  PG_RESULT_WEBHOOK_URL: "the shop's webhook, sent each verified result once by signed POST until it answers 2xx (default: none)",
+  PG_HOOK_SECRET: 'shared secret signing every message with the shop, at least 32 characters (required with PG_ORDER_URL or PG_RESULT_WEBHOOK_URL; secret)',
+  PG_SHOP_URL: "the shop's page that the service's own result page links back to (default: no link)",
+  PG_HOOK_TIMEOUT_MS: `time limit of one call to the shop in milliseconds (default ${DEFAULT_HOOK_TIMEOUT_MS})`,
 } as const;
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
@@ -520,6 +572,24 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
   const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
   const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
+  const orderUrl = optional('PG_ORDER_URL', shopUrl);
+  const forwardList = read('PG_ORDER_FORWARD_HEADERS');
+  const orderForwardHeaders = (forwardList ?? ORDER_TOKEN_HEADER)
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter((item) => item !== '');
+  const badHeader = orderForwardHeaders.map(headerName).find((message) => message !== undefined);
+  if (badHeader) problems.push({ name: 'PG_ORDER_FORWARD_HEADERS', message: badHeader });
+  if (forwardList !== undefined && orderUrl === undefined) {
+    problems.push({ name: 'PG_ORDER_FORWARD_HEADERS', message: 'has no effect without PG_ORDER_URL' });
+  }
+  const resultWebhookUrl = optional('PG_RESULT_WEBHOOK_URL', shopUrl);
+  const secret = optional('PG_HOOK_SECRET', hookSecret);
+  if (secret === undefined && (orderUrl !== undefined || resultWebhookUrl !== undefined)) {
+    problems.push({ name: 'PG_HOOK_SECRET', message: 'is not set (PG_ORDER_URL and PG_RESULT_WEBHOOK_URL sign every message with it)' });
+  }
+  const shopPage = optional('PG_SHOP_URL', shopUrl);
+  const hookTimeoutMs = number('PG_HOOK_TIMEOUT_MS', DEFAULT_HOOK_TIMEOUT_MS, 100, 60_000);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -540,5 +610,11 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     financingPartnerCode,
     port,
     host,
+    orderUrl,
+    orderForwardHeaders,
+    resultWebhookUrl,
+    hookSecret: secret,
+    shopUrl: shopPage,
+    hookTimeoutMs,
   };
 }

@@ -33,6 +33,9 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   gateway_unreachable: 502,
   gateway_signature_invalid: 502,
   gateway_answer_invalid: 502,
+  order_lookup_failed: 502,
+  hook_signature_invalid: 401,
+  unknown_result: 404,
   internal_error: 500,
 };
 
@@ -133,6 +136,18 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   gateway_answer_invalid: {
     en: 'The payment gateway sent an answer that cannot be used; please try again later.',
     ar: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه؛ يرجى المحاولة لاحقًا.',
+  },
+  order_lookup_failed: {
+    en: 'The shop could not confirm this order just now; please try again.',
+    ar: 'تعذر على المتجر تأكيد هذا الطلب الآن؛ يرجى المحاولة مرة أخرى.',
+  },
+  hook_signature_invalid: {
+    en: 'The PG-Signature header is missing, malformed, too old or does not match the body.',
+    ar: 'ترويسة PG-Signature مفقودة أو غير صحيحة أو قديمة أو لا تطابق المحتوى.',
+  },
+  unknown_result: {
+    en: 'No result awaiting acknowledgement has this idempotency key.',
+    ar: 'لا توجد نتيجة بانتظار التأكيد بمفتاح التكرار هذا.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',

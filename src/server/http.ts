@@ -2,6 +2,7 @@
  * Web-standard HTTP plumbing of the endpoint: size-limited body reading, JSON answers, CORS and
  * the two things read from headers (the language of a refusal and the customer's address).
  */
+import { ORDER_TOKEN_HEADER } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { EndpointRefusal } from './errors.ts';
 
@@ -189,7 +190,8 @@ export function preflightResponse(request: Request, policy: OriginPolicy): Respo
     headers: {
       ...corsHeaders(request, policy),
       'access-control-allow-methods': 'POST, OPTIONS',
-      'access-control-allow-headers': 'content-type, accept-language',
+      // The elements' order token (docs/standalone.md): a standalone endpoint passes it on to the shop.
+      'access-control-allow-headers': `content-type, accept-language, ${ORDER_TOKEN_HEADER}`,
       'access-control-max-age': '600',
       ...SECURITY_HEADERS,
     },

@@ -32,3 +32,22 @@ export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
 export { COMPLETION_FIELDS } from './routes-payment-pages.ts';
 export { toNodeListener, createNodeServer, type NodeListenerOptions } from './node.ts';
 export { serve, DEMO_ORDERS, type ServeOptions, type RunningServer } from './serve.ts';
+export {
+  HOOK_SIGNATURE_HEADER,
+  HOOK_TOLERANCE_SECONDS,
+  signHookBody,
+  verifyHookSignature,
+  type HookVerification,
+  type HookVerifyOptions,
+} from './hook-signature.ts';
+export {
+  resultAcknowledgeRequest,
+  resultsListRequest,
+  resultWebhook,
+  SERVICE_ROUTES,
+  shopOrder,
+  type OrderLookupRequest,
+  type ResultWebhook,
+  type ShopOrder,
+} from './shop-protocol.ts';
+export { InMemoryResultOutbox, type InMemoryResultOutboxOptions, type OutboxEntry, type ResultOutbox } from './result-outbox.ts';

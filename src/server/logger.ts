@@ -34,6 +34,7 @@ const SECRET_KEY = new RegExp(
     'expiry_date',
     'otp',
     'token_name',
+    'order[-_]?token',
     'password',
     'secret',
     'authorization',

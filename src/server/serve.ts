@@ -1,16 +1,30 @@
 /**
  * `pg-checkout serve`: the merchant endpoint from `PG_*` environment variables on a Node server,
- * on loopback by default, with an in-memory order store holding the demo orders. Other handlers
- * (the sandbox gateway, a demo page) can share the port through `mount`.
+ * on loopback by default. Other handlers (the sandbox gateway, a demo page) can share the port
+ * through `mount`.
+ *
+ * As a standalone service beside a shop written in any language: orders come from the shop's
+ * back end (`PG_ORDER_URL`), each verified result goes to it by webhook (`PG_RESULT_WEBHOOK_URL`)
+ * from an outbox that keeps it until the shop acknowledges it, the shop can list and acknowledge
+ * results itself (results routes), and without `PG_RESULT_URL` the customer lands on the service's
+ * own result page. Without `PG_ORDER_URL` it serves its demo orders. See docs/standalone.md.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, type EndpointConfig } from './config.ts';
+import { configFromEnv, ConfigError, type EndpointConfig } from './config.ts';
 import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
 import type { RequestContext } from './http.ts';
 import { createJsonLogger, redactingLogger, type Logger } from './logger.ts';
 import { createNodeServer } from './node.ts';
-import { InMemoryOrderStore, type MerchantOrder } from './orders.ts';
+import { createHttpOrderSource } from './order-source.ts';
+import { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { createResultPage } from './result-page.ts';
+import { InMemoryResultOutbox, type ResultOutbox } from './result-outbox.ts';
+import { createResultWebhook, type ResultWebhookSender } from './result-webhook.ts';
+import { createResultsRoutes } from './results-routes.ts';
+import { ShopAvailability } from './shop-client.ts';
+import { SERVICE_ROUTES } from './shop-protocol.ts';
 
 /** The orders `serve` starts with when it is given no store: one per kind of currency exponent. */
 export const DEMO_ORDERS: readonly MerchantOrder[] = [
@@ -33,8 +47,24 @@ export type MountedHandler = (
 ) => Promise<Response | undefined> | Response | undefined;
 
 export interface ServeOptions {
-  /** The order store (default: a store holding DEMO_ORDERS). */
+  /** The order store when no `PG_ORDER_URL` is set (default: a store holding DEMO_ORDERS). */
   readonly orders?: InMemoryOrderStore;
+  /**
+   * The results recorded and not yet acknowledged by the shop (default: in memory). Give several
+   * instances one shared outbox (see result-outbox.ts).
+   */
+  readonly outbox?: ResultOutbox;
+  /**
+   * Counts the OTPs sent per phone number and order (default: in memory). Give several instances
+   * one shared limiter (see rate-limit.ts).
+   */
+  readonly otpSendLimiter?: RateLimiter;
+  /** Waits of the webhook's retries (default: 2 s doubling to 5 minutes, looked for every second). */
+  readonly webhookRetry?: { readonly firstRetryMs?: number; readonly maxRetryMs?: number; readonly pollIntervalMs?: number };
+  /** Retries of an order lookup the shop did not answer (default 2, the first after 200 ms). */
+  readonly orderLookupRetry?: { readonly retries?: number; readonly retryDelayMs?: number };
+  /** The clock (default `new Date()`), for hook signatures and retry times. */
+  readonly now?: () => Date;
   /** Handlers for paths that are not the endpoint's, asked in order (e.g. the sandbox gateway). */
   readonly mount?: readonly MountedHandler[];
   /** Logs (default: JSON lines on standard output). */
@@ -51,7 +81,10 @@ export interface RunningServer {
   /** The endpoint's own URL (public URL plus base path), as the elements are given it. */
   readonly endpointUrl: string;
   readonly server: Server;
-  readonly orders: InMemoryOrderStore;
+  /** The demo order store; undefined when orders come from `PG_ORDER_URL`. */
+  readonly orders: InMemoryOrderStore | undefined;
+  /** Every result recorded, and which ones the shop has not acknowledged. */
+  readonly outbox: ResultOutbox;
   readonly endpoint: MerchantEndpoint;
   close(): Promise<void>;
 }
@@ -65,14 +98,46 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<RunningServer> {
   const config = configFromEnv(env);
-  const orders = options.orders ?? new InMemoryOrderStore(DEMO_ORDERS);
+  if (config.orderUrl !== undefined && options.orders !== undefined) {
+    throw new ConfigError([{ name: 'PG_ORDER_URL', message: 'is set, so the orders option cannot be used as well' }]);
+  }
+  const orders = config.orderUrl === undefined ? (options.orders ?? new InMemoryOrderStore(DEMO_ORDERS)) : undefined;
   const logger = options.logger ?? createJsonLogger((line) => process.stdout.write(`${line}\n`));
+  const log = redactingLogger(logger);
+  const now = options.now ?? (() => new Date());
+  const outbox = options.outbox ?? new InMemoryResultOutbox({ now });
+  const availability = new ShopAvailability(log, now);
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const shopCall = (url: string, secret: string) => ({ url, secret, timeoutMs: config.hookTimeoutMs, fetch: fetchImpl, now });
+  const resolveOrder: ResolveOrder = orders
+    ? orders.resolve
+    : createHttpOrderSource({
+        ...shopCall(config.orderUrl ?? '', config.hookSecret ?? ''),
+        forwardHeaders: config.orderForwardHeaders,
+        ...options.orderLookupRetry,
+        log,
+        availability,
+      });
+  const webhook: ResultWebhookSender | undefined =
+    config.resultWebhookUrl === undefined
+      ? undefined
+      : createResultWebhook({
+          ...shopCall(config.resultWebhookUrl, config.hookSecret ?? ''),
+          ...options.webhookRetry,
+          outbox,
+          log,
+          availability,
+        });
+  const serviceHandlers = [
+    createResultsRoutes({ outbox, secret: config.hookSecret, basePath: config.basePath, log, now }),
+    createResultPage({ outbox, basePath: config.basePath, shopUrl: config.shopUrl }),
+  ];
   let endpoint: MerchantEndpoint | undefined;
 
   const handler = async (request: Request, context: RequestContext = {}): Promise<Response> => {
     if (!endpoint) return new Response('starting', { status: 503 });
     if (!isEndpointPath(new URL(request.url).pathname, config.basePath)) {
-      for (const mounted of options.mount ?? []) {
+      for (const mounted of [...serviceHandlers, ...(options.mount ?? [])]) {
         const answered = await mounted(request, context);
         if (answered) return answered;
       }
@@ -80,7 +145,6 @@ export async function serve(
     return endpoint(request, context);
   };
   // A mounted handler that throws, or an answer that cannot be written: one log line and a 500.
-  const log = redactingLogger(logger);
   const server = await createNodeServer(handler, { onError: (error) => log.error('internal_error', { error }) });
 
   await new Promise<void>((resolve, reject) => {
@@ -96,17 +160,27 @@ export async function serve(
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
   const host = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const publicUrl = config.publicUrl ?? url;
-  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
+  const close = async () => {
+    await webhook?.stop();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   try {
     endpoint = createMerchantEndpoint({
       ...config,
       publicUrl,
-      resolveOrder: orders.resolve,
+      resolveOrder,
+      // Without a result page of the shop's, the customer lands on the service's own.
+      resultUrl: config.resultUrl ?? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}`,
+      resultLedger: outbox,
+      ...(options.otpSendLimiter ? { otpSendLimiter: options.otpSendLimiter } : {}),
       logger,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: fetchImpl,
       onResult: async (result, request) => {
-        orders.recordResult(result);
+        orders?.recordResult(result);
+        // Delivered at once, so the shop usually knows before the customer lands on its page; a
+        // failed delivery stays in the outbox and is tried again in the background.
+        await webhook?.deliver(result);
         return options.onResult?.(result, request);
       },
     });
@@ -114,12 +188,24 @@ export async function serve(
     await close();
     throw error;
   }
-  logger.info('listening', { url, endpoint: `${publicUrl}${config.basePath}`, orders: orders.list().length });
+  webhook?.start();
+  logger.info('listening', {
+    url,
+    endpoint: `${publicUrl}${config.basePath}`,
+    orders: orders ? `demo orders in memory (${orders.list().length}); set PG_ORDER_URL to ask the shop` : 'PG_ORDER_URL',
+    results: webhook
+      ? 'PG_RESULT_WEBHOOK_URL'
+      : config.hookSecret
+        ? 'kept for the results routes and pg-checkout results'
+        : 'kept in memory only (set PG_RESULT_WEBHOOK_URL and PG_HOOK_SECRET to hand them to the shop)',
+    result_page: config.resultUrl === undefined ? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}` : 'PG_RESULT_URL',
+  });
   return {
     url,
-    endpointUrl: `${publicUrl.replace(/\/+$/, '')}${config.basePath}`,
+    endpointUrl: `${publicUrl}${config.basePath}`,
     server,
     orders,
+    outbox,
     endpoint,
     close,
   };

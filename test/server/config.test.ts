@@ -6,6 +6,7 @@ import { InMemoryOrderStore } from '../../src/server/orders.ts';
 
 const REQUEST_SECRET = 'req-Secret-Phrase-123';
 const RESPONSE_SECRET = 'resp-Secret-Phrase-456';
+const HOOK_SECRET = 'hook-secret-0123456789abcdef0123456789';
 
 const VALID_ENV: Readonly<Record<string, string>> = {
   PG_MERCHANT_IDENTIFIER: 'merchant01',
@@ -41,6 +42,12 @@ describe('configFromEnv', () => {
       PG_TRUSTED_PROXY_HOPS: '1',
       PG_VOUCHER_PARTNER_CODE: 'VCH01',
       PG_FINANCING_PARTNER_CODE: 'FIN01',
+      PG_ORDER_URL: 'https://shop.example/index.php?route=pg/order',
+      PG_ORDER_FORWARD_HEADERS: 'PG-Order-Token, Cookie',
+      PG_RESULT_WEBHOOK_URL: 'https://shop.example/pg-hooks/result',
+      PG_HOOK_SECRET: HOOK_SECRET,
+      PG_SHOP_URL: 'https://shop.example/',
+      PG_HOOK_TIMEOUT_MS: '2500',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -60,6 +67,12 @@ describe('configFromEnv', () => {
       financingPartnerCode: 'FIN01',
       port: 9090,
       host: '0.0.0.0',
+      orderUrl: 'https://shop.example/index.php?route=pg/order',
+      orderForwardHeaders: ['pg-order-token', 'cookie'],
+      resultWebhookUrl: 'https://shop.example/pg-hooks/result',
+      hookSecret: HOOK_SECRET,
+      shopUrl: 'https://shop.example/',
+      hookTimeoutMs: 2500,
     });
   });
 
@@ -71,6 +84,39 @@ describe('configFromEnv', () => {
     assert.deepEqual(config.allowedOrigins, []);
     assert.equal(config.basePath, '');
     assert.equal(config.publicUrl, undefined);
+    assert.equal(config.orderUrl, undefined, 'serve uses its demo orders');
+    assert.deepEqual(config.orderForwardHeaders, ['pg-order-token']);
+    assert.equal(config.resultWebhookUrl, undefined);
+    assert.equal(config.hookTimeoutMs, 5000);
+  });
+
+  it('needs PG_HOOK_SECRET, of at least 32 characters, to talk to the shop', () => {
+    for (const name of ['PG_ORDER_URL', 'PG_RESULT_WEBHOOK_URL']) {
+      const error = refusal({ ...VALID_ENV, [name]: 'https://shop.example/hook' });
+      assert.deepEqual(error.problems.map((problem) => problem.name), ['PG_HOOK_SECRET'], name);
+      assert.match(error.message, /PG_HOOK_SECRET is not set/);
+    }
+    const short = refusal({ ...VALID_ENV, PG_ORDER_URL: 'https://shop.example/hook', PG_HOOK_SECRET: 'short-secret' });
+    assert.match(short.message, /PG_HOOK_SECRET must be at least 32 characters/);
+    assert.ok(!short.message.includes('short-secret'));
+  });
+
+  it('refuses the shop’s URLs and forwarded headers it cannot use', () => {
+    const withSecret = { ...VALID_ENV, PG_HOOK_SECRET: HOOK_SECRET };
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ PG_ORDER_URL: 'http://shop.example/order' }, 'PG_ORDER_URL', /must use https/],
+      [{ PG_RESULT_WEBHOOK_URL: 'https://user:pw@shop.example/hook' }, 'PG_RESULT_WEBHOOK_URL', /must not carry a fragment or credentials/],
+      [{ PG_ORDER_URL: 'https://shop.example/o', PG_ORDER_FORWARD_HEADERS: 'host' }, 'PG_ORDER_FORWARD_HEADERS', /must not list host/],
+      [{ PG_ORDER_URL: 'https://shop.example/o', PG_ORDER_FORWARD_HEADERS: 'bad header' }, 'PG_ORDER_FORWARD_HEADERS', /must list header names/],
+      [{ PG_ORDER_FORWARD_HEADERS: 'cookie' }, 'PG_ORDER_FORWARD_HEADERS', /has no effect without PG_ORDER_URL/],
+      [{ PG_HOOK_TIMEOUT_MS: '5' }, 'PG_HOOK_TIMEOUT_MS', /must be a whole number from 100 to 60000/],
+    ];
+    for (const [extra, name, message] of cases) {
+      const error = refusal({ ...withSecret, ...extra });
+      assert.deepEqual(error.problems.map((problem) => problem.name), [name], JSON.stringify(extra));
+      assert.match(error.message, message);
+    }
+    assert.equal(configFromEnv({ ...withSecret, PG_ORDER_URL: 'http://127.0.0.1:8080/order.php' }).orderUrl, 'http://127.0.0.1:8080/order.php');
   });
 
   it('names every missing variable in one message', () => {

@@ -282,6 +282,7 @@ describe('CORS', () => {
     assert.equal(answer.headers.get('access-control-allow-origin'), ELEMENTS_ORIGIN);
     assert.match(answer.headers.get('access-control-allow-methods') ?? '', /POST/);
     assert.match(answer.headers.get('access-control-allow-headers') ?? '', /content-type/);
+    assert.match(answer.headers.get('access-control-allow-headers') ?? '', /pg-order-token/, 'the elements’ order token');
     assert.equal(answer.headers.get('access-control-allow-credentials'), null);
   });
 

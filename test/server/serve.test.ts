@@ -114,7 +114,7 @@ describe('serve()', () => {
     assert.equal(response.status, 303);
     assert.match(response.headers.get('location') ?? '', /\/done\?merchant_reference=demo-1001&outcome=success/);
     assert.equal(gateway.callsOf('TOKEN_PAYMENT')[0]?.request['customer_ip'], '127.0.0.1');
-    assert.equal(server.orders.resultOf('demo-1001')?.outcome, 'success', 'the demo store records the result');
+    assert.equal(server.orders?.resultOf('demo-1001')?.outcome, 'success', 'the demo store records the result');
   });
 
   it('refuses an oversized body through the Node adapter with 413', async () => {

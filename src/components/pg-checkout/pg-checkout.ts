@@ -221,6 +221,7 @@ export class PgCheckout extends PgElement {
               required
               endpoint=${this.endpoint}
               merchant-reference=${this.merchantReference}
+              order-token=${ifDefined(this.orderToken || undefined)}
               language=${this.language}
               theme-href=${ifDefined(this.themeHref || undefined)}
               plans-view=${this.plansView}
@@ -243,6 +244,7 @@ export class PgCheckout extends PgElement {
       completion="hosted-page"
       endpoint=${this.endpoint}
       merchant-reference=${this.merchantReference}
+      order-token=${ifDefined(this.orderToken || undefined)}
       language=${this.language}
       theme-href=${ifDefined(this.themeHref || undefined)}
       plans-view=${this.plansView}
@@ -259,12 +261,14 @@ export class PgCheckout extends PgElement {
       ? html`<pg-bill-voucher
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
+          order-token=${ifDefined(this.orderToken || undefined)}
           language=${this.language}
           theme-href=${themeHref}
         ></pg-bill-voucher>`
       : html`<pg-financing-otp
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
+          order-token=${ifDefined(this.orderToken || undefined)}
           language=${this.language}
           theme-href=${themeHref}
         ></pg-financing-otp>`;

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import {
+  ORDER_TOKEN_HEADER,
   ROUTES,
   billRequest,
   billResult,
@@ -81,15 +82,19 @@ export class EndpointRequestError extends Error {
 export interface EndpointClientOptions {
   /** Replaces the global `fetch` (tests, or a merchant wrapping requests). */
   readonly fetch?: typeof fetch;
+  /** The shop's opaque token for this order and customer, sent as the `pg-order-token` header. */
+  readonly orderToken?: string;
 }
 
 /** Posts JSON to `{endpoint}{route}` and returns the zod-checked result. */
 export class EndpointClient {
   readonly endpoint: string;
+  readonly orderToken: string;
   readonly #fetch: typeof fetch;
 
   constructor(endpoint: string, options: EndpointClientOptions = {}) {
     this.endpoint = endpoint.replace(/\/+$/, '');
+    this.orderToken = options.orderToken ?? '';
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
@@ -120,7 +125,12 @@ export class EndpointClient {
     try {
       response = await this.#fetch(this.urlOf(route), {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          // A standalone endpoint on another origin gets no cookie: this tells the shop whose request it is.
+          ...(this.orderToken ? { [ORDER_TOKEN_HEADER]: this.orderToken } : {}),
+        },
         body: JSON.stringify(checkedBody.data),
         credentials: 'same-origin',
         signal,

@@ -22,6 +22,8 @@ import {
 /** What a host needs: an endpoint URL and a place to fire events. */
 export interface EndpointHost extends ReactiveControllerHost, EventTarget {
   readonly endpoint: string;
+  /** The shop's token for this order and customer, if it gave one (`order-token`). */
+  readonly orderToken?: string;
 }
 
 /** The outcome of {@link EndpointController.request}; it never rejects. */
@@ -61,10 +63,13 @@ export class EndpointController implements ReactiveController {
     return false;
   }
 
-  /** The client for the host's current endpoint URL (rebuilt when the URL changes). */
+  /** The client for the host's current endpoint URL and order token (rebuilt when either changes). */
   get client(): EndpointClient {
     const endpoint = this.#host.endpoint.replace(/\/+$/, '');
-    if (this.#client?.endpoint !== endpoint) this.#client = new EndpointClient(endpoint, this.#options);
+    const orderToken = this.#host.orderToken ?? '';
+    if (this.#client?.endpoint !== endpoint || this.#client.orderToken !== orderToken) {
+      this.#client = new EndpointClient(endpoint, { ...this.#options, orderToken });
+    }
     return this.#client;
   }
 

@@ -67,6 +67,13 @@ export abstract class PgElement extends LitElement {
   /** The merchant's order number, as the merchant endpoint knows it. */
   @property({ attribute: 'merchant-reference', converter: textReader }) merchantReference = '';
 
+  /**
+   * The shop's opaque token for this order and this customer, sent to the endpoint as the
+   * `pg-order-token` header so that a standalone endpoint on another origin can have the shop
+   * check the order is the caller's. A per-order value the shop gave the page, never a merchant secret.
+   */
+  @property({ attribute: 'order-token', converter: textReader }) orderToken = '';
+
   /** Language of all text: `en` or `ar` (right-to-left); anything else reads as `en`. */
   @property({ converter: languageReader }) language: Language = 'en';
 

@@ -8,6 +8,7 @@ import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/net
 
 class ClientHost extends LitElement {
   endpoint = ENDPOINT;
+  orderToken = '';
   readonly requests = new EndpointController(this, { describeError: (error) => `failed: ${error.kind}` });
 }
 customElements.define('test-client-host', ClientHost);
@@ -91,7 +92,25 @@ describe('the endpoint client', () => {
     expect(seen).to.deep.equal(['https://shop.example/pg/order']);
   });
 
+  it('sends the shop’s order token as the pg-order-token header, and no such header without one', async () => {
+    const seen: (string | null)[] = [];
+    const fetchSpy: typeof fetch = async (input, init) => {
+      seen.push(new Headers(init?.headers).get('pg-order-token'));
+      return Response.json({ merchant_reference: 'r1', amount: 100, currency: 'EGP' });
+    };
+    await new EndpointClient(ENDPOINT, { fetch: fetchSpy, orderToken: 'tok-9f2c' }).request('order', { merchant_reference: 'r1', language: 'en' });
+    await new EndpointClient(ENDPOINT, { fetch: fetchSpy }).request('order', { merchant_reference: 'r1', language: 'en' });
+    expect(seen).to.deep.equal(['tok-9f2c', null]);
+  });
+
   describe('in an element (EndpointController)', () => {
+    it('uses the element’s current order token', async () => {
+      const host = await fixture<ClientHost>(html`<test-client-host></test-client-host>`);
+      expect(host.requests.client.orderToken).to.equal('');
+      host.orderToken = 'tok-from-the-shop';
+      expect(host.requests.client.orderToken).to.equal('tok-from-the-shop');
+    });
+
     it('fires start, success and complete in that order and tracks the pending state', async () => {
       const host = await fixture<ClientHost>(html`<test-client-host></test-client-host>`);
       const types: string[] = [];

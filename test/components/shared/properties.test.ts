@@ -39,6 +39,7 @@ const SHARED: Cases = {
   },
   language: { attribute: 'language', initial: 'en', texts: [['ar', 'ar'], ['en', 'en'], ['fr', 'en'], ['AR', 'en']] },
   themeHref: { attribute: 'theme-href', initial: '', texts: [['/themes/back-office-example.css', '/themes/back-office-example.css']] },
+  orderToken: { attribute: 'order-token', initial: '', texts: [['9f3c0a7e', '9f3c0a7e']] },
 };
 
 const flag = (attribute: string): PropertyCase => ({

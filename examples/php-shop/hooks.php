@@ -1,0 +1,57 @@
+<?php
+// The two hooks pg-checkout serve calls, both signed with PG_HOOK_SECRET (shop.php checks it):
+// POST /pg-hooks/order   (PG_ORDER_URL)          answers the order, for its owner only;
+// POST /pg-hooks/result  (PG_RESULT_WEBHOOK_URL) stores a verified result once per idempotency key.
+declare(strict_types=1);
+
+function order_lookup_hook(): void
+{
+    $body = signed_request_body();
+    if ($body === null) return;
+    $lookup = json_decode($body, true);
+    if (($lookup['type'] ?? '') !== 'order_lookup') {
+        json_answer(400, ['error' => 'not an order lookup']);
+        return;
+    }
+    $order = read_store()['orders'][$lookup['merchant_reference'] ?? ''] ?? null;
+    // The browser named the reference: answer only for the customer this shop gave the order's token.
+    // A reference from the gateway's verified return is answered whoever asks.
+    $owner = ($lookup['reference_source'] ?? '') === 'gateway'
+        || ($order !== null && hash_equals($order['token'], (string) ($lookup['headers']['pg-order-token'] ?? '')));
+    if ($order === null || !$owner) {
+        json_answer(404, ['error' => 'unknown order']);
+        return;
+    }
+    json_answer(200, [
+        'merchant_reference' => $order['merchant_reference'],
+        'amount' => $order['amount'],          // minor units: 250000 is EGP 2,500.00
+        'currency' => $order['currency'],
+        'description' => $order['description'],
+        'paid' => $order['paid'] ?? false,
+    ]);
+}
+
+function result_webhook_hook(): void
+{
+    $body = signed_request_body();
+    if ($body === null) return;
+    $message = json_decode($body, true);
+    $result = $message['result'] ?? null;
+    if (($message['type'] ?? '') !== 'payment_result' || !isset($result['idempotency_key'], $result['merchant_reference'])) {
+        json_answer(400, ['error' => 'not a payment result']);
+        return;
+    }
+    // One record per idempotency key: a result sent again (the service retrying) changes nothing.
+    with_store(function (array $store) use ($result) {
+        $key = $result['idempotency_key'];
+        if (!isset($store['results'][$key])) {
+            $store['results'][$key] = $result + ['received_at' => gmdate('c')];
+            $reference = $result['merchant_reference'];
+            if (isset($store['orders'][$reference]) && $result['outcome'] === 'success') {
+                $store['orders'][$reference]['paid'] = true;
+            }
+        }
+        return $store;
+    });
+    json_answer(200, ['stored' => $result['idempotency_key']]);
+}

@@ -1,0 +1,126 @@
+<?php
+// A minimal PHP shop paying through pg-checkout serve. Run it with the router:
+//   php -S 127.0.0.1:8080 index.php
+// GET / a product; POST /checkout creates an order; GET /checkout shows <pg-checkout> for it;
+// GET /result shows what the service's webhook told the shop; /pg-hooks/* are the service's hooks.
+declare(strict_types=1);
+
+require __DIR__ . '/shop.php';
+require __DIR__ . '/hooks.php';
+
+session_set_cookie_params(['httponly' => true, 'samesite' => 'Lax']);
+
+$path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
+$method = $_SERVER['REQUEST_METHOD'];
+
+// The hooks are the service's, called server to server: no session, no page.
+if ($method === 'POST' && $path === '/pg-hooks/order') return order_lookup_hook();
+if ($method === 'POST' && $path === '/pg-hooks/result') return result_webhook_hook();
+
+// The package's files: the one-file bundle of the elements and a theme (after `npm run build`).
+$assets = [
+    '/assets/pg-checkout.js' => ['bundle/pg-checkout.js', 'text/javascript'],
+    '/assets/default.css' => ['../themes/default.css', 'text/css'],
+];
+if (isset($assets[$path])) {
+    [$file, $type] = $assets[$path];
+    $full = setting('PG_CHECKOUT_DIST', __DIR__ . '/../../dist') . '/' . $file;
+    if (!is_file($full)) {
+        http_response_code(404);
+        exit("Build the package first (npm run build), or set PG_CHECKOUT_DIST.\n");
+    }
+    header("Content-Type: $type; charset=utf-8");
+    readfile($full);
+    return;
+}
+
+session_start();
+
+// The elements talk to the service (connect-src) and post the payment form to the gateway's page
+// (form-action): in the sandbox both are the service's origin. No inline script or style anywhere.
+$service = origin_of(service_url());
+$gateway = origin_of(setting('PG_GATEWAY_CHECKOUT_URL', service_url()));
+header("Content-Security-Policy: default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    . "connect-src $service; form-action 'self' $gateway; base-uri 'self'; frame-ancestors 'none'; object-src 'none'");
+
+function page(string $title, string $body, bool $refresh = false): void
+{
+    header('Content-Type: text/html; charset=utf-8');
+    $meta = $refresh ? '<meta http-equiv="refresh" content="2">' : '';
+    echo "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" . e($title) . "</title>$meta"
+        . '<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/default.css">'
+        . '<script type="module" src="/assets/pg-checkout.js"></script></head>'
+        . "<body><main><h1>" . e($title) . "</h1>$body</main></body></html>\n";
+}
+
+/** The session's order with this reference, or null: another customer's order is nobody's business here. */
+function own_order(string $reference): ?array
+{
+    $order = read_store()['orders'][$reference] ?? null;
+    return $order !== null && hash_equals($order['session'], session_id()) ? $order : null;
+}
+
+if ($method === 'GET' && $path === '/') {
+    page('Noise-cancelling headphones', '<p>EGP 2,500.00</p>'
+        . '<form method="post" action="/checkout"><button id="buy" type="submit">Check out</button></form>');
+    return;
+}
+
+if ($method === 'POST' && $path === '/checkout') {
+    $reference = 'php-' . bin2hex(random_bytes(6));
+    with_store(function (array $store) use ($reference) {
+        $store['orders'][$reference] = [
+            'merchant_reference' => $reference,
+            'amount' => 250000,
+            'currency' => 'EGP',
+            'description' => 'Noise-cancelling headphones',
+            'session' => session_id(),
+            // Opaque, per order: the element sends it back, the service passes it on, we compare it.
+            'token' => bin2hex(random_bytes(24)),
+        ];
+        return $store;
+    });
+    header('Location: /checkout?merchant_reference=' . urlencode($reference), true, 303);
+    return;
+}
+
+if ($method === 'GET' && $path === '/checkout') {
+    $order = own_order((string) ($_GET['merchant_reference'] ?? ''));
+    if ($order === null) {
+        http_response_code(404);
+        page('Order not found', '<p><a href="/">Back to the shop</a></p>');
+        return;
+    }
+    page('Checkout', '<p>Order <span id="order-ref">' . e($order['merchant_reference']) . '</span></p>'
+        . '<pg-checkout mode="redirect" language="en"'
+        . ' endpoint="' . e(service_url()) . '"'
+        . ' merchant-reference="' . e($order['merchant_reference']) . '"'
+        . ' order-token="' . e($order['token']) . '"></pg-checkout>');
+    return;
+}
+
+if ($method === 'GET' && $path === '/result') {
+    // The query string says which order, never how it went: that comes from the signed webhook.
+    $reference = (string) ($_GET['merchant_reference'] ?? '');
+    $order = own_order($reference);
+    $results = array_values(array_filter(read_store()['results'], fn ($r) => $r['merchant_reference'] === $reference));
+    $result = end($results) ?: null;
+    if ($order === null) {
+        http_response_code(404);
+        page('Order not found', '<p><a href="/">Back to the shop</a></p>');
+    } elseif ($result === null) {
+        page('Waiting for the payment result', '<p id="outcome" data-outcome="waiting">This page refreshes by itself.</p>', true);
+    } else {
+        $paid = $result['outcome'] === 'success';
+        page($paid ? 'Thank you for your order' : 'Payment not completed',
+            '<p id="outcome" data-outcome="' . e($result['outcome']) . '">' . e($result['response_message']) . '</p>'
+            . '<dl><dt>Order</dt><dd>' . e($reference) . '</dd><dt>Gateway code</dt><dd id="response-code">'
+            . e($result['response_code']) . '</dd><dt>Payment ID</dt><dd id="payment-id">' . e($result['svc_id'] ?? '')
+            . '</dd><dt>State</dt><dd>' . e($result['order_state']) . '</dd></dl>'
+            . '<p><a href="/">Back to the shop</a></p>');
+    }
+    return;
+}
+
+http_response_code(404);
+page('Not found', '<p><a href="/">Back to the shop</a></p>');

@@ -1,0 +1,93 @@
+/**
+ * The results routes of the standalone service, for the shop's back end (never a browser): list the
+ * results the shop has not acknowledged, and acknowledge one. Each request is signed with
+ * `PG_HOOK_SECRET` like the webhook (a request outside the five-minute window is refused), and each
+ * answer is signed back, so the shop can recover every result it missed while it was down, even
+ * without the webhook. Without a hook secret the routes do not exist.
+ *
+ *     POST {base}/results/pending      {"limit": 100}               → {"results": [OutboxEntry, …]}
+ *     POST {base}/results/acknowledge  {"idempotency_key": "…"}      → {"acknowledged": "…"}
+ */
+import type * as z from 'zod/mini';
+import { validate } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
+import { EndpointRefusal } from './errors.ts';
+import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from './hook-signature.ts';
+import { assertJsonContentType, assertJsonDepth, jsonResponse, languageFromHeaders, readBodyText } from './http.ts';
+import type { Logger } from './logger.ts';
+import type { ResultOutbox } from './result-outbox.ts';
+import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES } from './shop-protocol.ts';
+
+export interface ResultsRoutesOptions {
+  readonly outbox: ResultOutbox;
+  /** Without a secret nobody could be told apart from the shop: the routes answer 404. */
+  readonly secret: string | undefined;
+  readonly basePath: string;
+  readonly log: Logger;
+  readonly now: () => Date;
+}
+
+const MAX_BODY_BYTES = 16 * 1024;
+const DEFAULT_LIMIT = 100;
+
+/** A handler for the two routes; undefined for any other path. */
+export function createResultsRoutes(options: ResultsRoutesOptions): (request: Request) => Promise<Response | undefined> {
+  const { outbox, secret, basePath, log } = options;
+  const pendingPath = `${basePath}${SERVICE_ROUTES.resultsPending}`;
+  const acknowledgePath = `${basePath}${SERVICE_ROUTES.resultsAcknowledge}`;
+
+  const signed = async (status: number, body: unknown): Promise<Response> => {
+    const text = JSON.stringify(body);
+    const response = jsonResponse(status, body);
+    response.headers.set(HOOK_SIGNATURE_HEADER, await signHookBody(text, secret ?? '', options.now()));
+    return response;
+  };
+
+  const readSigned = async <S extends z.ZodMiniType>(request: Request, schema: S, language: Language): Promise<z.infer<S>> => {
+    if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST' } });
+    assertJsonContentType(request);
+    const text = await readBodyText(request, MAX_BODY_BYTES);
+    const verified = await verifyHookSignature(text, request.headers.get(HOOK_SIGNATURE_HEADER), secret ?? '', {
+      now: options.now(),
+    });
+    if (!verified.valid) {
+      log.warn('results_signature_invalid', { reason: verified.reason });
+      throw new EndpointRefusal('hook_signature_invalid', { field: HOOK_SIGNATURE_HEADER.toLowerCase() });
+    }
+    assertJsonDepth(text);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new EndpointRefusal('invalid_json');
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
+    const parsed = validate(schema, body, language);
+    if (!parsed.ok) {
+      const [first] = parsed.errors;
+      throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
+    }
+    return parsed.data;
+  };
+
+  return async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path !== pendingPath && path !== acknowledgePath) return undefined;
+    const language = languageFromHeaders(request);
+    try {
+      if (secret === undefined) throw new EndpointRefusal('not_found');
+      if (path === pendingPath) {
+        const { limit } = await readSigned(request, resultsListRequest, language);
+        return await signed(200, { results: await outbox.pending(limit ?? DEFAULT_LIMIT) });
+      }
+      const { idempotency_key: key } = await readSigned(request, resultAcknowledgeRequest, language);
+      if (!(await outbox.acknowledge(key))) throw new EndpointRefusal('unknown_result', { field: 'idempotency_key' });
+      log.info('result_acknowledged', { idempotency_key: key, by: 'results_route' });
+      return await signed(200, { acknowledged: key });
+    } catch (error) {
+      if (!(error instanceof EndpointRefusal)) throw error;
+      log.info('refused', { route: path === pendingPath ? 'resultsPending' : 'resultsAcknowledge', code: error.code, field: error.details.field });
+      return jsonResponse(error.status, error.body(language), error.details.headers);
+    }
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * What the standalone service (`pg-checkout serve`) and the shop's own back end say to each other
+ * over HTTP, every message signed with `PG_HOOK_SECRET` (hook-signature.ts):
+ *
+ * - the service asks `PG_ORDER_URL` for an order (`OrderLookupRequest`) and the shop answers the
+ *   order (`ShopOrder`, signed too) or 404;
+ * - the service posts each verified result to `PG_RESULT_WEBHOOK_URL` (`ResultWebhook`) until the
+ *   shop answers 2xx;
+ * - the shop may list the results it has not acknowledged and acknowledge one (`ResultsListRequest`,
+ *   `ResultAcknowledgeRequest`) on the service's results routes.
+ *
+ * Each body the service sends names its `type`, so a signed message of one kind can never be taken
+ * for another. Documented in docs/standalone.md.
+ */
+import * as z from 'zod/mini';
+import { financingProduct, type RouteName } from '../core/endpoint-api.ts';
+import { field } from '../core/schemas/index.ts';
+import type { VerifiedResult } from './config.ts';
+
+/** The service's lookup of one order, POSTed as JSON to `PG_ORDER_URL`. */
+export interface OrderLookupRequest {
+  readonly type: 'order_lookup';
+  readonly merchant_reference: string;
+  /** The endpoint route asking (`hostedPage`, `bill`, `gatewayReturn`, …). */
+  readonly route: RouteName;
+  /**
+   * `browser`: the customer's browser named the reference; answer only for the order's owner,
+   * judged by `headers`. `gateway`: the reference comes from a verified gateway answer (the
+   * customer returning from the payment page): answer the order whoever asks.
+   */
+  readonly reference_source: 'browser' | 'gateway';
+  /** The request headers named in `PG_ORDER_FORWARD_HEADERS` that the browser sent (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** Integer minor units, as the shop's order holds them. */
+const minorUnits = z.number().check(z.int(), z.nonnegative());
+
+/**
+ * The shop's answer to a lookup (200, JSON, signed with `PG-Signature` like every message). Fields
+ * the service does not know are ignored. A 404 means "no such order, or not this customer's".
+ */
+export const shopOrder = z.object({
+  merchant_reference: field('merchant_reference'),
+  /** Integer minor units: 250000 for EGP 2,500.00. */
+  amount: minorUnits,
+  currency: field('currency'),
+  description: z.optional(field('order_description')),
+  customer_email: z.optional(field('customer_email')),
+  customer_name: z.optional(field('customer_name')),
+  customer_code: z.optional(field('customer_code')),
+  products: z.optional(z.array(financingProduct)),
+  /** True when the shop already holds a payment for the order: nothing more is signed for it. */
+  paid: z.optional(z.boolean()),
+});
+
+export type ShopOrder = z.infer<typeof shopOrder>;
+
+/** A verified result, POSTed as JSON to `PG_RESULT_WEBHOOK_URL`; the shop answers 2xx once it has stored it. */
+export interface ResultWebhook {
+  readonly type: 'payment_result';
+  /** What `onResult` receives; store it by `result.idempotency_key` (an upsert). */
+  readonly result: VerifiedResult;
+}
+
+/** The fields of a result webhook the shop relies on; everything else in `result` is kept as sent. */
+export const resultWebhook = z.object({
+  type: z.literal('payment_result'),
+  result: z.looseObject({
+    idempotency_key: z.string().check(z.minLength(1)),
+    merchant_reference: field('merchant_reference'),
+    outcome: z.enum(['success', 'pending', 'failure']),
+    order_state: z.string(),
+    response_code: z.string(),
+    response_message: z.string(),
+    amount: z.optional(minorUnits),
+    currency: z.optional(field('currency')),
+  }),
+});
+
+/** `POST {base}/results/pending`: the results the shop has not acknowledged, oldest first. */
+export const resultsListRequest = z.strictObject({
+  limit: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(500))),
+});
+
+/** `POST {base}/results/acknowledge`: the shop has stored this result; stop delivering it. */
+export const resultAcknowledgeRequest = z.strictObject({
+  idempotency_key: z.string().check(z.minLength(1), z.maxLength(200)),
+});
+
+/** Paths of the service's own routes, under the endpoint's base path, beside the endpoint's `ROUTES`. */
+export const SERVICE_ROUTES = {
+  resultsPending: '/results/pending',
+  resultsAcknowledge: '/results/acknowledge',
+  /** The plain result page the customer lands on when no `PG_RESULT_URL` is set. */
+  resultPage: '/result',
+  resultPageStyles: '/result.css',
+} as const;

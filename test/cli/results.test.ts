@@ -1,0 +1,120 @@
+/**
+ * `pg-checkout results [--ack KEY]` against a running service: what the shop has not acknowledged,
+ * and acknowledging it, signed with PG_HOOK_SECRET from the environment.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { runCli } from '../../src/cli/main.ts';
+import { expectedStatus, responseMessage } from '../../src/core/response.ts';
+import { signParams } from '../../src/core/signature.ts';
+import { serve, type RunningServer } from '../../src/server/serve.ts';
+import { silentLogger } from '../../src/server/logger.ts';
+import {
+  ACCESS_CODE,
+  API_ROOT,
+  createFakeGateway,
+  GATEWAY_BASE_URL,
+  MERCHANT_IDENTIFIER,
+  REQUEST_PHRASE,
+  RESPONSE_PHRASE,
+} from '../server/fake-gateway.ts';
+
+const SECRET = 'cli-test-hook-secret-0123456789abcdef';
+const KEY = 'demo-1001:1700000001:captured';
+
+let service: RunningServer;
+before(async () => {
+  const gateway = createFakeGateway();
+  service = await serve(
+    {
+      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
+      PG_ACCESS_CODE: ACCESS_CODE,
+      PG_SHA_TYPE: 'SHA-256',
+      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
+      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
+      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
+      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
+      PG_API_ROOT: API_ROOT,
+      PG_PORT: '0',
+      PG_BASE_PATH: '/pg',
+      PG_HOOK_SECRET: SECRET,
+    },
+    { logger: silentLogger, fetch: gateway.fetch },
+  );
+  gateway.holds('demo-1001', 'captured');
+  const fields = await signParams(
+    {
+      access_code: ACCESS_CODE,
+      merchant_identifier: MERCHANT_IDENTIFIER,
+      language: 'en',
+      command: 'PURCHASE',
+      merchant_reference: 'demo-1001',
+      amount: '250000',
+      currency: 'EGP',
+      response_code: '14000',
+      response_message: responseMessage('14000', 'en'),
+      status: expectedStatus('14000'),
+    },
+    RESPONSE_PHRASE,
+    'sha256',
+  );
+  await fetch(`${service.endpointUrl}/return`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields as Record<string, string>).toString(),
+    redirect: 'manual',
+  });
+});
+after(() => service?.close());
+
+async function run(args: string[], env: Record<string, string> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(['results', ...args], {
+    stdin: process.stdin,
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: { PG_HOOK_SECRET: SECRET, PG_PUBLIC_URL: service.url, PG_BASE_PATH: '/pg', ...env },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('pg-checkout results', () => {
+  it('prints its usage with --help and -h', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { code, stdout } = await run([flag]);
+      assert.equal(code, 0);
+      assert.match(stdout, /pg-checkout results --ack KEY/);
+    }
+  });
+
+  it('lists the results the shop has not acknowledged, as lines or as JSON', async () => {
+    const lines = await run([]);
+    assert.equal(lines.code, 0);
+    assert.match(lines.stdout, new RegExp(`^${KEY}  success \\(captured\\)  demo-1001  recorded `));
+    const json = await run(['--json', '--url', service.endpointUrl], { PG_PUBLIC_URL: 'http://127.0.0.1:1' });
+    assert.equal(json.code, 0);
+    assert.deepEqual((JSON.parse(json.stdout) as { result: { idempotency_key: string } }[]).map((entry) => entry.result.idempotency_key), [KEY]);
+  });
+
+  it('stops with a clear message without the secret, with another secret, or with no service', async () => {
+    const missing = await run([], { PG_HOOK_SECRET: '' });
+    assert.deepEqual([missing.code, missing.stderr], [2, 'pg-checkout results: PG_HOOK_SECRET is not set (the shared secret the service signs with)\n']);
+    const wrong = await run([], { PG_HOOK_SECRET: 'another-secret-0123456789abcdef012345' });
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /refused the signature: PG_HOOK_SECRET differs/);
+    assert.ok(!wrong.stderr.includes('another-secret'));
+    const nobody = await run(['--url', 'http://127.0.0.1:1/pg']);
+    assert.equal(nobody.code, 2);
+    assert.match(nobody.stderr, /could not be reached/);
+  });
+
+  it('acknowledges a result once; an unknown key exits 1', async () => {
+    const first = await run(['--ack', KEY]);
+    assert.deepEqual([first.code, first.stdout], [0, `acknowledged ${KEY}\n`]);
+    const again = await run(['--ack', KEY]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /no result awaiting acknowledgement has the key/);
+    assert.equal((await run([])).stdout, 'no result is waiting for the shop\n');
+  });
+});
