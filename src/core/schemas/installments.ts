@@ -15,18 +15,21 @@ export const installmentsPlansRequest = pure(() => z.strictObject({
   ...apiOptions,
 }));
 
-const nullableText = z.nullable(z.string());
+// An XML answer (response_format XML) writes every value as text and leaves a null out: the
+// message fields may be absent, and the whole numbers arrive as digits, read back as numbers.
+const nullableText = z.nullish(z.string());
 const numberOrText = z.union([z.number(), z.string()]);
+const wholeNumber = z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d{1,9}$/)), z.transform((digits: string) => Number(digits)))]);
 
 /** One plan of an issuer. Values the spec shows: fees_type Percentage (Fixed implied), rate_type Flat (Reducing implied). */
 export const installmentPlanDetail = z.looseObject({
   plan_code: z.string(),
   currency_code: z.string(),
-  number_of_installment: z.int(),
+  number_of_installment: wholeNumber,
   fees_type: z.string(),
-  fees_amount: z.int(),
+  fees_amount: wholeNumber,
   processing_fees_type: nullableText,
-  processing_fees_amount: z.nullable(numberOrText),
+  processing_fees_amount: z.nullish(numberOrText),
   rate_type: z.string(),
   plan_merchant_type: z.string(),
   plan_type: z.string(),
