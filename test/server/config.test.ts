@@ -41,6 +41,7 @@ describe('configFromEnv', () => {
       PG_TRUSTED_PROXY_HOPS: '1',
       PG_VOUCHER_PARTNER_CODE: 'VCH01',
       PG_FINANCING_PARTNER_CODE: 'FIN01',
+      PG_BATCH_SANDBOX_URL: 'https://batch.sandbox.gateway.test',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -58,6 +59,7 @@ describe('configFromEnv', () => {
       trustedProxyHops: 1,
       voucherPartnerCode: 'VCH01',
       financingPartnerCode: 'FIN01',
+      batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
     });
