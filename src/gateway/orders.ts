@@ -40,6 +40,8 @@ export interface CheckStatusInput {
   readonly svc_id?: string;
   /** Ask for the processor's and acquirer's codes too (`return_third_party_response_codes: YES`). */
   readonly return_third_party_response_codes?: boolean;
+  /** `XML` asks for the answer as XML; it is read into the same shape. */
+  readonly response_format?: 'JSON' | 'XML';
   readonly language?: Language;
 }
 
@@ -60,7 +62,11 @@ export function orderOperations(ctx: CallContext) {
   async function checkStatus(input: CheckStatusInput): Promise<StatusResult> {
     const language = languageOf(input);
     const query: OrderQuery = { merchant_reference: input.merchant_reference, svc_id: input.svc_id };
-    const read = await readOrder(ctx, query, language, { retry: true, thirdPartyCodes: input.return_third_party_response_codes });
+    const read = await readOrder(ctx, query, language, {
+      retry: true,
+      thirdPartyCodes: input.return_third_party_response_codes,
+      format: input.response_format,
+    });
     return resultOfAnswer(read.answer, { order: read.order });
   }
 

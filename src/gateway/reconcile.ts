@@ -41,7 +41,7 @@ export async function readOrder(
   ctx: CallContext,
   query: OrderQuery,
   language: Language,
-  options: { readonly retry: boolean; readonly thirdPartyCodes?: boolean } = { retry: true },
+  options: { readonly retry: boolean; readonly thirdPartyCodes?: boolean | undefined; readonly format?: 'JSON' | 'XML' | undefined } = { retry: true },
 ): Promise<StatusReading> {
   const { answer } = await call(ctx, CHECK_STATUS, {
     language,
@@ -52,6 +52,7 @@ export async function readOrder(
       svc_id: query.svc_id,
       language,
       return_third_party_response_codes: options.thirdPartyCodes === undefined ? undefined : options.thirdPartyCodes ? 'YES' : 'NO',
+      response_format: options.format,
     },
   });
   try {
