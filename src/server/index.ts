@@ -2,7 +2,8 @@
  * `pg-checkout/server`: the merchant endpoint. Everything that needs the access code or a SHA
  * phrase happens here, never in the browser. `createMerchantEndpoint` is a Web-standard handler
  * for any runtime; `toNodeListener`/`createNodeServer` mount it on `node:http`; `serve` is what
- * `pg-checkout serve` runs. See docs/endpoint.md.
+ * `pg-checkout serve` runs. See docs/endpoint.md. The back-office client of `pg-checkout/gateway`
+ * (`createGatewayClient`) is exported here too: docs/back-office.md.
  */
 export { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint, type RequestContext } from './endpoint.ts';
 export {
@@ -32,3 +33,5 @@ export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
 export { COMPLETION_FIELDS } from './routes-payment-pages.ts';
 export { toNodeListener, createNodeServer, type NodeListenerOptions } from './node.ts';
 export { serve, DEMO_ORDERS, type ServeOptions, type RunningServer } from './serve.ts';
+// The back-office client (`pg-checkout/gateway`), for the merchant's server: capture, refund, status, reports, batches.
+export * from '../gateway/index.ts';
