@@ -124,7 +124,7 @@ export const batchCommand: CliCommand = {
         printJson(io, { handle: `${reference}:${handle.batch_id}`, upload: uploaded, ...(validated ? { results: validated } : {}) });
       } else {
         io.stdout.write(`${reference}:${handle.batch_id}\n`);
-        io.stderr.write(`Uploaded ${checked.transactionsCount} lines. Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
+        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'}. Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
         if (validated) printResults(io, handle, validated);
       }
       return validated && validated.outcome !== 'success' ? exitCodeOf(validated.outcome) : EXIT.success;
