@@ -33,12 +33,16 @@ after(async () => {
 const count = (operation: string) => proxy.forwarded.filter((name) => name === operation).length;
 const capturedAt = (reference: string) => sandbox.gateway.order({ merchantReference: reference })?.capturedAmount;
 
-/** An authorized order of EGP 1,000.00 and a client that waits by the sandbox's clock. */
+/**
+ * An authorized order of EGP 1,000.00 (made with a client of ordinary time limits), and the client
+ * under test: it waits by the sandbox's clock, with `overrides` (a short time limit where a test
+ * needs one).
+ */
 async function authorizedOrder(overrides: Parameters<typeof clientFor>[1] = {}): Promise<{ reference: string; client: GatewayClient; waits: number[] }> {
-  const sleeps = sleepsOn(sandbox.clock);
-  const client = clientFor(proxy.origin, { sleep: sleeps.sleep, timeoutMs: 150, ...overrides });
   const reference = nextReference('fault');
-  await authorize(client, reference, 100_000);
+  await authorize(clientFor(proxy.origin), reference, 100_000);
+  const sleeps = sleepsOn(sandbox.clock);
+  const client = clientFor(proxy.origin, { sleep: sleeps.sleep, ...overrides });
   return { reference, client, waits: sleeps.waits };
 }
 
@@ -66,14 +70,20 @@ describe('a capture whose answer is lost', () => {
   });
 
   it('sent to a slow gateway that acts after the client gave up (time-out): settled as success once it shows', async () => {
-    const { reference } = await authorizedOrder();
-    // The client's CHECK_STATUS readings wait for the held capture to reach the gateway first.
-    const late = clientFor(proxy.origin, { timeoutMs: 100, sleep: () => proxy.delivered('CAPTURE') });
-    const sent = count('CAPTURE');
-    proxy.inject('CAPTURE', 'late');
-    const result = await late.capture({ merchant_reference: reference, amount: 25_000, currency: 'EGP' });
-    assert.deepEqual([result.outcome, result.reason, result.order?.captured_amount], ['success', 'timeout', 25_000]);
-    assert.equal(count('CAPTURE') - sent, 1);
+    // This proxy holds the capture for 1.5 s, three times the client's time limit.
+    const slow = await startFaultProxy(sandbox.origin, 1_500);
+    try {
+      const reference = nextReference('late');
+      await authorize(clientFor(slow.origin), reference, 100_000);
+      // The client's CHECK_STATUS readings wait for the held capture to reach the gateway first.
+      const late = clientFor(slow.origin, { timeoutMs: 500, sleep: () => slow.delivered('CAPTURE') });
+      slow.inject('CAPTURE', 'late');
+      const result = await late.capture({ merchant_reference: reference, amount: 25_000, currency: 'EGP' });
+      assert.deepEqual([result.outcome, result.reason, result.order?.captured_amount], ['success', 'timeout', 25_000]);
+      assert.deepEqual(slow.forwarded.filter((name) => name === 'CAPTURE'), ['CAPTURE'], 'sent once');
+    } finally {
+      await slow.close();
+    }
   });
 
   it('failed before the gateway saw it (503): unknown, with the amounts read and nothing sent again', async () => {
@@ -89,7 +99,7 @@ describe('a capture whose answer is lost', () => {
   });
 
   it('never delivered and never answered (time-out): unknown after the readings, nothing captured', async () => {
-    const { reference, client } = await authorizedOrder({ reconcile: { attempts: 2 } });
+    const { reference, client } = await authorizedOrder({ timeoutMs: 300, reconcile: { attempts: 2 } });
     proxy.inject('CAPTURE', 'hang');
     const result = await client.capture({ merchant_reference: reference, amount: 10_000, currency: 'EGP' });
     assert.deepEqual([result.outcome, result.reason, result.order?.captured_amount], ['unknown', 'timeout', 0]);
