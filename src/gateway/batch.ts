@@ -25,7 +25,7 @@ import {
   type ProcessBatchResponse,
 } from '../core/schemas/index.ts';
 import { fileDigest } from '../core/signature.ts';
-import { backoff, call, type CallContext, type OperationSpec } from './call.ts';
+import { backoff, call, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { clientMessage } from './messages.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
 import { GatewayUnavailableError, mayHaveArrived, type FailureKind } from './transport.ts';
@@ -76,8 +76,8 @@ export interface WaitForBatchInput extends BatchHandle {
   readonly until: 'validated' | 'processed';
   /** Wait between two readings (default 2 s). */
   readonly intervalMs?: number;
-  /** Readings before giving up and returning the last one (default 60). */
-  readonly readings?: number;
+  /** How long to wait in all, on the client's clock (`now`), before returning the last reading (default 10 minutes). */
+  readonly maxWaitMs?: number;
   readonly onProgress?: (status: BatchStatus | undefined, reading: number) => void;
 }
 
@@ -92,7 +92,6 @@ export function batchRowsOf(answer: BatchResultsResponse): readonly BatchResultE
 }
 
 export function batchOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
   const handleParams = (input: BatchHandle, language: Language) => ({
     batch_reference: input.batch_reference,
     batch_id: input.batch_id,
@@ -100,7 +99,7 @@ export function batchOperations(ctx: CallContext) {
   });
 
   async function batchResults(input: BatchHandle, retry = true): Promise<BatchResults> {
-    const language = languageOf(input);
+    const language = languageOf(ctx, input);
     const { answer } = await call(ctx, GET_BATCH_RESULTS, {
       language,
       retry,
@@ -152,7 +151,7 @@ export function batchOperations(ctx: CallContext) {
      * again under a new batch_reference only after GET_BATCH_RESULTS cannot find the first.
      */
     async uploadBatch(input: UploadBatchInput): Promise<GatewayResult<BatchUploadResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const digest = await fileDigest(input.file, ctx.settings.shaType);
       const { answer } = await call(ctx, UPLOAD_BATCH_FILE, {
         language,
@@ -168,19 +167,20 @@ export function batchOperations(ctx: CallContext) {
     /** GET_BATCH_RESULTS every `intervalMs` until validation (or processing) is over; the last reading. */
     async waitForBatch(input: WaitForBatchInput): Promise<BatchResults> {
       const done = input.until === 'validated' ? VALIDATION_DONE : PROCESSING_DONE;
-      const readings = input.readings ?? 60;
+      const deadline = ctx.settings.now().getTime() + (input.maxWaitMs ?? 600_000);
       for (let reading = 1; ; reading++) {
         const results = await batchResults(input);
         input.onProgress?.(results.batch_status, reading);
         const finished = results.batch_status !== undefined && done.includes(results.batch_status);
-        if (finished || results.outcome === 'refused' || results.outcome === 'not_activated' || reading >= readings) return results;
+        const stop = finished || results.outcome === 'refused' || results.outcome === 'not_activated';
+        if (stop || ctx.settings.now().getTime() >= deadline) return results;
         await ctx.settings.sleep(input.intervalMs ?? 2_000);
       }
     },
 
     /** PROCESS_BATCH of a validated batch (72147). Sent once; a lost answer is settled by GET_BATCH_RESULTS. */
     async processBatch(input: BatchHandle): Promise<GatewayResult<ProcessBatchResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       let answer: ProcessBatchResponse;
       try {
         ({ answer } = await call(ctx, PROCESS_BATCH, { language, params: { service_command: 'PROCESS_BATCH', ...handleParams(input, language) } }));

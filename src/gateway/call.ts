@@ -72,6 +72,11 @@ export interface CallContext {
   readonly log: Logger;
 }
 
+/** The language of a call: the one it names, else the client's default. */
+export function languageOf(ctx: CallContext, input: { readonly language?: Language | undefined }): Language {
+  return input.language ?? ctx.settings.language;
+}
+
 /**
  * A stand-in for the signature while the request is checked before signing: every request schema
  * requires one, and the real one is only computed for a request that passed.

@@ -38,7 +38,7 @@ import {
   type UpdateTokenResponse,
 } from '../core/schemas/index.ts';
 import type { SignableParams } from '../core/signature.ts';
-import { call, type CallContext, type OperationSpec } from './call.ts';
+import { call, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import type { ClientInput, WithAmount } from './inputs.ts';
 import { chargeApplied, moneyCall, readOrder, type Judge } from './reconcile.ts';
 import { refusedByClient, resultOfAnswer, type GatewayResult } from './results.ts';
@@ -104,10 +104,9 @@ export async function chargeOnce<Answer extends { readonly response_code?: unkno
 }
 
 export function chargeOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
 
   function trusted(command: 'PURCHASE' | 'AUTHORIZATION', input: TrustedInput): Promise<GatewayResult<TrustedChannelResponse>> {
-    const language = languageOf(input);
+    const language = languageOf(ctx, input);
     return chargeOnce(ctx, { ...TRUSTED_CHANNEL, name: `${command} (trusted channel, ${input.eci})` }, { ...input, command, amount: String(input.amount), language }, {
       label: command === 'PURCHASE' ? 'purchase' : 'authorization',
       merchantReference: input.merchant_reference,
@@ -119,7 +118,7 @@ export function chargeOperations(ctx: CallContext) {
   return {
     /** A recurring PURCHASE with a stored token (eci RECURRING). */
     recurringPurchase(input: RecurringInput): Promise<GatewayResult<RecurringPurchaseResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return chargeOnce(ctx, RECURRING_PURCHASE, { ...input, command: 'PURCHASE', eci: 'RECURRING', amount: String(input.amount), language }, {
         label: 'recurring purchase',
         merchantReference: input.merchant_reference,
@@ -138,19 +137,19 @@ export function chargeOperations(ctx: CallContext) {
 
     /** TOKENIZATION on paymentApi: verifies the card, stores a token, charges nothing. Sent once. */
     async createToken(input: CreateTokenInput): Promise<GatewayResult<TokenizationApiResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const { answer } = await call(ctx, TOKENIZATION, { language, params: { ...input, service_command: 'TOKENIZATION', language } });
       return resultOfAnswer(answer);
     },
     /** UPDATE_TOKEN: the card's expiry or holder, the token's status (ACTIVE / INACTIVE) or its name. Sent once. */
     async updateToken(input: UpdateTokenInput): Promise<GatewayResult<UpdateTokenResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const { answer } = await call(ctx, UPDATE_TOKEN, { language, params: { ...input, service_command: 'UPDATE_TOKEN', language } });
       return resultOfAnswer(answer);
     },
     /** GET_TOKENS: the stored tokens (masked cards), by creation date and status; read-only, retried. */
     async listTokens(input: ListTokensInput = {}): Promise<GatewayResult<GetTokensResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const { answer } = await call(ctx, GET_TOKENS, {
         language,
         retry: true,

@@ -21,7 +21,7 @@ import {
   type VoidAuthorizationRequest,
   type VoidAuthorizationResponse,
 } from '../core/schemas/index.ts';
-import type { CallContext, OperationSpec } from './call.ts';
+import { languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { captureApplied, moneyCall, readOrder, refundApplied, voidApplied, type OrderQuery, type StatusReading } from './reconcile.ts';
 import { refusedByClient, resultOfAnswer, type GatewayResult } from './results.ts';
 import type { ClientInput } from './inputs.ts';
@@ -57,10 +57,9 @@ export type RefundInput = MaintenanceInput<RefundRequest>;
 export type VoidInput = ClientInput<VoidAuthorizationRequest, 'command'>;
 
 export function orderOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
 
   async function checkStatus(input: CheckStatusInput): Promise<StatusResult> {
-    const language = languageOf(input);
+    const language = languageOf(ctx, input);
     const query: OrderQuery = { merchant_reference: input.merchant_reference, svc_id: input.svc_id };
     const read = await readOrder(ctx, query, language, {
       retry: true,
@@ -92,7 +91,7 @@ export function orderOperations(ctx: CallContext) {
     command: 'CAPTURE' | 'REFUND',
     input: MaintenanceInput<CaptureRequest | RefundRequest>,
   ): Promise<GatewayResult<R>> {
-    const language = languageOf(input);
+    const language = languageOf(ctx, input);
     const before = await readBefore<R>({ merchant_reference: input.merchant_reference, svc_id: input.svc_id }, language);
     if ('refused' in before) return before.refused;
     const { order } = before.read;
@@ -127,7 +126,7 @@ export function orderOperations(ctx: CallContext) {
     refund: (input: RefundInput) => maintenance<RefundResponse>('REFUND', input),
     /** Void of an authorization (command VOID_AUTHORIZATION), by merchant_reference and/or svc_id. */
     async voidAuthorization(input: VoidInput): Promise<GatewayResult<VoidAuthorizationResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const query = { merchant_reference: input.merchant_reference, svc_id: input.svc_id };
       const before = await readBefore<VoidAuthorizationResponse>(query, language);
       if ('refused' in before) return before.refused;

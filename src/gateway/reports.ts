@@ -25,7 +25,7 @@ import {
   type ReportFileFormat,
 } from '../core/schemas/index.ts';
 import { signParams, signatureOptionsFor, verifySignature, type SignableParams } from '../core/signature.ts';
-import { backoff, call, checkedRequest, type CallContext, type OperationSpec } from './call.ts';
+import { backoff, call, checkedRequest, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { streamingDigest } from './digest.ts';
 import type { ClientInput } from './inputs.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
@@ -121,7 +121,6 @@ class RowCounter {
 }
 
 export function reportOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
 
   /** One download attempt. Throws GatewayUnavailableError; `delivered` says whether the sink got bytes. */
   async function downloadOnce(
@@ -231,7 +230,7 @@ export function reportOperations(ctx: CallContext) {
      * report made by the lost first attempt (00005) is a success, reason `already_generated`.
      */
     async generateReport(input: GenerateReportInput): Promise<GatewayResult<GenerateReportResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const { answer, attempt } = await call(ctx, GENERATE_REPORT, {
         language,
         retry: true,
@@ -249,7 +248,7 @@ export function reportOperations(ctx: CallContext) {
      * when the file does not verify: discard what the sink received).
      */
     async downloadReport(input: DownloadReportInput): Promise<GatewayResult<DownloadReportResponse> & { readonly file?: ReportFile }> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const fields: ReportDownloadFields = {
         query_command: 'DOWNLOAD_REPORT',
         access_code: ctx.settings.accessCode,

@@ -37,7 +37,7 @@ import {
   type OtpVerifyResponse,
 } from '../core/schemas/index.ts';
 import type { SignableParams } from '../core/signature.ts';
-import { call, type CallContext, type OperationSpec } from './call.ts';
+import { call, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { chargeOnce } from './charges.ts';
 import type { ClientInput, WithAmount } from './inputs.ts';
 import { billIssued, chargeApplied } from './reconcile.ts';
@@ -66,7 +66,6 @@ export type OtpVerifyInput = WithAmount<ClientInput<OtpVerifyRequest, 'service_c
 export type FinancingPurchaseInput = WithAmount<ClientInput<FinancingPurchaseRequest, 'command'>>;
 
 export function serviceOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
 
   async function ask<A extends { readonly response_code?: unknown; readonly status?: unknown }>(
     operation: OperationSpec<A>,
@@ -80,18 +79,18 @@ export function serviceOperations(ctx: CallContext) {
   return {
     /** CURRENCY_CONVERSION: `amount` (minor units of `currency`) in `converted_currency` at the live rate. Read-only, retried. */
     currencyExchange(input: CurrencyExchangeInput): Promise<GatewayResult<CurrencyConversionResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return ask(CURRENCY_CONVERSION, { ...input, service_command: 'CURRENCY_CONVERSION', amount: String(input.amount), language }, language, true);
     },
     /** GET_INSTALLMENTS_PLANS, narrowed by amount and currency or issuer. Read-only, retried. */
     installmentPlans(input: InstallmentPlansInput = {}): Promise<GatewayResult<InstallmentsPlansResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const amount = input.amount === undefined ? undefined : String(input.amount);
       return ask(GET_INSTALLMENTS_PLANS, { ...input, query_command: 'GET_INSTALLMENTS_PLANS', amount, language }, language, true);
     },
     /** BILL_PRESENTMENT: a bill number the customer pays at the partner (EGP). Sent once; a lost answer is settled by CHECK_STATUS. */
     billPresentment(input: BillInput): Promise<GatewayResult<BillPresentmentResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return chargeOnce(ctx, BILL_PRESENTMENT, { ...input, service_command: 'BILL_PRESENTMENT', amount: String(input.amount), language }, {
         label: 'bill',
         merchantReference: input.merchant_reference,
@@ -101,22 +100,22 @@ export function serviceOperations(ctx: CallContext) {
     },
     /** Financing step 1, CUSTOMER_VERIFY: is the phone registered with the partner. Read-only, retried. */
     customerVerify(input: CustomerVerifyInput): Promise<GatewayResult<CustomerVerifyResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return ask(CUSTOMER_VERIFY, { ...input, service_command: 'CUSTOMER_VERIFY', language }, language, true);
     },
     /** Financing step 2, OTP_GENERATE: an SMS to the customer. Sent once. */
     otpGenerate(input: OtpGenerateInput): Promise<GatewayResult<OtpGenerateResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return ask(OTP_GENERATE, { ...input, service_command: 'OTP_GENERATE', amount: String(input.amount), language } as SignableParams, language, false);
     },
     /** Financing step 3, OTP_VERIFY: the code the customer typed (attempts are counted). Sent once. */
     otpVerify(input: OtpVerifyInput): Promise<GatewayResult<OtpVerifyResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return ask(OTP_VERIFY, { ...input, service_command: 'OTP_VERIFY', amount: String(input.amount), language }, language, false);
     },
     /** Financing step 4, PURCHASE with the verified OTP's transaction. Sent once; a lost answer is settled by CHECK_STATUS. */
     financingPurchase(input: FinancingPurchaseInput): Promise<GatewayResult<FinancingPurchaseResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       return chargeOnce(ctx, FINANCING_PURCHASE, { ...input, command: 'PURCHASE', amount: String(input.amount), language }, {
         label: 'financing purchase',
         merchantReference: input.merchant_reference,

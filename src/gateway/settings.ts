@@ -169,7 +169,7 @@ export interface GatewayClientConfig extends GatewayConnection {
   readonly logger?: Logger;
   /** Language of the gateway's messages and of field errors when a call names none (default `en`). */
   readonly language?: Language;
-  /** The clock, for report windows and log times (default `new Date()`). */
+  /** The clock, for the deadline of `waitForBatch` (default `new Date()`); tests pass the sandbox's. */
   readonly now?: () => Date;
   /** Waits between retries and CHECK_STATUS readings (default: a timer); tests pass one that does not wait. */
   readonly sleep?: (ms: number) => Promise<void>;

@@ -6,7 +6,6 @@
  * answers the result, which an External MPI charge (`mpiPurchase`) then carries. Neither request
  * moves money; each is sent once (a check is single-use).
  */
-import type { Language } from '../core/language.ts';
 import {
   threeDsAuthenticationRequest,
   threeDsAuthenticationResponse,
@@ -18,7 +17,7 @@ import {
   type ThreeDsEnrollmentResponse,
   type TrustedChannelRequest,
 } from '../core/schemas/index.ts';
-import { call, type CallContext, type OperationSpec } from './call.ts';
+import { call, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import type { ClientInput, WithAmount } from './inputs.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
 
@@ -51,17 +50,16 @@ export function externalMpiResult(answer: ThreeDsAuthenticationResponse): Extern
 }
 
 export function threeDsOperations(ctx: CallContext) {
-  const languageOf = (input: { readonly language?: Language | undefined }) => input.language ?? ctx.settings.language;
   return {
     /** 3DS_ENROLLMENT with the card (clear card data: PCI-certified merchants only). */
     async threeDsEnrollment(input: ThreeDsEnrollmentInput): Promise<GatewayResult<ThreeDsEnrollmentResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const params = { ...input, service_command: '3DS_ENROLLMENT', amount: String(input.amount), language };
       return resultOfAnswer((await call(ctx, THREE_DS_ENROLLMENT, { language, params })).answer);
     },
     /** 3DS_AUTHENTICATION: `third_party_body` is what the issuer's page posted (URL-encoded), or `MD=…&PaRes=…`. */
     async threeDsAuthentication(input: ThreeDsAuthenticationInput): Promise<GatewayResult<ThreeDsAuthenticationResponse>> {
-      const language = languageOf(input);
+      const language = languageOf(ctx, input);
       const params = { ...input, service_command: '3DS_AUTHENTICATION', language };
       return resultOfAnswer((await call(ctx, THREE_DS_AUTHENTICATION, { language, params })).answer);
     },

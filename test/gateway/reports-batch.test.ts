@@ -16,7 +16,7 @@ const WINDOW = { from_date: '2026-03-10T00:00:00+00:00', to_date: '2026-03-10T23
 
 before(async () => {
   sandbox = await startSandbox();
-  client = clientFor(sandbox.origin, { sleep: sleepsOn(sandbox.clock).sleep });
+  client = clientFor(sandbox.origin, { sleep: sleepsOn(sandbox.clock).sleep, now: sandbox.clock.now });
 });
 after(() => sandbox.close());
 
@@ -133,6 +133,16 @@ describe('a batch of mixed lines', () => {
     const validated = await client.waitForBatch({ batch_reference: batchReference, batch_id: batchId, until: 'validated', onProgress: (status) => states.push(status) });
     assert.equal(validated.batch_status, 'VALIDATED');
     assert.equal(states[0], 'UNDER_VALIDATION', 'the first reading finds it under validation');
+  });
+
+  it('stops waiting after maxWaitMs on the client’s clock, with the last reading', async () => {
+    const file = buildBatchFile([{ command: 'VOID_AUTHORIZATION', merchant_reference: nextReference('b-none') }]);
+    const uploaded = await client.uploadBatch({ batch_reference: `w-${Date.now().toString(36)}`, file });
+    const handle = { batch_reference: String(uploaded.answer?.batch_reference), batch_id: String(uploaded.answer?.batch_id) };
+    const readings: number[] = [];
+    const last = await client.waitForBatch({ ...handle, until: 'validated', intervalMs: 1_000, maxWaitMs: 3_000, onProgress: (_status, reading) => readings.push(reading) });
+    assert.equal(last.batch_status, 'UNDER_VALIDATION');
+    assert.deepEqual(readings, [1, 2, 3, 4], 'at 0, 1, 2 and 3 seconds');
   });
 
   it('is processed through the batch sandbox host (72147) and gives one result per line', async () => {
