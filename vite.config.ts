@@ -1,7 +1,7 @@
 /**
  * Two builds:
  * - default: the package's entry points as ES modules, dependencies left external
- *   (`pg-checkout`, `/define`, `/core`, `/server`, `/sandbox`, `/sandbox/msw`, the CLI);
+ *   (`pg-checkout`, `/define`, `/core`, `/server`, `/gateway`, `/sandbox`, `/sandbox/msw`, the CLI);
  * - `--mode bundle`: one self-contained, minified file with Lit, zod and every element, for a
  *   plain `<script type="module">` and for the size budget.
  */
@@ -15,6 +15,7 @@ const libraryEntries = {
   define: path('src/define.ts'),
   core: path('src/core/index.ts'),
   server: path('src/server/index.ts'),
+  gateway: path('src/gateway/index.ts'),
   sandbox: path('src/sandbox/index.ts'),
   'sandbox-msw': path('src/sandbox/msw.ts'),
   cli: path('src/cli/bin.ts'),

@@ -9,6 +9,7 @@
  * gateway's verified answer and the gateway's cross-site post carries no cookie.
  */
 import {
+  createGatewayClient,
   createMerchantEndpoint,
   InMemoryOrderStore,
   requestCookie,
@@ -66,7 +67,29 @@ export function createDemoBackend(origin: string, logs = false): DemoBackend {
     },
     ...(logs ? { logger: { info: console.warn, warn: console.warn, error: console.error } } : {}),
   });
-  const state: DemoState = { orders, owners, results, bills, endpoint, gateway, origin, sessionCookie: DEMO_SESSION_COOKIE };
+  // The merchant panel's back-office client. The sandbox runs in this process, so its requests are
+  // handed to it directly; against a real gateway, leave `fetch` out.
+  const client = createGatewayClient({
+    ...endpointCredentials(),
+    gatewayBaseUrl: origin,
+    apiRoot,
+    batchSandboxUrl: origin,
+    fetch: (input, init) => gateway.handle(new Request(input, init)),
+    ...(logs ? { logger: { info: console.warn, warn: console.warn, error: console.error } } : {}),
+  });
+  const state: DemoState = {
+    orders,
+    owners,
+    results,
+    bills,
+    endpoint,
+    gateway,
+    origin,
+    sessionCookie: DEMO_SESSION_COOKIE,
+    client,
+    operations: new Map(),
+    reports: 0,
+  };
   const api = createDemoApi(state);
   return {
     gateway,

@@ -5,15 +5,17 @@
  *
  * Creating an order opens (or reuses) the browser's session: an HttpOnly, SameSite=Lax cookie. The
  * order belongs to that session: the endpoint's `resolveOrder` and the result page find it for that
- * session only. The merchant panel (`GET /demo-api/orders`) is the shop's back office: it lists
- * every order, and asks their status on each owner's behalf (a real back office would sit behind
- * the merchant's own login).
+ * session only. The merchant panel is the shop's back office: `/demo-api/back-office/*`
+ * (back-office-api.ts) lists every order with its lifecycle and captures, refunds and voids through
+ * the back-office client; a real back office would sit behind the merchant's own login.
  */
-import type { InMemoryOrderStore, IssuedBill, MerchantEndpoint, VerifiedResult } from '../src/server/index.ts';
+import type { GatewayClient, InMemoryOrderStore, IssuedBill, MerchantEndpoint, VerifiedResult } from '../src/server/index.ts';
 import { requestCookie } from '../src/server/index.ts';
 import type { SandboxGateway } from '../src/sandbox/index.ts';
 import { fromMinorUnits } from '../src/core/amounts.ts';
+import { backOfficeApi } from './back-office-api.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS, type CartLine } from './catalog.ts';
+import type { OperationRecord } from './views.ts';
 
 export interface DemoState {
   readonly orders: InMemoryOrderStore;
@@ -26,6 +28,12 @@ export interface DemoState {
   readonly origin: string;
   /** Name of the session cookie. */
   readonly sessionCookie: string;
+  /** The back-office client: the merchant panel's captures, refunds, voids, statuses and reports. */
+  readonly client: GatewayClient;
+  /** Operations made from the merchant panel, by merchant_reference. */
+  readonly operations: Map<string, OperationRecord[]>;
+  /** Reports made so far (their references must differ). */
+  reports: number;
 }
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -112,6 +120,7 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
     const { pathname } = new URL(request.url);
     const parts = pathname.replace(/^\/demo-api\/?/, '').split('/').filter(Boolean);
     try {
+      if (parts[0] === 'back-office') return await backOfficeApi(state, request, parts.slice(1));
       if (parts[0] !== 'orders') return json({ error: 'not found' }, 404);
       if (parts.length === 1 && request.method === 'POST') {
         const body = (await request.json()) as { lines?: CartLine[] };

@@ -1,61 +1,192 @@
-/** The merchant panel: every demo order with its verified result and CHECK_STATUS. */
+/**
+ * The merchant panel: every demo order with its customer's result and its lifecycle at the gateway
+ * (state and amounts from CHECK_STATUS, and the operations made here), with capture and refund (in
+ * part, or the rest), void and a status refresh, and the day's report. Everything goes through the
+ * demo shop's own back-office routes (`/demo-api/back-office/*`), which use the back-office client.
+ */
 import { formatMoney } from '../src/core/amounts.ts';
-import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
-import { billState, type OrderView } from './views.ts';
+import { applyPageSettings, MESSAGES, storedLanguage, storedTheme, type DemoMessages } from './i18n.ts';
+import type { BackOfficeOrder, LifecycleView, OperationRecord } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
 const words = MESSAGES[language];
 
-function cell(text: string, ltr = false): HTMLTableCellElement {
-  const td = document.createElement('td');
-  if (ltr) {
-    const bdi = document.createElement('bdi');
-    bdi.dir = 'ltr';
-    bdi.textContent = text;
-    td.append(bdi);
-  } else {
-    td.textContent = text;
+type Action = 'capture' | 'refund' | 'void' | 'status';
+
+const element = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+};
+
+/** Money as a left-to-right island in either language. */
+function money(amount: number, currency: string): HTMLElement {
+  const bdi = element('bdi', formatMoney(amount, currency, language));
+  bdi.dir = 'ltr';
+  return bdi;
+}
+
+function word(key: string): string {
+  return (words as Record<string, string>)[key] ?? key;
+}
+
+/** Where a cash bill stands, from the order's last operation: paid (14000), expired (31001) or awaiting payment. */
+function billState(view: BackOfficeOrder): 'paid' | 'expired' | 'awaiting' | undefined {
+  if (!view.bill) return undefined;
+  const code = view.lifecycle?.transaction_code;
+  return code === '14000' ? 'paid' : code === '31001' ? 'expired' : 'awaiting';
+}
+
+function amountsList(lifecycle: LifecycleView, currency: string): HTMLDListElement {
+  const list = element('dl', undefined, 'amounts');
+  for (const key of ['authorized', 'captured', 'refunded'] as const) {
+    const detail = element('dd');
+    detail.dataset.amount = key;
+    detail.append(money(lifecycle[`${key}_amount`], currency));
+    list.append(element('dt', words[key]), detail);
   }
-  return td;
+  return list;
+}
+
+function operationItem(operation: OperationRecord, currency: string): HTMLLIElement {
+  const item = element('li');
+  item.dataset.operation = operation.operation;
+  item.dataset.outcome = operation.outcome;
+  item.append(`${word(`op_${operation.operation}`)} `);
+  if (operation.amount !== undefined) item.append(money(operation.amount, currency), ' ');
+  item.append(`— ${word(`outcomeOf_${operation.outcome}`)}`);
+  if (operation.response_code) item.append(` (${operation.response_code})`);
+  return item;
+}
+
+function lifecycleCell(view: BackOfficeOrder): HTMLTableCellElement {
+  const cell = element('td');
+  const { lifecycle } = view;
+  if (!lifecycle) {
+    cell.textContent = words.none;
+    return cell;
+  }
+  // One child per cell: on a phone the cell is a two-column grid, its label beside its content.
+  const content = element('div', undefined, 'lifecycle');
+  cell.append(content);
+  const state = element('span', word(`state_${lifecycle.state}`), 'state');
+  state.dataset.state = lifecycle.state;
+  content.append(state, amountsList(lifecycle, view.order.currency));
+  if (lifecycle.transaction_message) {
+    const last = element('p', `${words.lastOperation}: `, 'last-operation');
+    last.append(element('bdi', `${lifecycle.transaction_message}${lifecycle.transaction_code ? ` (${lifecycle.transaction_code})` : ''}`));
+    content.append(last);
+  }
+  if (view.operations.length > 0) {
+    const list = element('ol', undefined, 'operations');
+    list.setAttribute('aria-label', words.operations);
+    list.append(...view.operations.map((operation) => operationItem(operation, view.order.currency)));
+    content.append(list);
+  }
+  return cell;
+}
+
+let rowNumber = 0;
+
+function actionButton(action: Action, label: keyof DemoMessages): HTMLButtonElement {
+  const button = element('button', words[label]);
+  button.type = 'submit';
+  button.name = 'action';
+  button.value = action;
+  return button;
+}
+
+function actionsCell(view: BackOfficeOrder, message: string): HTMLTableCellElement {
+  const cell = element('td');
+  const reference = view.order.merchant_reference;
+  const form = element('form', undefined, 'order-actions');
+  const { lifecycle } = view;
+  if (lifecycle && (lifecycle.capturable > 0 || lifecycle.refundable > 0)) {
+    rowNumber += 1;
+    const label = element('label', undefined, 'amount-field');
+    const input = element('input');
+    input.name = 'amount';
+    input.inputMode = 'decimal';
+    input.autocomplete = 'off';
+    input.placeholder = words.amountHint;
+    input.id = `amount-${rowNumber}`;
+    label.append(element('span', `${words.amountToMove} (${view.order.currency})`), input);
+    form.append(label);
+  }
+  const buttons = element('div', undefined, 'buttons');
+  if (lifecycle && lifecycle.capturable > 0) buttons.append(actionButton('capture', 'capture'));
+  if (lifecycle && lifecycle.refundable > 0) buttons.append(actionButton('refund', 'refund'));
+  if (lifecycle?.voidable) buttons.append(actionButton('void', 'void'));
+  buttons.append(actionButton('status', 'refresh'));
+  if (billState(view) === 'awaiting') {
+    const pay = element('button', words.payBill, 'pay-bill');
+    pay.type = 'button';
+    pay.addEventListener('click', async () => {
+      await fetch(`/demo-api/orders/${encodeURIComponent(reference)}/pay-bill`, { method: 'POST' });
+      await act(reference, 'status', '');
+    });
+    buttons.append(pay);
+  }
+  form.append(buttons);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
+    const amount = (form.elements.namedItem('amount') as HTMLInputElement | null)?.value ?? '';
+    void act(reference, (submitter?.value ?? 'status') as Action, amount);
+  });
+  const status = element('p', message, 'action-message');
+  status.setAttribute('role', 'status');
+  const content = element('div');
+  content.append(form, status);
+  cell.append(content);
+  return cell;
+}
+
+function row(view: BackOfficeOrder, message = ''): HTMLTableRowElement {
+  const tr = element('tr');
+  tr.dataset.reference = view.order.merchant_reference;
+  tr.dataset.state = view.lifecycle?.state ?? 'none';
+  const link = element('a', view.order.merchant_reference);
+  link.href = `/result.html?merchant_reference=${encodeURIComponent(view.order.merchant_reference)}`;
+  const reference = element('td');
+  reference.append(link);
+  const amount = element('td');
+  amount.append(money(view.order.amount, view.order.currency));
+  const bill = billState(view);
+  const result = element('td', view.result ? word(`outcome_${view.result.outcome}`) : bill ? word(`bill_${bill}`) : words.none);
+  tr.append(reference, amount, result, lifecycleCell(view), actionsCell(view, message));
+  // On a phone the rows are cards without the header row: each cell names its column (demo.css).
+  const columns = [words.reference, words.amount, words.result, words.lifecycle, words.actions];
+  [...tr.cells].forEach((td, index) => (td.dataset.label = columns[index]));
+  return tr;
+}
+
+/** Runs an action of the panel on one order and redraws its row with the outcome. */
+async function act(reference: string, action: Action, amount: string): Promise<void> {
+  const current = document.querySelector<HTMLTableRowElement>(`#orders tr[data-reference="${CSS.escape(reference)}"]`);
+  const status = current?.querySelector('.action-message');
+  if (status) status.textContent = words.working;
+  const response = await fetch(`/demo-api/back-office/orders/${encodeURIComponent(reference)}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, language }),
+  });
+  const answer = (await response.json()) as { error?: string; result?: { outcome: string; response_message: string }; view?: BackOfficeOrder };
+  if (!answer.view) {
+    if (status) status.textContent = answer.error ?? String(response.status);
+    return;
+  }
+  const message = answer.result ? `${word(`outcomeOf_${answer.result.outcome}`)}: ${answer.result.response_message}` : '';
+  const fresh = row(answer.view, message);
+  if (answer.result) fresh.dataset.outcome = answer.result.outcome;
+  current?.replaceWith(fresh);
 }
 
 async function show(): Promise<void> {
-  const views = (await (await fetch('/demo-api/orders')).json()) as OrderView[];
-  const rows = views.map((view) => {
-    const row = document.createElement('tr');
-    row.dataset.reference = view.order.merchant_reference;
-    const link = document.createElement('a');
-    link.href = `/result.html?merchant_reference=${encodeURIComponent(view.order.merchant_reference)}`;
-    link.textContent = view.order.merchant_reference;
-    const reference = document.createElement('td');
-    reference.append(link);
-    const status = String(view.status.transaction_message ?? view.status.response_message ?? words.none);
-    const actions = document.createElement('td');
-    const bill = billState(view);
-    if (bill === 'awaiting') {
-      const pay = document.createElement('button');
-      pay.type = 'button';
-      pay.textContent = words.payBill;
-      pay.addEventListener('click', async () => {
-        await fetch(`/demo-api/orders/${encodeURIComponent(view.order.merchant_reference)}/pay-bill`, { method: 'POST' });
-        await show();
-      });
-      actions.append(pay);
-    }
-    row.append(
-      reference,
-      cell(formatMoney(view.order.amount, view.order.currency, language), true),
-      cell(view.result ? words[`outcome_${view.result.outcome}`] : bill ? words[`bill_${bill}`] : words.none),
-      cell(status),
-      actions,
-    );
-    // On a phone the rows are cards without the header row: each cell names its column (demo.css).
-    const columns = [words.reference, words.amount, words.result, words.status, words.actions];
-    [...row.cells].forEach((td, index) => (td.dataset.label = columns[index]));
-    return row;
-  });
-  document.querySelector('#orders')!.replaceChildren(...rows);
+  const views = (await (await fetch(`/demo-api/back-office/orders?lang=${language}`)).json()) as BackOfficeOrder[];
+  document.querySelector('#orders')!.replaceChildren(...views.map((view) => row(view)));
 }
 
 void show();

@@ -3,11 +3,13 @@ import '../src/define.ts';
 import { formatMoney } from '../src/core/amounts.ts';
 import type { Language } from '../src/core/language.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS } from './catalog.ts';
-import { applyPageSettings, elementThemeHref, MESSAGES, storedLanguage, storedTheme, type DemoTheme } from './i18n.ts';
+import { applyPageSettings, elementThemeHref, MESSAGES, storedLanguage, storedTheme, type DemoMessages, type DemoTheme } from './i18n.ts';
 
 let language: Language = storedLanguage();
 let theme: DemoTheme = storedTheme();
 let cardMode: 'redirect' | 'merchant-page' = 'redirect';
+/** PURCHASE charges at once; AUTHORIZATION holds the amount for the merchant panel to capture. */
+let command: 'PURCHASE' | 'AUTHORIZATION' = 'PURCHASE';
 const cart: { sku: string; quantity: number }[] = [
   { sku: 'phone-x', quantity: 1 },
   { sku: 'case', quantity: 1 },
@@ -54,6 +56,38 @@ function resetCheckout(): void {
   $('#checkout-host').replaceChildren();
 }
 
+/** A fieldset of radio buttons (the card mode, the charge mode); a change re-renders the checkout. */
+function radioGroup<V extends string>(
+  name: string,
+  legendKey: keyof DemoMessages,
+  options: readonly (readonly [V, keyof DemoMessages])[],
+  current: V,
+  choose: (value: V) => void,
+): HTMLFieldSetElement {
+  const group = document.createElement('fieldset');
+  group.className = 'card-modes';
+  const legend = document.createElement('legend');
+  legend.dataset.i18n = legendKey;
+  group.append(legend);
+  for (const [value, key] of options) {
+    const label = document.createElement('label');
+    const radio = document.createElement('input');
+    radio.type = 'radio';
+    radio.name = name;
+    radio.value = value;
+    radio.checked = value === current;
+    radio.addEventListener('change', () => {
+      choose(value);
+      renderCheckout();
+    });
+    const text = document.createElement('span');
+    text.dataset.i18n = key;
+    label.append(radio, text);
+    group.append(label);
+  }
+  return group;
+}
+
 function renderCheckout(): void {
   const host = $('#checkout-host');
   if (!orderReference) return;
@@ -61,39 +95,24 @@ function renderCheckout(): void {
   $('#order-ref').textContent = orderReference;
   let checkout = host.querySelector('pg-checkout');
   if (!checkout) {
-    const modes = document.createElement('fieldset');
-    modes.className = 'card-modes';
-    const legend = document.createElement('legend');
-    legend.dataset.i18n = 'cardMode';
-    modes.append(legend);
-    for (const [value, key] of [
+    const modes = radioGroup('card-mode', 'cardMode', [
       ['redirect', 'cardRedirect'],
       ['merchant-page', 'cardMerchantPage'],
-    ] as const) {
-      const label = document.createElement('label');
-      const radio = document.createElement('input');
-      radio.type = 'radio';
-      radio.name = 'card-mode';
-      radio.value = value;
-      radio.checked = value === cardMode;
-      radio.addEventListener('change', () => {
-        cardMode = value;
-        renderCheckout();
-      });
-      const text = document.createElement('span');
-      text.dataset.i18n = key;
-      label.append(radio, text);
-      modes.append(label);
-    }
+    ], cardMode, (value) => (cardMode = value));
+    const charge = radioGroup('charge-mode', 'chargeMode', [
+      ['PURCHASE', 'chargeNow'],
+      ['AUTHORIZATION', 'chargeLater'],
+    ], command, (value) => (command = value));
     checkout = document.createElement('pg-checkout');
     checkout.setAttribute('endpoint', '/pg');
     checkout.setAttribute('mode', 'drop-in');
     checkout.setAttribute('methods', 'card installments voucher financing');
-    host.append(modes, checkout);
+    host.append(modes, charge, checkout);
   }
   checkout.setAttribute('merchant-reference', orderReference);
   checkout.setAttribute('language', language);
   checkout.setAttribute('card-mode', cardMode);
+  checkout.setAttribute('command', command);
   checkout.setAttribute('customer-email', 'customer@example.com');
   const themeHref = elementThemeHref(theme);
   if (themeHref) checkout.setAttribute('theme-href', themeHref);

@@ -11,6 +11,37 @@ export interface OrderView {
   readonly status: Record<string, unknown>;
 }
 
+/** An order's lifecycle at the gateway, from CHECK_STATUS through the back-office client; amounts in minor units. */
+export interface LifecycleView {
+  readonly state: string;
+  readonly authorized_amount: number;
+  readonly captured_amount: number;
+  readonly refunded_amount: number;
+  /** What a capture may still take, a refund still return; whether a void is possible. */
+  readonly capturable: number;
+  readonly refundable: number;
+  readonly voidable: boolean;
+  readonly svc_id?: string;
+  readonly transaction_code?: string;
+  readonly transaction_message?: string;
+}
+
+/** An operation made from the merchant panel. */
+export interface OperationRecord {
+  readonly at: string;
+  readonly operation: 'capture' | 'refund' | 'void';
+  readonly amount?: number;
+  readonly outcome: string;
+  readonly response_code: string;
+  readonly message: string;
+}
+
+/** An order as the merchant panel shows it. */
+export interface BackOfficeOrder extends Omit<OrderView, 'status'> {
+  readonly lifecycle: LifecycleView | null;
+  readonly operations: readonly OperationRecord[];
+}
+
 /** Where a cash bill stands, from the order's CHECK_STATUS: paid (14000), expired (31001) or awaiting payment. */
 export type BillState = 'paid' | 'expired' | 'awaiting';
 

@@ -1,116 +1,99 @@
 /**
  * The `pg-checkout` command: `sign` and `verify` for the moment the gateway answers "signature
- * mismatch", and `serve` to run the merchant endpoint from environment variables.
+ * mismatch", `serve` to run the merchant endpoint, and the back-office commands for operations
+ * staff (status, capture, refund, void, tokens, report, batch, exchange), all configured by the
+ * same `PG_*` variables. Add a command by adding it to `COMMANDS`; `--help` and `-h` then work for
+ * it too.
  */
-import { parseArgs } from 'node:util';
-import { readStdin, parseSignedMessage, CliError } from './input.ts';
-import {
-  explainSigningString,
-  parseShaType,
-  sign,
-  signatureOptionsFor,
-  verifySignature,
-  type SignableParams,
-  type ShaType,
-} from '../core/signature.ts';
+import { ConfigError } from '../gateway/settings.ts';
+import { GatewayRequestError, GatewayUnavailableError, mayHaveArrived } from '../gateway/transport.ts';
+import { batchCommand } from './batch-command.ts';
+import { CliConfigError } from './client-env.ts';
+import { EXIT, EXIT_CODES_HELP, type CliCommand, type Io } from './command.ts';
+import { CliError } from './input.ts';
+import { captureCommand, refundCommand, statusCommand, voidCommand } from './order-commands.ts';
+import { exchangeCommand, tokensCommand } from './query-commands.ts';
+import { reportCommand } from './report-command.ts';
+import { resultsCommand } from './results.ts';
+import { serveCommand } from './serve-command.ts';
+import { signCommand, verifyCommand } from './signing.ts';
 
-const USAGE = `Usage:
-  pg-checkout sign --phrase P [--sha sha256|sha512] [--merchant-page] [--explain] < request.json
-  pg-checkout verify --phrase P [--sha sha256|sha512] [--merchant-page] < response (JSON or a=b&c=d)
-  pg-checkout serve [--sandbox] (configuration from PG_* environment variables, see .env.example;
-                                --sandbox hosts the sandbox gateway on the same port)`;
+export type { Io } from './command.ts';
 
-interface Io {
-  readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  readonly env: NodeJS.ProcessEnv;
-}
-
-const signingOptions = {
-  phrase: { type: 'string' },
-  sha: { type: 'string', default: 'sha256' },
-  'merchant-page': { type: 'boolean', default: false },
-} as const;
-
-function shaFrom(value: string): ShaType {
-  try {
-    return parseShaType(value);
-  } catch (error) {
-    throw new CliError((error as Error).message);
-  }
-}
-
-function requirePhrase(phrase: string | undefined): string {
-  if (!phrase) throw new CliError('--phrase is required (the SHA request or response phrase)');
-  return phrase;
-}
-
-async function signCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { ...signingOptions, explain: { type: 'boolean', default: false } },
-    strict: true,
-  });
-  const phrase = requirePhrase(values.phrase);
-  const sha = shaFrom(values.sha);
-  const params = parseSignedMessage(await readStdin(io.stdin), 'json');
-  const options = { merchantPage: values['merchant-page'] };
-  if (values.explain) io.stdout.write(`${explainSigningString(params, options)}\n`);
-  io.stdout.write(`${await sign(params, phrase, sha, options)}\n`);
-  return 0;
-}
-
-async function verifyCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: signingOptions, strict: true });
-  const phrase = requirePhrase(values.phrase);
-  const sha = shaFrom(values.sha);
-  const params: SignableParams = parseSignedMessage(await readStdin(io.stdin), 'json-or-form');
-  const result = await verifySignature(params, phrase, sha, { ...signatureOptionsFor(params), merchantPage: values['merchant-page'] });
-  if (result.valid) {
-    io.stdout.write('signature valid\n');
-    return 0;
-  }
-  const reason =
-    result.reason === 'missing'
-      ? 'the message carries no signature parameter'
-      : 'the signature does not match the message (check the phrase, the SHA type and every parameter)';
-  io.stderr.write(`signature invalid: ${reason}\n`);
-  return 1;
-}
-
-async function serveCommand(args: string[], io: Io): Promise<number> {
-  const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
-  const { serveFromEnv } = await import('./serve.ts');
-  const { endpointUrl } = await serveFromEnv(io.env, { sandbox: values.sandbox });
-  io.stdout.write(`pg-checkout merchant endpoint listening on ${endpointUrl}${values.sandbox ? ' (with the sandbox gateway)' : ''}\n`);
-  return new Promise<number>(() => {});
-}
-
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+/** Every command, by the name typed after `pg-checkout`. */
+export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   sign: signCommand,
   verify: verifyCommand,
   serve: serveCommand,
-  results: async (args, io) => (await import('./results.ts')).resultsCommand(args, io),
+  status: statusCommand,
+  capture: captureCommand,
+  refund: refundCommand,
+  void: voidCommand,
+  tokens: tokensCommand,
+  report: reportCommand,
+  batch: batchCommand,
+  exchange: exchangeCommand,
+  results: resultsCommand,
 };
+
+/** Operations that change nothing at the gateway: a failure of one leaves nothing to check. */
+const READ_OPERATIONS = new Set(['CHECK_STATUS', 'GET_TOKENS', 'GET_BATCH_RESULTS', 'CURRENCY_CONVERSION', 'GENERATE_REPORT', 'DOWNLOAD_REPORT']);
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return `Usage: pg-checkout <command> [options]   (pg-checkout <command> --help for its options)
+
+Commands:
+${lines.join('\n')}
+
+The back-office commands and serve read the PG_* environment variables (see .env.example).
+
+${EXIT_CODES_HELP}`;
+}
+
+function wantsHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
 
 /** Runs one command line; returns the exit code. Every error is one line on stderr. */
 export async function runCli(argv: string[], io: Io): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command === '--help' || command === '-h' || command === 'help') {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      io.stderr.write('pg-checkout: no command given; try --help\n');
+      return EXIT.usage;
+    }
+    io.stdout.write(`${usage()}\n`);
+    return EXIT.success;
   }
-  const run = command ? COMMANDS[command] : undefined;
-  if (!run) {
-    io.stderr.write(`pg-checkout: ${command ? `unknown command "${command}"` : 'no command given'}; try --help\n`);
-    return 2;
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr.write(`pg-checkout: unknown command "${name}"; try --help\n`);
+    return EXIT.usage;
+  }
+  if (wantsHelp(rest)) {
+    io.stdout.write(`${command.usage}\n`);
+    return EXIT.success;
   }
   try {
-    return await run(rest, io);
+    return await command.run(rest, io);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`pg-checkout ${command}: ${message.split('\n')[0]}\n`);
-    return 2;
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    io.stderr.write(`pg-checkout ${name}: ${message}\n`);
+    if (error instanceof ConfigError || error instanceof CliConfigError) return EXIT.configuration;
+    if (error instanceof GatewayUnavailableError) {
+      const changedNothing = !mayHaveArrived(error.kind) || READ_OPERATIONS.has(error.operation);
+      io.stderr.write(
+        changedNothing
+          ? '  nothing was changed at the gateway; run it again when it answers\n'
+          : `  the gateway may have received the ${error.operation}: check before sending it again\n`,
+      );
+      return EXIT.unreachable;
+    }
+    if (error instanceof GatewayRequestError || error instanceof CliError) return EXIT.usage;
+    // parseArgs refuses an unknown option or a missing value with a TypeError coded ERR_PARSE_ARGS_*.
+    if (String((error as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS')) return EXIT.usage;
+    return EXIT.internal;
   }
 }

@@ -9,9 +9,10 @@ import { parseArgs } from 'node:util';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../server/hook-signature.ts';
 import type { OutboxEntry } from '../server/result-outbox.ts';
 import { SERVICE_ROUTES } from '../server/shop-protocol.ts';
+import type { CliCommand } from './command.ts';
 import { CliError } from './input.ts';
 
-export const RESULTS_USAGE = `Usage:
+const RESULTS_USAGE = `Usage:
   pg-checkout results [--url URL] [--json] [--limit N]   list the results the shop has not acknowledged
   pg-checkout results --ack KEY [--url URL]              acknowledge the result with this idempotency key
 
@@ -73,7 +74,7 @@ function describe(entry: OutboxEntry): string {
   return `${result.idempotency_key}  ${result.outcome} (${result.order_state})  ${result.merchant_reference}  recorded ${entry.recorded_at}, ${entry.attempts} deliveries tried${failure}`;
 }
 
-export async function resultsCommand(args: string[], io: Io): Promise<number> {
+async function runResults(args: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -81,14 +82,9 @@ export async function resultsCommand(args: string[], io: Io): Promise<number> {
       url: { type: 'string' },
       json: { type: 'boolean', default: false },
       limit: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   });
-  if (values.help) {
-    io.stdout.write(`${RESULTS_USAGE}\n`);
-    return 0;
-  }
   const secret = io.env['PG_HOOK_SECRET']?.trim();
   if (!secret) throw new CliError('PG_HOOK_SECRET is not set (the shared secret the service signs with)');
   const base = (values.url ?? serviceUrl(io.env)).replace(/\/+$/, '');
@@ -121,3 +117,9 @@ function refusalOf(value: unknown, status: number): string {
   const error = (value as { error?: { code?: string; message?: string; field?: string } }).error;
   return error ? `${error.code}${error.field ? ` (${error.field})` : ''}: ${error.message}` : `the service answered HTTP ${status}`;
 }
+
+export const resultsCommand: CliCommand = {
+  summary: 'list the results the shop has not acknowledged, or acknowledge one (the standalone service)',
+  usage: RESULTS_USAGE,
+  run: runResults,
+};

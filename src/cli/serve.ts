@@ -29,6 +29,8 @@ export function withSandboxDefaults(env: Env): Env {
     PG_GATEWAY_BASE_URL: self,
     PG_CHECKOUT_URL: self,
     PG_API_ROOT: 'FortAPI',
+    // The sandbox answers the batch sandbox host's path on its own origin.
+    PG_BATCH_SANDBOX_URL: self,
     PG_VOUCHER_PARTNER_CODE: SANDBOX_VOUCHER_PARTNER_CODE,
     PG_FINANCING_PARTNER_CODE: SANDBOX_FINANCING_PARTNER_CODE,
     PG_PORT: port,

@@ -140,6 +140,22 @@ export function isPaidState(state: OrderState): boolean {
 }
 
 /**
+ * What a CAPTURE may still take (spec, States and transitions: partial or full, after a successful
+ * authorization): the authorized amount less what was captured, while the order is authorized or
+ * partly captured; nothing once it is voided, refunded, failed or not found.
+ */
+export function capturableAmount(status: OrderStatus): number {
+  if (status.state !== 'authorized' && status.state !== 'captured') return 0;
+  return Math.max(0, status.authorized_amount - status.captured_amount);
+}
+
+/** What a REFUND may still return (only after capture, partial or full): the captured amount less what was refunded. */
+export function refundableAmount(status: OrderStatus): number {
+  if (status.state !== 'captured' && status.state !== 'partially_refunded') return 0;
+  return Math.max(0, status.captured_amount - status.refunded_amount);
+}
+
+/**
  * What a result tells the customer and the merchant: `success` while the order is paid (money held
  * or captured and not all returned), `pending` while the gateway is waiting or did not say,
  * `failure` otherwise: failed, voided, wholly refunded, or nothing at the gateway.

@@ -172,11 +172,25 @@ export async function verifyReportFile(
   responsePhrase: string,
   sha: ShaType,
 ): Promise<boolean> {
-  const digest = headers.get(REPORT_FILE_HEADERS.digest);
+  return verifyReportDigest(await fileDigest(body, sha), headers, request, responsePhrase, sha);
+}
+
+/**
+ * {@link verifyReportFile} for a body that was hashed as it streamed past (written to a file
+ * rather than held in memory): `digest` is the hex digest of the bytes received.
+ */
+export async function verifyReportDigest(
+  digest: string,
+  headers: HeaderSource,
+  request: ReportDownloadFields,
+  responsePhrase: string,
+  sha: ShaType,
+): Promise<boolean> {
+  const sent = headers.get(REPORT_FILE_HEADERS.digest);
   const count = headers.get(REPORT_FILE_HEADERS.transactionsCount);
   const signature = headers.get(REPORT_FILE_HEADERS.signature);
-  if (!digest || !count || !signature) return false;
-  if ((await fileDigest(body, sha)) !== digest.toLowerCase()) return false;
-  const envelope = { ...reportFileEnvelope(request, digest, count), signature };
+  if (!sent || !count || !signature) return false;
+  if (digest.toLowerCase() !== sent.toLowerCase()) return false;
+  const envelope = { ...reportFileEnvelope(request, sent, count), signature };
   return (await verifySignature(envelope, responsePhrase, sha)).valid;
 }

@@ -159,3 +159,37 @@ export function classifyResponse(response: { readonly response_code?: unknown; r
 export function isSuccess(response: { readonly response_code?: unknown; readonly status?: unknown }): boolean {
   return classifyResponse(response) === 'success';
 }
+
+/**
+ * What an answer means to the merchant's code or an operator, one step finer than
+ * {@link classifyResponse}: a failure is `declined` when the issuer, the fraud screening or the
+ * financing partner turned the payment down (statuses in {@link DECLINE_STATUSES}: 03xxx and 13xxx
+ * card declines, 17xxx a card refused at tokenization, 91xxx and 93xxx the partner's refusals),
+ * `not_activated` for 00014 (the service is off for the account), and `refused` otherwise: the
+ * request itself or the order's state (00xxx, 05xxx capture, 06xxx refund, 09xxx void, 12001 no
+ * such order, batch and report refusals, any code this project does not know).
+ */
+export type OperationOutcome = 'success' | 'pending' | 'declined' | 'refused' | 'not_activated';
+
+/** Statuses whose failures are a decline of the payment, not a refusal of the request. */
+export const DECLINE_STATUSES: readonly string[] = ['03', '13', '17', '91', '93'];
+
+/** The code of a service the merchant account does not have activated. */
+export const NOT_ACTIVATED_CODE = '00014';
+
+export function operationOutcome(response: { readonly response_code?: unknown; readonly status?: unknown }): OperationOutcome {
+  const outcome = classifyResponse(response);
+  if (outcome !== 'failure') return outcome;
+  const parsed = parseResponseCode(response.response_code);
+  if (parsed?.code === NOT_ACTIVATED_CODE) return 'not_activated';
+  // A status that disagrees with its code is a malformed answer: refused, whatever the code says.
+  const statusAgrees = response.status === undefined || String(response.status) === expectedStatus(parsed?.code ?? '');
+  if (parsed && statusAgrees && DECLINE_STATUSES.includes(parsed.status)) return 'declined';
+  return 'refused';
+}
+
+/** True for a code in {@link RESPONSE_CODES}: a code this project does not know proves nothing about what happened. */
+export function isKnownResponseCode(code: unknown): code is KnownResponseCode {
+  const parsed = parseResponseCode(code);
+  return parsed !== undefined && parsed.code in RESPONSE_CODES;
+}

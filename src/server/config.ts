@@ -8,6 +8,19 @@ import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ORDER_TOKEN_HEADER, ROUTES, type BillResult, type PaymentResult } from '../core/endpoint-api.ts';
 import type { OrderState, OrderStatus } from '../core/order-status.ts';
+import {
+  apiRoot,
+  checkConnection,
+  ConfigError,
+  identifier,
+  isLoopback,
+  problemCollector,
+  serviceUrl,
+  trimSlash,
+  wholeNumber,
+  type Check,
+  type ConfigProblem,
+} from '../gateway/settings.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { ResolveOrder } from './orders.ts';
 import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
@@ -139,6 +152,9 @@ export interface EndpointSettings {
   readonly publicOrigin: string;
   readonly paymentPageUrl: string;
   readonly paymentApiUrl: string;
+  /** `{base_url}` and `{api_root}`, for the gateway client the endpoint calls through. */
+  readonly gatewayBaseUrl: string;
+  readonly apiRoot: string;
   /** The `return_url` sent to the gateway. */
   readonly returnUrl: string;
   readonly resultUrl: string | undefined;
@@ -173,36 +189,9 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 
-export interface ConfigProblem {
-  /** The variable (`PG_ACCESS_CODE`) or config field (`accessCode`) at fault. */
-  readonly name: string;
-  readonly message: string;
-}
+// ---- Checks of the endpoint's own settings (the connection's are in gateway/settings.ts) ----
 
-/** Refused configuration. The message is one line naming every variable at fault, and no value. */
-export class ConfigError extends Error {
-  readonly problems: readonly ConfigProblem[];
-
-  constructor(problems: readonly ConfigProblem[]) {
-    super(`Configuration refused: ${problems.map((problem) => `${problem.name} ${problem.message}`).join('; ')}.`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
-}
-
-// ---- Checks shared by the programmatic and the environment form ----
-
-type Check<T> = (value: T) => string | undefined;
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-function isLoopback(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
-}
-
-/** merchant_identifier and access_code share one rule (spec, Limits): letters and digits, max 20. */
-const identifier: Check<string> = (value) =>
-  field('access_code').safeParse(value).success ? undefined : 'must be 1 to 20 letters or digits, as the back-office shows it';
+export { ConfigError, type ConfigProblem } from '../gateway/settings.ts';
 
 /**
  * A partner code: what the gateway field that carries it allows (payment_partner: 5 characters), and
@@ -217,27 +206,6 @@ function partnerCode(wireField: 'payment_partner' | 'payment_option'): Check<str
     /^[A-Za-z0-9_-]{1,20}$/.test(value) && field('payment_option').safeParse(value).success
       ? undefined
       : 'must be the gateway’s payment_option code (1 to 20 letters, digits, "_" or "-")';
-}
-
-const phrase: Check<string> = (value) => (value.length > 0 ? undefined : 'must not be empty');
-
-/** An absolute http(s) URL without query or fragment; plain http only on loopback (the sandbox). */
-function serviceUrl(allowPath: boolean): Check<string> {
-  return (value) => {
-    let url: URL;
-    try {
-      url = new URL(value);
-    } catch {
-      return 'must be an absolute URL such as https://host.example';
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http(s) URL';
-    if (url.protocol === 'http:' && !isLoopback(url)) return 'must use https (plain http is accepted only on localhost)';
-    if (url.search || url.hash || url.username || url.password) return 'must not carry a query, fragment or credentials';
-    if (!allowPath && url.pathname !== '/') {
-      return 'must be a host URL without a path (the API root is configured separately)';
-    }
-    return undefined;
-  };
 }
 
 /**
@@ -270,9 +238,6 @@ const headerName: Check<string> = (value) => {
   if (UNFORWARDABLE_HEADERS.has(value.toLowerCase())) return `must not list ${value.toLowerCase()}`;
   return undefined;
 };
-
-const apiRoot: Check<string> = (value) =>
-  /^[A-Za-z0-9._~-]+$/.test(value) ? undefined : 'must be one path segment (letters, digits, ".", "_", "~" or "-")';
 
 const basePath: Check<string> = (value) =>
   value === '' || /^(\/[A-Za-z0-9._~-]+)+$/.test(value)
@@ -327,41 +292,16 @@ function originOf(url: string): string | undefined {
   }
 }
 
-function wholeNumber(min: number, max: number): Check<number> {
-  return (value) =>
-    Number.isSafeInteger(value) && value >= min && value <= max ? undefined : `must be a whole number from ${min} to ${max}`;
-}
-
 function returnUrlOf(url: string, parameters: Readonly<Record<string, string>> = {}): string {
   const query = new URLSearchParams(parameters).toString();
   return query ? `${url}?${query}` : url;
 }
 
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
-}
-
 /** Checks a programmatic config and completes it; throws ConfigError naming each bad field. */
 export function resolveSettings(config: EndpointConfig): EndpointSettings {
-  const problems: ConfigProblem[] = [];
-  const check = <T>(name: string, value: T | undefined, rule: Check<T>, required = true): void => {
-    if (value === undefined || value === '') {
-      if (required) problems.push({ name, message: 'is missing' });
-      return;
-    }
-    const message = rule(value);
-    if (message) problems.push({ name, message });
-  };
-  check('merchantIdentifier', config.merchantIdentifier, identifier);
-  check('accessCode', config.accessCode, identifier);
-  check('shaType', config.shaType, (value) =>
-    value === 'sha256' || value === 'sha512' ? undefined : 'must be sha256 or sha512',
-  );
-  check('requestPhrase', config.requestPhrase, phrase);
-  check('responsePhrase', config.responsePhrase, phrase);
-  check('gatewayBaseUrl', config.gatewayBaseUrl, serviceUrl(false));
+  const { problems, check } = problemCollector();
+  checkConnection(config, check);
   check('checkoutUrl', config.checkoutUrl, serviceUrl(false));
-  check('apiRoot', config.apiRoot, apiRoot);
   check('publicUrl', config.publicUrl, serviceUrl(true));
   check('basePath', config.basePath, basePath, false);
   for (const allowed of config.allowedOrigins ?? []) check('allowedOrigins', allowed, origin);
@@ -405,6 +345,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     publicOrigin: new URL(publicUrl).origin,
     paymentPageUrl: `${trimSlash(config.checkoutUrl)}/${root}/paymentPage`,
     paymentApiUrl: `${trimSlash(config.gatewayBaseUrl)}/${root}/paymentApi`,
+    gatewayBaseUrl: config.gatewayBaseUrl,
+    apiRoot: root,
     returnUrl: returnUrlOf(`${publicUrl}${base}${ROUTES.gatewayReturn}`, config.returnParameters),
     resultUrl: config.resultUrl,
     resolveOrder: config.resolveOrder,
@@ -451,6 +393,8 @@ export interface EnvConfig
   readonly trustedProxyHops: number;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
+  /** `{batch_sandbox_url}`, for the back-office client's PROCESS_BATCH; set only in the sandbox environment. */
+  readonly batchSandboxUrl: string | undefined;
   readonly port: number;
   readonly host: string;
   /** The shop's order lookup (`PG_ORDER_URL`); undefined: `serve` uses its demo orders. */
@@ -477,6 +421,7 @@ export const ENV_VARIABLES = {
   PG_GATEWAY_BASE_URL: 'host of the payment services API, e.g. https://api.sandbox.gateway.example (required)',
   PG_CHECKOUT_URL: 'host of the hosted payment page (required)',
   PG_API_ROOT: 'first path segment of every gateway path (required)',
+  PG_BATCH_SANDBOX_URL: "host of the batch service's sandbox, where PROCESS_BATCH goes (set it only in the sandbox environment)",
   PG_ALLOWED_ORIGINS: 'comma-separated origins whose pages may call the endpoint (default: same origin only)',
   PG_PORT: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`,
   PG_HOST: `address to listen on (default ${DEFAULT_HOST})`,
@@ -590,6 +535,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   }
   const shopPage = optional('PG_SHOP_URL', shopUrl);
   const hookTimeoutMs = number('PG_HOOK_TIMEOUT_MS', DEFAULT_HOOK_TIMEOUT_MS, 100, 60_000);
+  const batchSandboxUrl = optional('PG_BATCH_SANDBOX_URL', serviceUrl(false));
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -608,6 +554,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     trustedProxyHops,
     voucherPartnerCode,
     financingPartnerCode,
+    batchSandboxUrl,
     port,
     host,
     orderUrl,

@@ -15,7 +15,7 @@ import { isLanguage, type Language } from '../core/language.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer } from './flow-token.ts';
-import { createGatewayClient } from './gateway-client.ts';
+import { endpointGateway } from './gateway-client.ts';
 import { handleGatewayReturn } from './gateway-return.ts';
 import {
   assertJsonContentType,
@@ -106,7 +106,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
   const runtime: EndpointRuntime = {
     settings,
     log,
-    gateway: createGatewayClient(settings, log),
+    gateway: endpointGateway(settings, log),
     flows: createFlowSealer({
       requestPhrase: settings.requestPhrase,
       merchantIdentifier: settings.merchantIdentifier,

@@ -1,14 +1,14 @@
 /**
- * Server-to-server calls to the gateway's paymentApi. Every request is signed with the request
- * phrase and checked against the core's request schema before it leaves; every answer is read
- * within a size limit, its signature verified with the response phrase, its echo of the
- * merchant_reference compared, and it is parsed with the core's response schema, all before
- * anything of it can reach the browser.
+ * The endpoint's server-to-server calls, through the back-office client of `pg-checkout/gateway`:
+ * one code path for every call to the gateway. The client checks each request against the core's
+ * schema before signing it, signs it, sends it with the endpoint's time limit, reads the answer
+ * within 1 MiB, verifies its signature with the response phrase, compares its echo of the
+ * merchant_reference and parses it with the core's answer schema. This adapter adds the endpoint's
+ * policy: no retries (a customer is waiting, and the endpoint confirms results with CHECK_STATUS
+ * itself), and every failure becomes the endpoint's refusal, never a detail for the browser.
  */
 import type * as z from 'zod/mini';
 import { AmountError, parseWireAmount } from '../core/amounts.ts';
-import { signatureOptionsFor, signParams, verifySignature, type SignableParams } from '../core/signature.ts';
-import { toFieldErrors } from '../core/field-errors.ts';
 import {
   classifyResponse,
   parseResponseCode,
@@ -16,99 +16,60 @@ import {
   responseMessage,
   type KnownResponseCode,
 } from '../core/response.ts';
+import type { SignableParams } from '../core/signature.ts';
 import type { Language } from '../core/language.ts';
+import { createGatewayClient } from '../gateway/client.ts';
+import { GatewayRequestError, GatewayUnavailableError } from '../gateway/transport.ts';
 import type { EndpointSettings } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import type { Logger } from './logger.ts';
-import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
+import { outgoingRefusal, type OutgoingCheck } from './outgoing.ts';
 
 /** Largest gateway answer read (a plans answer with many issuers is the biggest). */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export interface GatewayCall<Answer> extends OutgoingCheck {
-  /** Unsigned parameters; `signature` is added here. */
+  /** Unsigned parameters; `signature` is added by the client. */
   readonly params: SignableParams;
   /** The core schema of the answer, checked after the signature. */
   readonly answerSchema: z.ZodMiniType<Answer>;
 }
 
-export interface GatewayClient {
+export interface EndpointGateway {
   call<Answer>(request: GatewayCall<Answer>): Promise<Answer>;
 }
 
-export function createGatewayClient(settings: EndpointSettings, log: Logger): GatewayClient {
+export function endpointGateway(settings: EndpointSettings, log: Logger): EndpointGateway {
+  const client = createGatewayClient({
+    merchantIdentifier: settings.merchantIdentifier,
+    accessCode: settings.accessCode,
+    shaType: settings.shaType,
+    requestPhrase: settings.requestPhrase,
+    responsePhrase: settings.responsePhrase,
+    gatewayBaseUrl: settings.gatewayBaseUrl,
+    apiRoot: settings.apiRoot,
+    fetch: settings.fetch,
+    timeoutMs: settings.gatewayTimeoutMs,
+    retry: false,
+    logger: log,
+    now: settings.now,
+    maxAnswerBytes: MAX_ANSWER_BYTES,
+  });
   return {
     async call<Answer>(request: GatewayCall<Answer>): Promise<Answer> {
-      const signed = await signParams(request.params, settings.requestPhrase, settings.shaType);
-      checkOutgoing(request, signed, log);
-
-      let text: string;
+      const operation = { name: request.operation, requestSchema: request.schema, answerSchema: request.answerSchema };
       try {
-        const answer = await settings.fetch(settings.paymentApiUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json' },
-          body: JSON.stringify(signed),
-          signal: AbortSignal.timeout(settings.gatewayTimeoutMs),
-        });
-        // The gateway states outcomes in response_code; a server error is an outage, not an answer.
-        if (answer.status >= 500) throw new Error(`HTTP ${answer.status}`);
-        text = await readLimited(answer);
+        return (await client.call(operation, { params: request.params, language: request.language })).answer;
       } catch (error) {
-        log.error('gateway_unreachable', { operation: request.operation, reason: describe(error) });
-        throw new EndpointRefusal('gateway_unreachable');
+        if (error instanceof GatewayRequestError) throw outgoingRefusal(request, error.errors, log);
+        if (error instanceof GatewayUnavailableError) {
+          const unverified = error.kind === 'signature_invalid' || error.kind === 'foreign_answer';
+          throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable');
+        }
+        throw error;
       }
-
-      let answer: unknown;
-      try {
-        answer = JSON.parse(text);
-      } catch {
-        answer = undefined;
-      }
-      if (!answer || typeof answer !== 'object' || Array.isArray(answer)) {
-        log.error('gateway_answer_unreadable', { operation: request.operation });
-        throw new EndpointRefusal('gateway_unreachable');
-      }
-      const fields = answer as Record<string, unknown>;
-      const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields));
-      if (!verified.valid) {
-        log.error('gateway_signature_invalid', { operation: request.operation, reason: verified.reason });
-        throw new EndpointRefusal('gateway_signature_invalid');
-      }
-      const sentReference = signed['merchant_reference'];
-      if (sentReference !== undefined && fields['merchant_reference'] !== sentReference) {
-        log.error('gateway_answer_foreign', { operation: request.operation });
-        throw new EndpointRefusal('gateway_signature_invalid');
-      }
-      const parsed = request.answerSchema.safeParse(fields);
-      if (!parsed.success) {
-        log.error('gateway_answer_malformed', {
-          operation: request.operation,
-          fields: toFieldErrors(parsed.error.issues, fields, 'en').map((error) => `${error.field} ${error.rule}`),
-        });
-        throw new EndpointRefusal('gateway_unreachable');
-      }
-      log.info('gateway_answer', {
-        operation: request.operation,
-        response_code: fields['response_code'],
-        outcome: classifyResponse(fields),
-      });
-      return parsed.data;
     },
   };
-}
-
-async function readLimited(response: Response): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) throw new Error('answer too large');
-  const text = await response.text();
-  if (text.length > MAX_ANSWER_BYTES) throw new Error('answer too large');
-  return text;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'unknown';
-  if (error.name === 'TimeoutError') return 'timeout';
-  return /^HTTP \d+$/.test(error.message) ? error.message : error.name;
 }
 
 /**

@@ -2,7 +2,8 @@
  * `pg-checkout/server`: the merchant endpoint. Everything that needs the access code or a SHA
  * phrase happens here, never in the browser. `createMerchantEndpoint` is a Web-standard handler
  * for any runtime; `toNodeListener`/`createNodeServer` mount it on `node:http`; `serve` is what
- * `pg-checkout serve` runs. See docs/endpoint.md.
+ * `pg-checkout serve` runs. See docs/endpoint.md. The back-office client of `pg-checkout/gateway`
+ * (`createGatewayClient`) is exported here too: docs/back-office.md.
  */
 export { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint, type RequestContext } from './endpoint.ts';
 export {
@@ -51,3 +52,5 @@ export {
   type ShopOrder,
 } from './shop-protocol.ts';
 export { InMemoryResultOutbox, type InMemoryResultOutboxOptions, type OutboxEntry, type ResultOutbox } from './result-outbox.ts';
+// The back-office client (`pg-checkout/gateway`), for the merchant's server: capture, refund, status, reports, batches.
+export * from '../gateway/index.ts';

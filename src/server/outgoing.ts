@@ -5,7 +5,7 @@
  * order data or ours, which is logged by field name and answered 500.
  */
 import type * as z from 'zod/mini';
-import { toFieldErrors } from '../core/field-errors.ts';
+import { toFieldErrors, type FieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { Logger } from './logger.ts';
@@ -23,14 +23,18 @@ export interface OutgoingCheck {
 export function checkOutgoing(check: OutgoingCheck, params: Readonly<Record<string, unknown>>, log: Logger): void {
   const result = check.schema.safeParse(params);
   if (result.success) return;
-  const errors = toFieldErrors(result.error.issues, params, check.language);
+  throw outgoingRefusal(check, toFieldErrors(result.error.issues, params, check.language), log);
+}
+
+/** The refusal for a request the gateway's field rules refuse: the browser's field named (400), or ours logged (500). */
+export function outgoingRefusal(check: Omit<OutgoingCheck, 'schema'>, errors: readonly FieldError[], log: Logger): EndpointRefusal {
   const browserError = errors.find((error) => check.browserFields?.includes(error.field.split(/[.[]/)[0] ?? ''));
   if (browserError) {
-    throw new EndpointRefusal('invalid_request', { field: browserError.field, message: browserError.message });
+    return new EndpointRefusal('invalid_request', { field: browserError.field, message: browserError.message });
   }
   log.error('gateway_request_invalid', {
     operation: check.operation,
     fields: errors.map((error) => `${error.field} ${error.rule}`),
   });
-  throw new EndpointRefusal('internal_error');
+  return new EndpointRefusal('internal_error');
 }

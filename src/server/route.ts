@@ -7,7 +7,7 @@ import type * as z from 'zod/mini';
 import type { Language } from '../core/language.ts';
 import type { EndpointSettings } from './config.ts';
 import type { FlowSealer } from './flow-token.ts';
-import type { GatewayClient } from './gateway-client.ts';
+import type { EndpointGateway } from './gateway-client.ts';
 import type { RequestContext } from './http.ts';
 import type { Logger } from './logger.ts';
 import type { MerchantOrder } from './orders.ts';
@@ -16,7 +16,7 @@ import type { MerchantOrder } from './orders.ts';
 export interface EndpointRuntime {
   readonly settings: EndpointSettings;
   readonly log: Logger;
-  readonly gateway: GatewayClient;
+  readonly gateway: EndpointGateway;
   readonly flows: FlowSealer;
 }
 

@@ -1,6 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyResponse, expectedStatus, isSuccess, parseResponseCode, responseMessage } from '../../src/core/response.ts';
+import {
+  classifyResponse,
+  expectedStatus,
+  isKnownResponseCode,
+  isSuccess,
+  operationOutcome,
+  parseResponseCode,
+  responseMessage,
+} from '../../src/core/response.ts';
 
 describe('parseResponseCode', () => {
   it('splits the status (first two digits) from the message code', () => {
@@ -62,5 +70,42 @@ describe('responseMessage', () => {
   it('answers in the request language', () => {
     assert.equal(responseMessage('00008', 'en'), 'Signature mismatch');
     assert.equal(responseMessage('00008', 'ar'), 'التوقيع غير مطابق');
+  });
+});
+
+describe('operationOutcome', () => {
+  const outcomeOf = (code: string) => operationOutcome({ response_code: code, status: expectedStatus(code) });
+
+  it('keeps success and pending as classifyResponse says them', () => {
+    assert.equal(outcomeOf('20064'), 'success');
+    assert.equal(outcomeOf('14000'), 'success');
+    assert.equal(outcomeOf('20000'), 'pending');
+  });
+
+  it('calls the issuer’s, the fraud screening’s and the financing partner’s refusals declines', () => {
+    for (const code of ['13001', '13002', '03004', '13005', '17003', '91001', '93001']) {
+      assert.equal(outcomeOf(code), 'declined', code);
+    }
+  });
+
+  it('calls refusals of the request or of the order’s state refused', () => {
+    for (const code of ['00008', '00002', '00005', '05001', '06001', '09001', '12001', '73001', '57002']) {
+      assert.equal(outcomeOf(code), 'refused', code);
+    }
+  });
+
+  it('says a service that is not activated is not_activated', () => {
+    assert.equal(outcomeOf('00014'), 'not_activated');
+  });
+
+  it('refuses an answer whose status disagrees with its code, and one without a code', () => {
+    assert.equal(operationOutcome({ response_code: '13001', status: '14' }), 'refused');
+    assert.equal(operationOutcome({}), 'refused');
+  });
+
+  it('knows which codes it knows', () => {
+    assert.equal(isKnownResponseCode('05001'), true);
+    assert.equal(isKnownResponseCode('99999'), false);
+    assert.equal(isKnownResponseCode(undefined), false);
   });
 });

@@ -813,14 +813,32 @@ describe('when the plans query answers', () => {
   });
 
   it('refuses a plan whose number_of_installment is not an integer', () => {
-    const broken = structuredClone(plansResponse);
-    const plan = broken.installment_detail.issuer_detail[0]?.plan_details[0] as Record<string, unknown>;
+    for (const [value, rule] of [
+      [true, 'type'],
+      ['6.5', 'format'],
+    ] as const) {
+      const broken = structuredClone(plansResponse);
+      const plan = broken.installment_detail.issuer_detail[0]?.plan_details[0] as Record<string, unknown>;
+      plan['number_of_installment'] = value;
+      const error = errorOn(
+        refusal(schemas.installmentsPlansResponse, broken, 'en'),
+        'installment_detail.issuer_detail[0].plan_details[0].number_of_installment',
+      );
+      assert.equal(error.rule, rule);
+    }
+  });
+
+  it('reads the whole numbers an XML answer writes as digits, and takes a null it leaves out as absent', () => {
+    const fromXml = structuredClone(plansResponse);
+    const issuer = fromXml.installment_detail.issuer_detail[0] as Record<string, unknown>;
+    delete issuer['confirmation_message_en'];
+    const plan = (issuer['plan_details'] as Record<string, unknown>[])[0] as Record<string, unknown>;
     plan['number_of_installment'] = '6';
-    const error = errorOn(
-      refusal(schemas.installmentsPlansResponse, broken, 'en'),
-      'installment_detail.issuer_detail[0].plan_details[0].number_of_installment',
-    );
-    assert.equal(error.rule, 'type');
+    plan['fees_amount'] = String(plan['fees_amount']);
+    const parsed = schemas.installmentsPlansResponse.parse(fromXml).installment_detail?.issuer_detail[0];
+    assert.equal(parsed?.plan_details[0]?.number_of_installment, 6);
+    assert.equal(typeof parsed?.plan_details[0]?.fees_amount, 'number');
+    assert.equal(parsed?.confirmation_message_en, undefined);
   });
 });
 

@@ -90,7 +90,7 @@ for (const language of ['en', 'ar'] as const) {
 
       await page.goto(`${session.demo.url}merchant.html`);
       await page.locator(`#orders tr[data-reference="${paid}"]`).waitFor();
-      await page.locator(`#orders tr[data-reference="${reference}"] button`).waitFor();
+      await page.locator(`#orders tr[data-reference="${reference}"] button.pay-bill`).waitFor();
       await assertFits(page, 'merchant panel');
       await assertAccessible(page, `narrow-merchant-${language}`);
 

@@ -136,7 +136,7 @@ for (const language of ['en', 'ar'] as const) {
       row = await merchantRow(page, reference);
       await row.locator('button', { hasText: words.payBill }).click();
       await row.locator('td', { hasText: words.bill_paid }).waitFor();
-      assert.equal(await row.locator('button').count(), 0, 'a paid bill cannot be paid again');
+      assert.equal(await row.locator('button', { hasText: words.payBill }).count(), 0, 'a paid bill cannot be paid again');
       await assertAccessible(page, `merchant-bill-paid-${language}`);
 
       await row.locator('a').click();

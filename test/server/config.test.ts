@@ -48,6 +48,7 @@ describe('configFromEnv', () => {
       PG_HOOK_SECRET: HOOK_SECRET,
       PG_SHOP_URL: 'https://shop.example/',
       PG_HOOK_TIMEOUT_MS: '2500',
+      PG_BATCH_SANDBOX_URL: 'https://batch.sandbox.gateway.test',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -65,6 +66,7 @@ describe('configFromEnv', () => {
       trustedProxyHops: 1,
       voucherPartnerCode: 'VCH01',
       financingPartnerCode: 'FIN01',
+      batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
       orderUrl: 'https://shop.example/index.php?route=pg/order',

@@ -1,0 +1,167 @@
+/**
+ * `pg-checkout batch upload FILE`, `batch status ID`, `batch process ID`. A batch is named by the
+ * merchant's batch_reference and the gateway's batch_id together, written `REFERENCE:ID` (a
+ * reference never holds ":" and an id is digits): `upload` prints it, the others take it.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { validateBatchFile } from '../core/batch-file.ts';
+import type { BatchStatus } from '../core/schemas/index.ts';
+import type { GatewayClient } from '../gateway/client.ts';
+import type { BatchHandle, BatchResults } from '../gateway/batch.ts';
+import { configFromEnv } from '../server/config.ts';
+import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, confirm, failed, languageOption, printJson } from './client-env.ts';
+import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
+import { timeReference } from './dates.ts';
+import { CliError } from './input.ts';
+import { progressBar, type Progress } from './progress.ts';
+
+const USAGE = `Usage:
+  pg-checkout batch upload FILE [--reference R] [--wait] [--json]
+  pg-checkout batch status REFERENCE:ID [--wait] [--json]
+  pg-checkout batch process REFERENCE:ID [--yes] [--no-wait] [--json]
+
+The batch service: a CSV file of recurring PURCHASE lines and CAPTURE / REFUND / VOID_AUTHORIZATION
+of existing orders (a header row of the gateway's field names; see docs/back-office.md).
+  upload    checks the file here first (every line's fields), uploads it and prints the batch as
+            REFERENCE:ID, the handle the other two take; --wait waits for the gateway's validation
+  status    the batch's state, its validation errors, and once processed one result per line
+  process   asks to process a validated batch (it says what it will do and asks, unless --yes),
+            then waits for the per-line results with a progress bar (--no-wait: return at once)
+  --reference R       the batch_reference (default b-<date and time>)
+  --poll-seconds N    wait between two readings of the results (default 2)
+  --yes               do not ask (required when stdin is not a terminal)
+${COMMON_USAGE}
+
+${EXIT_CODES_HELP}`;
+
+/** `REFERENCE:ID` → the handle. */
+function handleOf(text: string | undefined): BatchHandle {
+  const match = /^([A-Za-z0-9\-_./]{1,20}):(\d{1,20})$/.exec(text ?? '');
+  if (!match) throw new CliError('the batch is named REFERENCE:ID, as "pg-checkout batch upload" printed it');
+  return { batch_reference: match[1] ?? '', batch_id: match[2] ?? '' };
+}
+
+const STEPS: readonly (BatchStatus | undefined)[] = ['UNDER_VALIDATION', 'VALIDATED', 'PROCESSING', 'PROCESSED'];
+
+function showProgress(bar: Progress, status: BatchStatus | undefined, reading: number): void {
+  const step = Math.max(0, STEPS.indexOf(status));
+  bar.update((step + 1) / STEPS.length, `${(status ?? 'unknown').toLowerCase().replace(/_/g, ' ')} (reading ${reading})`);
+}
+
+function printResults(io: Io, handle: BatchHandle, results: BatchResults): void {
+  io.stdout.write(`Batch ${handle.batch_reference}:${handle.batch_id}: ${(results.batch_status ?? 'unknown').toLowerCase().replace(/_/g, ' ')}`);
+  const count = results.answer?.transactions_count;
+  io.stdout.write(count === undefined ? '\n' : `, ${count} line${String(count) === '1' ? '' : 's'}\n`);
+  for (const error of results.answer?.errors ?? []) io.stdout.write(`  line ${error.line_number}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+  const rows = results.rows ?? [];
+  for (const row of rows) {
+    io.stdout.write(`  line ${row.Line_Number}  ${row.merchant_reference ?? ''}  ${row.response_code} ${row.response_message}\n`);
+  }
+  if (rows.length > 0) {
+    const failures = rows.filter((row) => !/^(14000|02000|20064|08000)$/.test(row.response_code)).length;
+    io.stdout.write(`  ${rows.length - failures} succeeded, ${failures} failed\n`);
+  }
+}
+
+async function waitFor(io: Io, client: GatewayClient, handle: BatchHandle, until: 'validated' | 'processed', pollSeconds: number): Promise<BatchResults> {
+  const bar = progressBar(io, 'batch');
+  try {
+    return await client.waitForBatch({ ...handle, until, intervalMs: pollSeconds * 1000, onProgress: (status, reading) => showProgress(bar, status, reading) });
+  } finally {
+    bar.done();
+  }
+}
+
+export const batchCommand: CliCommand = {
+  summary: 'the batch service: upload FILE, status REFERENCE:ID, process REFERENCE:ID',
+  usage: USAGE,
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: {
+        ...COMMON_OPTIONS,
+        reference: { type: 'string' },
+        wait: { type: 'boolean', default: false },
+        'no-wait': { type: 'boolean', default: false },
+        yes: { type: 'boolean', default: false },
+        'poll-seconds': { type: 'string', default: '2' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const pollSeconds = Number(values['poll-seconds']);
+    if (!Number.isFinite(pollSeconds) || pollSeconds <= 0) throw new CliError('--poll-seconds must be a number of seconds');
+    if (positionals.length !== 1) throw new CliError(sub === 'upload' ? 'batch upload takes one FILE' : 'give the batch as REFERENCE:ID');
+
+    if (sub === 'upload') {
+      const path = positionals[0] ?? '';
+      let file: Uint8Array<ArrayBuffer>;
+      try {
+        file = new Uint8Array(await readFile(path));
+      } catch {
+        throw new CliError(`${path} cannot be read`);
+      }
+      const language = languageOption(values.language);
+      const config = configFromEnv(io.env);
+      const checked = validateBatchFile(file, { access_code: config.accessCode, merchant_identifier: config.merchantIdentifier, language });
+      if (checked.errors.length > 0) {
+        for (const error of checked.errors) io.stderr.write(`${path}:${error.line}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+        throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);
+      }
+      const client = clientFromEnv(io, values);
+      const reference = values.reference ?? timeReference('b');
+      const uploaded = await client.uploadBatch({ batch_reference: reference, file, file_name: basename(path) });
+      if (uploaded.outcome !== 'success' || uploaded.answer?.batch_id === undefined) {
+        if (values.json) printJson(io, uploaded);
+        return values.json ? exitCodeOf(uploaded.outcome) : failed(io, 'batch upload', uploaded);
+      }
+      const handle = { batch_reference: reference, batch_id: uploaded.answer.batch_id };
+      const validated = values.wait ? await waitFor(io, client, handle, 'validated', pollSeconds) : undefined;
+      if (values.json) {
+        printJson(io, { handle: `${reference}:${handle.batch_id}`, upload: uploaded, ...(validated ? { results: validated } : {}) });
+      } else {
+        io.stdout.write(`${reference}:${handle.batch_id}\n`);
+        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'}. Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
+        if (validated) printResults(io, handle, validated);
+      }
+      return validated && validated.outcome !== 'success' ? exitCodeOf(validated.outcome) : EXIT.success;
+    }
+
+    const handle = handleOf(positionals[0]);
+    const client = clientFromEnv(io, values);
+    if (sub === 'status') {
+      const results = values.wait ? await waitFor(io, client, handle, 'processed', pollSeconds) : await client.batchResults(handle);
+      if (values.json) printJson(io, results);
+      else if (results.outcome === 'refused' || results.outcome === 'not_activated') return failed(io, 'batch status', results);
+      else printResults(io, handle, results);
+      return results.batch_status === 'UNDER_VALIDATION' || results.batch_status === 'PROCESSING' ? EXIT.pending : exitCodeOf(results.outcome);
+    }
+
+    if (sub === 'process') {
+      const before = await client.batchResults(handle);
+      if (before.batch_status === 'VALIDATED') {
+        const count = before.answer?.transactions_count ?? '?';
+        const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count} line(s) of charges and maintenance operations?`;
+        if (!(await confirm(io, question, values.yes))) {
+          io.stderr.write('pg-checkout batch process: cancelled; nothing was sent\n');
+          return EXIT.cancelled;
+        }
+      }
+      const processed = await client.processBatch(handle);
+      if (processed.outcome !== 'success' || values['no-wait']) {
+        if (values.json) printJson(io, processed);
+        else if (processed.outcome !== 'success') return failed(io, 'batch process', processed);
+        else io.stdout.write(`Batch ${handle.batch_reference}:${handle.batch_id}: processing (${processed.response_code} ${processed.response_message})\n`);
+        return exitCodeOf(processed.outcome);
+      }
+      const results = await waitFor(io, client, handle, 'processed', pollSeconds);
+      if (values.json) printJson(io, { process: processed, results });
+      else printResults(io, handle, results);
+      return results.batch_status === 'PROCESSED' ? EXIT.success : EXIT.pending;
+    }
+    throw new CliError(`unknown batch command "${sub ?? ''}": upload, status or process`);
+  },
+};

@@ -1,0 +1,142 @@
+/**
+ * What the back-office commands share: the client built from the same `PG_*` variables as `serve`
+ * (`configFromEnv`), money read and shown in major units with its currency, the confirmation a
+ * money-moving command asks for, and printing a result for people or (`--json`) for scripts.
+ */
+import { createInterface } from 'node:readline';
+import { AmountError, amountErrorMessage, currencyExponent, fromMinorUnits, toMinorUnits } from '../core/amounts.ts';
+import { isLanguage, type Language } from '../core/language.ts';
+import type { OrderStatus } from '../core/order-status.ts';
+import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
+import type { GatewayResult } from '../gateway/results.ts';
+import { configFromEnv } from '../server/config.ts';
+import { createJsonLogger } from '../server/logger.ts';
+import { EXIT, exitCodeOf, type Io } from './command.ts';
+import { CliError } from './input.ts';
+
+/** Options every back-office command takes. */
+export const COMMON_OPTIONS = {
+  json: { type: 'boolean', default: false },
+  language: { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+} as const;
+
+export const COMMON_USAGE = `  --json            print the typed result as JSON (for scripts)
+  --language en|ar  language of the gateway's messages (default en)
+  --verbose         write the client's structured logs to stderr (no card data, phrase or signature)`;
+
+/** A configuration the CLI cannot run with: exit 3. */
+export class CliConfigError extends Error {}
+
+export function languageOption(value: string | undefined): Language {
+  if (value === undefined) return 'en';
+  if (!isLanguage(value)) throw new CliError('--language must be en or ar');
+  return value;
+}
+
+/** The client from `PG_*` (as `serve` reads them), logging to stderr with --verbose. */
+export function clientFromEnv(io: Io, options: { readonly language?: string | undefined; readonly verbose?: boolean }): GatewayClient {
+  let config: ReturnType<typeof configFromEnv>;
+  try {
+    config = configFromEnv(io.env);
+  } catch (error) {
+    throw new CliConfigError((error as Error).message);
+  }
+  return createGatewayClient({
+    merchantIdentifier: config.merchantIdentifier,
+    accessCode: config.accessCode,
+    shaType: config.shaType,
+    requestPhrase: config.requestPhrase,
+    responsePhrase: config.responsePhrase,
+    gatewayBaseUrl: config.gatewayBaseUrl,
+    apiRoot: config.apiRoot,
+    batchSandboxUrl: config.batchSandboxUrl,
+    language: languageOption(options.language),
+    ...(options.verbose ? { logger: createJsonLogger((line) => io.stderr.write(`${line}\n`)) } : {}),
+  });
+}
+
+/** `--currency`, else `PG_CURRENCY`; required where the gateway needs one. */
+export function currencyOf(io: Io, given: string | undefined, required: string | undefined): string | undefined {
+  const currency = (given ?? io.env['PG_CURRENCY'])?.trim().toUpperCase() || undefined;
+  if (currency === undefined) {
+    if (required) {
+      throw new CliError(
+        `--currency is required: ${required} needs the order's currency and CHECK_STATUS does not answer one (or set PG_CURRENCY)`,
+      );
+    }
+    return undefined;
+  }
+  try {
+    currencyExponent(currency);
+  } catch {
+    throw new CliError(`--currency ${currency} is not an ISO 4217 currency code such as EGP`);
+  }
+  return currency;
+}
+
+/** `--amount 12.50` in minor units of `currency`. */
+export function amountOf(text: string, currency: string, option = '--amount'): number {
+  try {
+    return toMinorUnits(text, currency, option);
+  } catch (error) {
+    if (error instanceof AmountError) throw new CliError(amountErrorMessage(error, 'en'));
+    throw error;
+  }
+}
+
+/** Minor units for an operator: "EGP 1,234.50" (the code, never a symbol such as $), or "1250 (minor units)" without a currency. */
+export function money(amount: number, currency: string | undefined): string {
+  if (currency === undefined) return `${amount} (minor units)`;
+  const exponent = currencyExponent(currency);
+  const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+  // Intl formats a decimal string exactly; the cast is for older lib typings that only list number.
+  return format.format(fromMinorUnits(amount, currency) as unknown as number).replace(/\u00a0/g, ' ');
+}
+
+/** "authorized EGP 100.00, captured EGP 40.00, refunded EGP 0.00". */
+export function amountsOf(order: OrderStatus, currency: string | undefined): string {
+  return `authorized ${money(order.authorized_amount, currency)}, captured ${money(order.captured_amount, currency)}, refunded ${money(order.refunded_amount, currency)}`;
+}
+
+/**
+ * Asks on stderr and reads the answer from stdin. `--yes` skips it; a stdin that is not a terminal
+ * (a script, a pipe) is never taken for a yes: the command is refused, to be run again with --yes.
+ */
+export async function confirm(io: Io, question: string, yes: boolean): Promise<boolean> {
+  if (yes) return true;
+  if (!io.stdin.isTTY) {
+    throw new CliError(`${question.replace(/\?$/, '')}: needs confirmation, and stdin is not a terminal; run it again with --yes`);
+  }
+  const reader = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      io.stderr.write(`${question} [y/N] `);
+      reader.once('line', resolve);
+      reader.once('close', () => resolve(''));
+    });
+    return /^(y|yes)$/i.test(answer.trim());
+  } finally {
+    reader.close();
+  }
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** One line for a result that is not a success: the outcome, the code and the message. */
+export function describeOutcome(result: GatewayResult<unknown>): string {
+  const code = result.response_code ? ` ${result.response_code}` : result.reason ? ` (${result.reason})` : '';
+  return `${result.outcome}${code}: ${result.response_message}`;
+}
+
+/** Prints a result that is not a success to stderr, and the exit code that goes with it. */
+export function failed(io: Io, command: string, result: GatewayResult<unknown>, currency?: string): number {
+  io.stderr.write(`pg-checkout ${command}: ${describeOutcome(result)}\n`);
+  if (result.order) io.stderr.write(`  order: ${result.order.state}; ${amountsOf(result.order, currency)}\n`);
+  if (result.outcome === 'unknown') io.stderr.write('  The operation was not sent again. Check the order (pg-checkout status) before trying again.\n');
+  return exitCodeOf(result.outcome);
+}
+
+export { EXIT };

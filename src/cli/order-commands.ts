@@ -1,0 +1,190 @@
+/**
+ * `pg-checkout status`, `capture`, `refund` and `void`: an order's status and the three operations
+ * that move its money. Amounts are read and shown in major units with the currency; the money
+ * commands say what they will do and ask before doing it, unless `--yes`.
+ */
+import { parseArgs } from 'node:util';
+import { capturableAmount, refundableAmount, type OrderStatus } from '../core/order-status.ts';
+import type { GatewayClient } from '../gateway/client.ts';
+import type { GatewayResult } from '../gateway/results.ts';
+import {
+  amountOf,
+  amountsOf,
+  clientFromEnv,
+  COMMON_OPTIONS,
+  COMMON_USAGE,
+  confirm,
+  currencyOf,
+  failed,
+  money,
+  printJson,
+} from './client-env.ts';
+import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
+import { CliError } from './input.ts';
+
+const ORDER_OPTIONS = {
+  ...COMMON_OPTIONS,
+  reference: { type: 'string' },
+  'svc-id': { type: 'string' },
+  currency: { type: 'string' },
+} as const;
+
+function referenceOf(values: { reference?: string | undefined; 'svc-id'?: string | undefined }): { merchant_reference?: string; svc_id?: string } {
+  if (!values.reference && !values['svc-id']) throw new CliError('--reference is required (the order’s merchant_reference; or --svc-id)');
+  return {
+    ...(values.reference ? { merchant_reference: values.reference } : {}),
+    ...(values['svc-id'] ? { svc_id: values['svc-id'] } : {}),
+  };
+}
+
+function orderLines(order: OrderStatus, currency: string | undefined, reference: string): string {
+  const id = order.svc_id ? ` (svc_id ${order.svc_id})` : '';
+  const note = currency === undefined ? '\n  amounts in minor units: pass --currency (or set PG_CURRENCY) to show them in major units' : '';
+  return (
+    `Order ${reference}${id}: ${order.state.replace('_', ' ')}\n` +
+    `  authorized  ${money(order.authorized_amount, currency)}\n` +
+    `  captured    ${money(order.captured_amount, currency)}\n` +
+    `  refunded    ${money(order.refunded_amount, currency)}${note}\n`
+  );
+}
+
+export const statusCommand: CliCommand = {
+  summary: "an order's state and its authorized, captured and refunded amounts (CHECK_STATUS)",
+  usage: `Usage: pg-checkout status --reference R [--svc-id ID] [--currency C] [--third-party] [--json]
+
+Asks the gateway where the order stands: its state and the authorized, captured and refunded
+amounts, shown in major units when the currency is known.
+  --reference R     the order's merchant_reference (or --svc-id, the gateway's id)
+  --currency C      the order's currency, for the amounts (default PG_CURRENCY)
+  --third-party     ask for the processor's and acquirer's response codes too
+${COMMON_USAGE}
+
+${EXIT_CODES_HELP}`,
+  async run(args, io) {
+    const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, 'third-party': { type: 'boolean', default: false } }, strict: true });
+    const query = referenceOf(values);
+    const currency = currencyOf(io, values.currency, undefined);
+    const client = clientFromEnv(io, values);
+    const status = await client.checkStatus({ ...query, ...(values['third-party'] ? { return_third_party_response_codes: true } : {}) });
+    if (values.json) printJson(io, status);
+    if (status.outcome !== 'success' || !status.order) return values.json ? exitCodeOf(status.outcome) : failed(io, 'status', status);
+    if (!values.json) {
+      io.stdout.write(orderLines(status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
+      const last = status.answer;
+      if (last?.transaction_code) io.stdout.write(`  last operation: ${last.transaction_code} ${last.transaction_message ?? ''} (status ${last.transaction_status ?? ''})\n`);
+      if (last?.processor_response_code) io.stdout.write(`  processor ${last.processor_response_code}, acquirer ${last.acquirer_response_code ?? ''}\n`);
+    }
+    return EXIT.success;
+  },
+};
+
+/** After a money operation: the order as it now stands, when it can be read (a failure to read is not the operation's). */
+async function showOrderAfter(io: Io, client: GatewayClient, query: { merchant_reference?: string; svc_id?: string }, currency: string | undefined): Promise<void> {
+  try {
+    const status = await client.checkStatus(query);
+    if (status.order) io.stdout.write(orderLines(status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
+  } catch {
+    io.stderr.write('  (the order’s status could not be read just now: pg-checkout status)\n');
+  }
+}
+
+async function reportMoneyResult(
+  io: Io,
+  command: string,
+  client: GatewayClient,
+  result: GatewayResult<unknown>,
+  done: string,
+  query: { merchant_reference?: string; svc_id?: string },
+  currency: string | undefined,
+  json: boolean,
+): Promise<number> {
+  if (json) {
+    printJson(io, result);
+    return exitCodeOf(result.outcome);
+  }
+  if (result.outcome !== 'success') return failed(io, command, result, currency);
+  const settled = result.source === 'check_status' ? ` (the answer was lost: ${result.reason}; CHECK_STATUS shows it applied)` : '';
+  io.stdout.write(`${done}: ${result.response_code} ${result.response_message}${settled}\n`);
+  await showOrderAfter(io, client, query, currency);
+  return EXIT.success;
+}
+
+function moneyCommand(command: 'capture' | 'refund'): CliCommand {
+  const capture = command === 'capture';
+  const verb = capture ? 'Capture' : 'Refund';
+  return {
+    summary: capture
+      ? 'capture an authorized order, in part (--amount) or the rest'
+      : 'refund a captured order, in part (--amount) or the rest',
+    usage: `Usage: pg-checkout ${command} --reference R [--amount A] [--currency C] [--yes] [--json]
+
+${verb}s ${capture ? 'an authorized order' : 'a captured order'}: --amount in major units (12.50), or without it the rest
+(${capture ? 'authorized less captured' : 'captured less refunded'}). The client reads the order first and refuses, sending nothing, an amount
+beyond what it allows. It says what it will do and asks before doing it; it is never sent twice: an
+answer lost on the way is settled with CHECK_STATUS (exit 7 when that cannot say).
+  --reference R     the order's merchant_reference (--svc-id ID: the gateway's id)
+  --amount A        in major units of the currency, e.g. 12.50 (default: the rest)
+  --currency C      the order's currency, required by the gateway (default PG_CURRENCY)
+  --yes             do not ask (required when stdin is not a terminal)
+${COMMON_USAGE}
+
+${EXIT_CODES_HELP}`,
+    async run(args, io) {
+      const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
+      const query = referenceOf(values);
+      const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;
+      const amount = values.amount === undefined ? undefined : amountOf(values.amount, currency);
+      const client = clientFromEnv(io, values);
+      const before = await client.checkStatus(query);
+      const order = before.order;
+      const allowed = order === undefined ? 0 : capture ? capturableAmount(order) : refundableAmount(order);
+      const planned = amount ?? allowed;
+      // What cannot be done is refused by the client without a question: nothing would be sent.
+      if (order && planned > 0 && planned <= allowed) {
+        const reference = query.merchant_reference ?? order.svc_id ?? '';
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.`;
+        if (!(await confirm(io, question, values.yes))) {
+          io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
+          return EXIT.cancelled;
+        }
+      }
+      const input = { ...query, currency, ...(amount === undefined ? {} : { amount }) } as { merchant_reference: string; currency: string; amount?: number };
+      const result = capture ? await client.capture(input) : await client.refund(input);
+      const done = `${capture ? 'Captured' : 'Refunded'} ${money(planned, currency)}`;
+      return reportMoneyResult(io, command, client, result, done, query, currency, values.json);
+    },
+  };
+}
+
+export const captureCommand = moneyCommand('capture');
+export const refundCommand = moneyCommand('refund');
+
+export const voidCommand: CliCommand = {
+  summary: 'void an authorization (nothing captured yet)',
+  usage: `Usage: pg-checkout void --reference R [--currency C] [--yes] [--json]
+
+Voids an authorization: the held amount is released. A captured order cannot be voided (refund it).
+It says what it will do and asks first; it is never sent twice (a lost answer is settled by CHECK_STATUS).
+  --reference R     the order's merchant_reference (--svc-id ID: the gateway's id)
+  --currency C      the order's currency, to show the amounts (default PG_CURRENCY)
+  --yes             do not ask (required when stdin is not a terminal)
+${COMMON_USAGE}
+
+${EXIT_CODES_HELP}`,
+  async run(args, io) {
+    const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, yes: { type: 'boolean', default: false } }, strict: true });
+    const query = referenceOf(values);
+    const currency = currencyOf(io, values.currency, undefined);
+    const client = clientFromEnv(io, values);
+    const before = await client.checkStatus(query);
+    if (before.order && before.order.state !== 'not_found') {
+      const question = `Void the authorization of order ${query.merchant_reference ?? query.svc_id}? It is ${before.order.state.replace('_', ' ')}: ${amountsOf(before.order, currency)}.`;
+      if (!(await confirm(io, question, values.yes))) {
+        io.stderr.write('pg-checkout void: cancelled; nothing was sent\n');
+        return EXIT.cancelled;
+      }
+    }
+    const result = await client.voidAuthorization(query);
+    return reportMoneyResult(io, 'void', client, result, 'Voided', query, currency, values.json);
+  },
+};

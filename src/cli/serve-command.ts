@@ -1,0 +1,20 @@
+/** `pg-checkout serve`: the command's usage; the server itself (serve.ts) is loaded only when it runs. */
+import { parseArgs } from 'node:util';
+import type { CliCommand } from './command.ts';
+
+export const serveCommand: CliCommand = {
+  summary: 'run the merchant endpoint from the PG_* environment variables',
+  usage: `Usage: pg-checkout serve [--sandbox]
+
+Runs the merchant endpoint on PG_HOST:PG_PORT (127.0.0.1:8787 by default), configured by the PG_*
+environment variables (see .env.example); a missing or malformed one stops start-up naming it.
+  --sandbox   host the sandbox gateway on the same port, and default every unset credential and
+              gateway address (PG_BATCH_SANDBOX_URL included) to the sandbox's`,
+  async run(args, io) {
+    const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
+    const { serveFromEnv } = await import('./serve.ts');
+    const { endpointUrl } = await serveFromEnv(io.env, { sandbox: values.sandbox });
+    io.stdout.write(`pg-checkout merchant endpoint listening on ${endpointUrl}${values.sandbox ? ' (with the sandbox gateway)' : ''}\n`);
+    return new Promise<number>(() => {});
+  },
+};

@@ -1,0 +1,192 @@
+/**
+ * Every call to the gateway takes the same path: the request checked by the core's schema of that
+ * request (a refused field is named, in English or Arabic, and nothing is signed or sent), signed
+ * with the request phrase, posted with a time limit, the answer read within a size limit (JSON, or
+ * XML read with the core's `parseXml`), its signature verified with the response phrase by the
+ * core's rule for its operation, its echo of the order or batch compared with what was asked, and
+ * parsed with the core's answer schema. Only then is anything of it believed.
+ *
+ * A read-only call may be tried again after a transport failure (`retry: true`); a call that moves
+ * money never is: see reconcile.ts.
+ */
+import type * as z from 'zod/mini';
+import { toFieldErrors, validate } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
+import { operationOutcome } from '../core/response.ts';
+import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
+import type { Logger } from '../server/logger.ts';
+import type { GatewaySettings } from './settings.ts';
+import {
+  answerFields,
+  GatewayRequestError,
+  GatewayUnavailableError,
+  isRetryable,
+  post,
+  readText,
+  type FailureKind,
+} from './transport.ts';
+
+/** What the client knows of one operation of the gateway. */
+export interface OperationSpec<Answer> {
+  /** The operation's name in logs and errors, e.g. `CAPTURE`. */
+  readonly name: string;
+  /** The core's schema of the request (signature included). */
+  readonly requestSchema: z.ZodMiniType;
+  /** The core's schema of the answer, checked after the signature. */
+  readonly answerSchema: z.ZodMiniType<Answer>;
+  /** Where it is posted (default paymentApi). */
+  readonly endpoint?: keyof GatewaySettings['urls'];
+}
+
+/** A file sent beside the signed fields, as a multipart form (UPLOAD_BATCH_FILE). */
+export interface FilePart {
+  readonly name: string;
+  readonly type: string;
+  readonly data: string | Uint8Array<ArrayBuffer>;
+}
+
+export interface CallRequest {
+  /** The request's fields; `access_code` and `merchant_identifier` are added, `signature` computed. */
+  readonly params: SignableParams;
+  /** Language of field errors (the request's `language`, when it has one). */
+  readonly language: Language;
+  /** Retry on transport failures: for read-only calls only. */
+  readonly retry?: boolean;
+  /** Sent as a multipart form with this file part (the batch upload). */
+  readonly file?: FilePart;
+  /** Largest answer read (default the client's `maxAnswerBytes`). */
+  readonly maxAnswerBytes?: number;
+}
+
+/** A verified answer: the parsed shape and every field as it came (for logs and merchant hooks). */
+export interface VerifiedAnswer<Answer> {
+  readonly answer: Answer;
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** 1 for the first attempt; more when a read was tried again. */
+  readonly attempt: number;
+}
+
+/** What calls share: the settings and a redacting logger. */
+export interface CallContext {
+  readonly settings: GatewaySettings;
+  readonly log: Logger;
+}
+
+/** The language of a call: the one it names, else the client's default. */
+export function languageOf(ctx: CallContext, input: { readonly language?: Language | undefined }): Language {
+  return input.language ?? ctx.settings.language;
+}
+
+/**
+ * A stand-in for the signature while the request is checked before signing: every request schema
+ * requires one, and the real one is only computed for a request that passed.
+ */
+const SIGNATURE_PLACEHOLDER = '0'.repeat(64);
+
+/** Fields whose echo must be the value sent: an answer naming another is not about this request. */
+const ECHOED_IDENTITIES: readonly string[] = ['merchant_reference', 'batch_reference'];
+
+/** The request as it will be sent, unsigned: identity first, absent values dropped. Throws GatewayRequestError. */
+export function checkedRequest(ctx: CallContext, operation: OperationSpec<unknown>, request: CallRequest): SignableParams {
+  const { settings } = ctx;
+  const wire: Record<string, unknown> = wireParams({
+    access_code: settings.accessCode,
+    merchant_identifier: settings.merchantIdentifier,
+    ...request.params,
+  });
+  delete wire['signature'];
+  const checked = validate(operation.requestSchema, { ...wire, signature: SIGNATURE_PLACEHOLDER }, request.language);
+  if (!checked.ok) throw new GatewayRequestError(operation.name, checked.errors);
+  return wire as SignableParams;
+}
+
+/** Signs and sends once; the answer verified and parsed. */
+async function attempt<Answer>(
+  ctx: CallContext,
+  operation: OperationSpec<Answer>,
+  request: CallRequest,
+  unsigned: SignableParams,
+): Promise<{ answer: Answer; fields: Record<string, unknown> }> {
+  const { settings, log } = ctx;
+  const signed = await signParams(unsigned, settings.requestPhrase, settings.shaType);
+  const url = settings.urls[operation.endpoint ?? 'paymentApi'];
+  let body: BodyInit;
+  let headers: Record<string, string> = { accept: 'application/json, application/xml' };
+  if (request.file) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(signed)) form.set(name, String(value));
+    form.set('file', new Blob([request.file.data], { type: request.file.type }), request.file.name);
+    body = form;
+  } else {
+    body = JSON.stringify(signed);
+    headers = { ...headers, 'content-type': 'application/json; charset=utf-8' };
+  }
+  const { response } = await post({ fetch: settings.fetch, url, timeoutMs: settings.timeoutMs, operation: operation.name, body, headers });
+  const text = await readText(response, request.maxAnswerBytes ?? settings.maxAnswerBytes, operation.name);
+  const fields = answerFields(text, response.headers.get('content-type') ?? '', operation.name);
+
+  const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields));
+  if (!verified.valid) {
+    log.error('gateway_signature_invalid', { operation: operation.name, reason: verified.reason });
+    throw new GatewayUnavailableError(operation.name, 'signature_invalid');
+  }
+  for (const name of ECHOED_IDENTITIES) {
+    if (signed[name] !== undefined && fields[name] !== signed[name]) {
+      log.error('gateway_answer_foreign', { operation: operation.name, field: name });
+      throw new GatewayUnavailableError(operation.name, 'foreign_answer');
+    }
+  }
+  const parsed = operation.answerSchema.safeParse(fields);
+  if (!parsed.success) {
+    log.error('gateway_answer_malformed', {
+      operation: operation.name,
+      fields: toFieldErrors(parsed.error.issues, fields, 'en').map((error) => `${error.field} ${error.rule}`),
+    });
+    throw new GatewayUnavailableError(operation.name, 'answer_invalid');
+  }
+  log.info('gateway_answer', {
+    operation: operation.name,
+    response_code: fields['response_code'],
+    outcome: operationOutcome(fields),
+  });
+  return { answer: parsed.data, fields };
+}
+
+/** The wait before attempt `next` (2, 3, …): the policy's delay, doubled each time, capped. */
+export function backoff(policy: { readonly delayMs: number; readonly maxDelayMs: number }, next: number): number {
+  return Math.min(policy.delayMs * 2 ** Math.max(0, next - 2), policy.maxDelayMs);
+}
+
+/**
+ * One operation, end to end. Throws GatewayRequestError (nothing sent) or GatewayUnavailableError
+ * (no usable answer, after the retries of a read-only call).
+ */
+export async function call<Answer>(
+  ctx: CallContext,
+  operation: OperationSpec<Answer>,
+  request: CallRequest,
+): Promise<VerifiedAnswer<Answer>> {
+  const unsigned = checkedRequest(ctx, operation as OperationSpec<unknown>, request);
+  const attempts = request.retry ? ctx.settings.retry.attempts : 1;
+  for (let number = 1; ; number++) {
+    try {
+      return { ...(await attempt(ctx, operation, request, unsigned)), attempt: number };
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      const last = number >= attempts || !isRetryable(error.kind);
+      logFailure(ctx.log, operation.name, error.kind, error.httpStatus, !last);
+      if (last) throw error;
+      const delay = backoff(ctx.settings.retry, number + 1);
+      ctx.log.info('gateway_retry', { operation: operation.name, attempt: number + 1, reason: error.kind, delay_ms: delay });
+      await ctx.settings.sleep(delay);
+    }
+  }
+}
+
+function logFailure(log: Logger, operation: string, kind: FailureKind, httpStatus: number | undefined, willRetry: boolean): void {
+  // The answer's own problems were logged where they were found.
+  if (kind === 'signature_invalid' || kind === 'foreign_answer' || kind === 'answer_invalid') return;
+  const event = kind === 'unreadable' || kind === 'too_large' ? 'gateway_answer_unreadable' : 'gateway_unreachable';
+  const reason = kind === 'http_error' ? `HTTP ${httpStatus ?? '5xx'}` : kind;
+  (willRetry ? log.warn : log.error).call(log, event, { operation, reason });
+}

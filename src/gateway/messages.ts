@@ -1,0 +1,78 @@
+/**
+ * The client's own words, in both languages of the gateway: why it refused a call before sending
+ * it, and what an unsettled outcome means. Amounts are shown in major units with the currency
+ * (core `formatMoney`); when the currency is not known, in minor units.
+ */
+import { formatMoney } from '../core/amounts.ts';
+import { formatCount, type Language } from '../core/language.ts';
+
+/** A refusal of the client's own, before anything is sent: a stable code for scripts. */
+export type ClientCode =
+  /** CHECK_STATUS knows no order under this reference. */
+  | 'order_not_found'
+  /** Nothing is left to capture: not authorized, voided, or captured in full. */
+  | 'nothing_to_capture'
+  /** The capture asks for more than the authorized amount less what was captured. */
+  | 'amount_exceeds_capturable'
+  /** Nothing is left to refund: not captured, or refunded in full. */
+  | 'nothing_to_refund'
+  /** The refund asks for more than the captured amount less what was refunded. */
+  | 'amount_exceeds_refundable'
+  /** A new charge or bill names a reference the gateway holds with a payment (or one under way). */
+  | 'reference_in_use';
+
+/** Outcome `unknown`: the client's explanation. */
+export type UnsettledCode = 'unsettled';
+
+export interface MessageDetail {
+  /** The amount asked for, in minor units. */
+  readonly amount?: number;
+  /** What the order allows, in minor units. */
+  readonly allowed?: number;
+  readonly currency?: string;
+  /** The operation, for `unsettled`: capture, refund, void, purchase … */
+  readonly operation?: string;
+}
+
+function money(amount: number | undefined, currency: string | undefined, language: Language): string {
+  if (amount === undefined) return '';
+  if (currency === undefined) return language === 'ar' ? `${formatCount(amount, 'ar')} (بالوحدات الصغرى)` : `${amount} (minor units)`;
+  try {
+    return formatMoney(amount, currency, language);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+type Catalog = Record<ClientCode | UnsettledCode, (detail: MessageDetail, language: Language) => string>;
+
+const en: Catalog = {
+  order_not_found: () => 'The gateway holds no order under this reference.',
+  nothing_to_capture: () => 'Nothing is left to capture on this order (it is not authorized, was voided, or is captured in full).',
+  amount_exceeds_capturable: ({ amount, allowed, currency }) =>
+    `The capture of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (authorized less captured).`,
+  nothing_to_refund: () => 'Nothing is left to refund on this order (it is not captured, or is refunded in full).',
+  amount_exceeds_refundable: ({ amount, allowed, currency }) =>
+    `The refund of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (captured less refunded).`,
+  reference_in_use: () => 'The gateway already holds a payment (or one under way) under this reference; a new charge needs a new reference.',
+  unsettled: ({ operation = 'operation' }) =>
+    `The gateway's answer to the ${operation} was lost and its status does not show it yet. It may still be applied: check the order before trying again.`,
+};
+
+const ar: Catalog = {
+  order_not_found: () => 'لا يوجد لدى بوابة الدفع طلب بهذا المرجع.',
+  nothing_to_capture: () => 'لا يتبقى ما يمكن تحصيله في هذا الطلب (غير مصرح به، أو تم إلغاؤه، أو تم تحصيله بالكامل).',
+  amount_exceeds_capturable: ({ amount, allowed, currency }) =>
+    `مبلغ التحصيل ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المصرح به مطروحًا منه ما تم تحصيله).`,
+  nothing_to_refund: () => 'لا يتبقى ما يمكن استرداده في هذا الطلب (لم يتم تحصيله، أو تم استرداده بالكامل).',
+  amount_exceeds_refundable: ({ amount, allowed, currency }) =>
+    `مبلغ الاسترداد ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المحصل مطروحًا منه ما تم استرداده).`,
+  reference_in_use: () => 'لدى بوابة الدفع عملية دفع (أو عملية جارية) بهذا المرجع؛ تحتاج عملية الدفع الجديدة إلى مرجع جديد.',
+  unsettled: () => 'فُقد رد بوابة الدفع على العملية ولا تظهرها حالة الطلب بعد. قد تُنفذ لاحقًا: تحقق من الطلب قبل المحاولة مرة أخرى.',
+};
+
+const CATALOGS: Record<Language, Catalog> = { en, ar };
+
+export function clientMessage(code: ClientCode | UnsettledCode, language: Language, detail: MessageDetail = {}): string {
+  return CATALOGS[language][code](detail, language);
+}

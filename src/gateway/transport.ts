@@ -1,0 +1,185 @@
+/**
+ * One HTTP exchange with the gateway: the request posted with a time limit, the answer read within
+ * a size limit and turned into fields, JSON or XML. Everything that can go wrong on the way is a
+ * `GatewayUnavailableError` of a named kind, because what a caller may do next depends on it: a
+ * request that never left (`not_sent`) moved nothing, while an answer lost on the way back
+ * (`timeout`, `connection`, `http_error`, `unreadable`) may belong to an operation the gateway
+ * carried out.
+ */
+import type { FieldError } from '../core/field-errors.ts';
+import { parseXml } from '../core/xml.ts';
+
+/** Why a call produced no usable answer. */
+export type FailureKind =
+  /** The connection was refused or the host is unknown: the request never reached the gateway. */
+  | 'not_sent'
+  /** No complete answer within the time limit. */
+  | 'timeout'
+  /** The connection broke (reset, closed) before the answer was read. */
+  | 'connection'
+  /** The gateway (or a proxy in front of it) answered a server error, 5xx. */
+  | 'http_error'
+  /** The answer is larger than the client reads. */
+  | 'too_large'
+  /** The answer is not a JSON object or an XML `response` document. */
+  | 'unreadable'
+  /** The answer is unsigned, or its signature does not verify with the response phrase. */
+  | 'signature_invalid'
+  /** A verified answer about another order or batch than the one asked about. */
+  | 'foreign_answer'
+  /** A verified answer that is not the operation's shape. */
+  | 'answer_invalid';
+
+/** Kinds after which the gateway may have carried out the request. */
+export function mayHaveArrived(kind: FailureKind): boolean {
+  return kind !== 'not_sent';
+}
+
+/** Kinds worth another attempt of a read-only call: the network's, not the answer's. */
+export function isRetryable(kind: FailureKind): boolean {
+  return kind === 'not_sent' || kind === 'timeout' || kind === 'connection' || kind === 'http_error' || kind === 'unreadable';
+}
+
+/** The gateway could not be asked, or its answer cannot be used. Nothing in it comes from the answer. */
+export class GatewayUnavailableError extends Error {
+  readonly kind: FailureKind;
+  /** The operation, e.g. `CAPTURE`. */
+  readonly operation: string;
+  /** The HTTP status, for `http_error`. */
+  readonly httpStatus: number | undefined;
+
+  constructor(operation: string, kind: FailureKind, detail?: { readonly httpStatus?: number; readonly message?: string }) {
+    super(detail?.message ?? `${operation}: ${describeFailure(kind, detail?.httpStatus)}`);
+    this.name = 'GatewayUnavailableError';
+    this.kind = kind;
+    this.operation = operation;
+    this.httpStatus = detail?.httpStatus;
+  }
+}
+
+/** The request breaks a field rule of the gateway: it was neither signed nor sent. */
+export class GatewayRequestError extends Error {
+  readonly operation: string;
+  /** Every broken rule, each naming its field, in the call's language. */
+  readonly errors: readonly FieldError[];
+
+  constructor(operation: string, errors: readonly FieldError[]) {
+    super(`${operation}: ${errors.map((error) => error.message).join('; ')}`);
+    this.name = 'GatewayRequestError';
+    this.operation = operation;
+    this.errors = errors;
+  }
+}
+
+export function describeFailure(kind: FailureKind, httpStatus?: number): string {
+  switch (kind) {
+    case 'not_sent':
+      return 'the gateway could not be reached (connection refused or unknown host); nothing was sent';
+    case 'timeout':
+      return 'no answer from the gateway within the time limit';
+    case 'connection':
+      return 'the connection broke before the gateway answered';
+    case 'http_error':
+      return `the gateway answered HTTP ${httpStatus ?? '5xx'}`;
+    case 'too_large':
+      return 'the answer is larger than the client reads';
+    case 'unreadable':
+      return 'the answer is neither a JSON object nor an XML response';
+    case 'signature_invalid':
+      return 'the answer is not signed with the response phrase (check the access code, the SHA type and the phrases)';
+    case 'foreign_answer':
+      return 'the answer is about another order or batch';
+    case 'answer_invalid':
+      return 'the verified answer is not the shape of this operation';
+  }
+}
+
+/** Network error codes that mean the request never left this machine. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** The kind of a failed `fetch` or body read: a time-out, a request that never left, or a broken connection. */
+export function failureOf(error: unknown): FailureKind {
+  if (error instanceof GatewayUnavailableError) return error.kind;
+  if (!(error instanceof Error)) return 'connection';
+  if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
+  const cause = (error as { cause?: { code?: unknown; name?: unknown } }).cause;
+  if (cause?.name === 'TimeoutError') return 'timeout';
+  if (typeof cause?.code === 'string' && NOT_SENT_CODES.has(cause.code)) return 'not_sent';
+  return 'connection';
+}
+
+export interface Exchange {
+  readonly fetch: typeof fetch;
+  readonly url: string;
+  readonly timeoutMs: number;
+  readonly operation: string;
+  readonly body: BodyInit;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * Posts the request and waits for the head of the answer; the time limit also covers reading the
+ * body (the same signal). A 5xx is an outage of the gateway, never an answer: the gateway states
+ * outcomes in `response_code`.
+ */
+export async function post(exchange: Exchange): Promise<{ response: Response; signal: AbortSignal }> {
+  const signal = AbortSignal.timeout(exchange.timeoutMs);
+  let response: Response;
+  try {
+    response = await exchange.fetch(exchange.url, { method: 'POST', headers: exchange.headers, body: exchange.body, signal });
+  } catch (error) {
+    throw new GatewayUnavailableError(exchange.operation, failureOf(error));
+  }
+  if (response.status >= 500) {
+    await response.body?.cancel().catch(() => {});
+    throw new GatewayUnavailableError(exchange.operation, 'http_error', { httpStatus: response.status });
+  }
+  return { response, signal };
+}
+
+/** Reads the body as UTF-8 text, refusing more than `maxBytes`. */
+export async function readText(response: Response, maxBytes: number, operation: string): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw new GatewayUnavailableError(operation, 'too_large');
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+      if (received > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new GatewayUnavailableError(operation, 'too_large');
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch (error) {
+    throw new GatewayUnavailableError(operation, failureOf(error));
+  }
+  return text + decoder.decode();
+}
+
+/** True when an answer is XML: by its content type, or by its first character when the type says nothing. */
+export function isXmlAnswer(contentType: string, text: string): boolean {
+  if (/\bxml\b/i.test(contentType)) return true;
+  return !/\bjson\b/i.test(contentType) && text.trimStart().startsWith('<');
+}
+
+/** The answer's fields: a JSON object, or an XML `response` document read with the core's `parseXml`. */
+export function answerFields(text: string, contentType: string, operation: string): Record<string, unknown> {
+  let fields: unknown;
+  try {
+    fields = isXmlAnswer(contentType, text) ? parseXml(text) : JSON.parse(text);
+  } catch {
+    throw new GatewayUnavailableError(operation, 'unreadable');
+  }
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) throw new GatewayUnavailableError(operation, 'unreadable');
+  return fields as Record<string, unknown>;
+}

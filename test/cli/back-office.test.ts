@@ -1,0 +1,258 @@
+/**
+ * The back-office commands as operations staff run them: the real CLI spawned with the PG_*
+ * variables of `serve`, against the sandbox on a loopback port. Money-moving commands ask first
+ * (and refuse to assume a yes when stdin is not a terminal); --json prints the typed result; the
+ * exit codes tell the outcomes apart; every command answers --help and -h.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildBatchFile } from '../../src/core/batch-file.ts';
+import { readReportFile } from '../../src/core/report-file.ts';
+import { COMMANDS } from '../../src/cli/main.ts';
+import { EXIT } from '../../src/cli/command.ts';
+import type { GatewayClient } from '../../src/gateway/index.ts';
+import { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from '../../src/sandbox/batch.ts';
+import { SANDBOX_MERCHANT_BASIC, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
+import { authorize, clientFor, M, nextReference, startSandbox, type Sandbox } from '../gateway/support.ts';
+
+const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+
+let sandbox: Sandbox;
+let client: GatewayClient;
+let workdir: string;
+
+before(async () => {
+  sandbox = await startSandbox();
+  client = clientFor(sandbox.origin);
+  workdir = mkdtempSync(join(tmpdir(), 'pg-checkout-cli-'));
+});
+after(async () => {
+  await sandbox.close();
+  rmSync(workdir, { recursive: true, force: true });
+});
+
+function envFor(merchant: SandboxMerchant = M, overrides: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env['PATH'],
+    PG_MERCHANT_IDENTIFIER: merchant.merchantIdentifier,
+    PG_ACCESS_CODE: merchant.accessCode,
+    PG_SHA_TYPE: merchant.shaType === 'sha256' ? 'SHA-256' : 'SHA-512',
+    PG_SHA_REQUEST_PHRASE: merchant.requestPhrase,
+    PG_SHA_RESPONSE_PHRASE: merchant.responsePhrase,
+    PG_GATEWAY_BASE_URL: sandbox.origin,
+    PG_CHECKOUT_URL: sandbox.origin,
+    PG_API_ROOT: 'FortAPI',
+    PG_BATCH_SANDBOX_URL: sandbox.origin,
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Spawns the CLI (not spawnSync: the sandbox answers from this process) with stdin a pipe, never a terminal. */
+function cli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { env: options.env ?? envFor(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const capturedAt = (reference: string) => sandbox.gateway.order({ merchantReference: reference })?.capturedAmount;
+
+describe('pg-checkout <command> --help', () => {
+  it('prints each command’s usage and exits 0, with --help and with -h, for every command', async () => {
+    for (const name of Object.keys(COMMANDS)) {
+      for (const flag of ['--help', '-h']) {
+        const run = await cli([name, flag], { env: { PATH: process.env['PATH'] ?? '' } });
+        assert.equal(run.code, 0, `${name} ${flag}: ${run.stderr}`);
+        assert.match(run.stdout, new RegExp(`pg-checkout ${name}\\b`), `${name} ${flag} prints its usage`);
+      }
+    }
+    assert.ok(['sign', 'verify', 'serve', 'capture', 'refund', 'void', 'status', 'tokens', 'report', 'batch', 'exchange'].every((name) => name in COMMANDS));
+  });
+
+  it('lists every command and the exit codes with pg-checkout --help', async () => {
+    const run = await cli(['--help'], { env: { PATH: process.env['PATH'] ?? '' } });
+    assert.equal(run.code, 0);
+    for (const name of Object.keys(COMMANDS)) assert.match(run.stdout, new RegExp(`^  ${name} `, 'm'));
+    assert.match(run.stdout, /7 {2}outcome unknown/);
+  });
+});
+
+describe('pg-checkout status', () => {
+  it('shows the state and the amounts in major units with --currency, in minor units (saying so) without', async () => {
+    const reference = nextReference('cli-status');
+    await authorize(client, reference, 123_450);
+    const shown = await cli(['status', '--reference', reference, '--currency', 'EGP']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`Order ${reference} \\(svc_id \\d+\\): authorized`));
+    assert.match(shown.stdout, /authorized {2}EGP 1,234\.50/);
+    const minor = await cli(['status', '--reference', reference], { env: envFor(M, { PG_CURRENCY: undefined }) });
+    assert.match(minor.stdout, /authorized {2}123450 \(minor units\)/);
+    assert.match(minor.stdout, /pass --currency/);
+  });
+
+  it('exits 5 for an order the gateway does not hold', async () => {
+    const run = await cli(['status', '--reference', nextReference('cli-none')]);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /12001/);
+  });
+});
+
+describe('pg-checkout capture, refund and void', () => {
+  it('captures with --yes: says what it did and shows the order after (exit 0)', async () => {
+    const reference = nextReference('cli-cap');
+    await authorize(client, reference, 100_000);
+    const run = await cli(['capture', '--reference', reference, '--amount', '400.00', '--currency', 'EGP', '--yes']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Captured EGP 400\.00: 20064 /);
+    assert.match(run.stdout, /captured {4}EGP 400\.00/);
+    assert.equal(capturedAt(reference), 40_000);
+  });
+
+  it('refuses without --yes when stdin is not a terminal, never assuming yes: nothing is sent (exit 2)', async () => {
+    const reference = nextReference('cli-ask');
+    await authorize(client, reference, 100_000);
+    const run = await cli(['capture', '--reference', reference, '--currency', 'EGP'], { input: 'y\n' });
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, /Capture EGP 1,000\.00 of order .* \(the rest\).*needs confirmation, and stdin is not a terminal; run it again with --yes/);
+    assert.equal(capturedAt(reference), 0);
+  });
+
+  it('prints the typed result with --json, and exits 5 for an amount beyond what the order allows', async () => {
+    const reference = nextReference('cli-json');
+    await authorize(client, reference, 10_000);
+    const run = await cli(['capture', '--reference', reference, '--amount', '100.01', '--currency', 'EGP', '--json']);
+    assert.equal(run.code, EXIT.refused);
+    const result = JSON.parse(run.stdout) as { outcome: string; source: string; reason: string; order: { authorized_amount: number } };
+    assert.deepEqual([result.outcome, result.source, result.reason, result.order.authorized_amount], ['refused', 'client', 'amount_exceeds_capturable', 10_000]);
+  });
+
+  it('refunds part with --json (exit 0), then voids an authorization and is refused voiding a captured order', async () => {
+    const paid = nextReference('cli-refund');
+    await authorize(client, paid, 50_000, 'PURCHASE');
+    const refund = await cli(['refund', '--reference', paid, '--amount', '125.00', '--currency', 'EGP', '--yes', '--json']);
+    assert.equal(refund.code, 0, refund.stderr);
+    assert.deepEqual((JSON.parse(refund.stdout) as { outcome: string; answer: { amount: string } }).answer.amount, '12500');
+
+    const held = nextReference('cli-void');
+    await authorize(client, held, 20_000);
+    const voided = await cli(['void', '--reference', held, '--yes']);
+    assert.equal(voided.code, 0, voided.stderr);
+    assert.match(voided.stdout, /^Voided: 08000/);
+    const refused = await cli(['void', '--reference', paid, '--yes']);
+    assert.equal(refused.code, EXIT.refused);
+    assert.match(refused.stderr, /refused 09001/);
+  });
+
+  it('says clearly that a currency is needed for a capture (exit 2), and reads PG_CURRENCY', async () => {
+    const reference = nextReference('cli-cur');
+    await authorize(client, reference, 5_000);
+    const missing = await cli(['capture', '--reference', reference, '--yes'], { env: envFor(M, { PG_CURRENCY: undefined }) });
+    assert.equal(missing.code, EXIT.usage);
+    assert.match(missing.stderr, /--currency is required: CAPTURE needs the order's currency and CHECK_STATUS does not answer one \(or set PG_CURRENCY\)/);
+    const fromEnv = await cli(['capture', '--reference', reference, '--yes'], { env: envFor(M, { PG_CURRENCY: 'EGP' }) });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.match(fromEnv.stdout, /^Captured EGP 50\.00/);
+  });
+});
+
+describe('exit codes of the configuration and the gateway', () => {
+  it('exits 3 naming the missing variable, never a phrase', async () => {
+    const run = await cli(['status', '--reference', 'x'], { env: envFor(M, { PG_ACCESS_CODE: undefined }) });
+    assert.equal(run.code, EXIT.configuration);
+    assert.match(run.stderr, /PG_ACCESS_CODE is not set/);
+    assert.doesNotMatch(run.stderr, new RegExp(M.requestPhrase));
+  });
+
+  it('exits 8 when the gateway cannot be reached, saying nothing was changed', async () => {
+    const closed = await startSandbox();
+    await closed.close();
+    const run = await cli(['capture', '--reference', 'x', '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: closed.origin }) });
+    assert.equal(run.code, EXIT.unreachable);
+    assert.match(run.stderr, /nothing was changed at the gateway/);
+  });
+
+  it('exits 6 for a service the account does not have', async () => {
+    const run = await cli(['exchange', '--amount', '1.00', '--from', 'USD', '--to', 'EUR'], { env: envFor(SANDBOX_MERCHANT_BASIC) });
+    assert.equal(run.code, EXIT.notActivated);
+  });
+});
+
+describe('pg-checkout tokens, exchange, report', () => {
+  it('converts an amount and shows both sides in major units', async () => {
+    const run = await cli(['exchange', '--amount', '100', '--from', 'USD', '--to', 'AED']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), 'USD 100.00 = AED 367.25 (rate 3.672500)');
+  });
+
+  it('lists the stored tokens', async () => {
+    await client.createToken({ merchant_reference: nextReference('cli-tok'), card_number: '4111111111111111', expiry_date: '2908', remember_me: 'YES', token_name: 'cli-token-1' });
+    const run = await cli(['tokens', '--status', 'ACTIVE']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /cli-token-1 +411111\*{6}1111 +2908 +VISA +ACTIVE/);
+  });
+
+  it('downloads a report to a file, verified, and leaves nothing behind when there is no such window', async () => {
+    const reference = nextReference('cli-rep');
+    await authorize(client, reference, 7_000, 'PURCHASE');
+    const out = join(workdir, 'report.csv');
+    const run = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--out', out, '--columns', 'merchant_reference,operation,amount']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /rows, CSV, verified, written to/);
+    const rows = readReportFile('CSV', readFileSync(out, 'utf8')).rows;
+    assert.ok(rows.some((row) => row['merchant_reference'] === reference && row['operation'] === 'PURCHASE'));
+    assert.ok(!existsSync(`${out}.part`));
+  });
+});
+
+describe('pg-checkout batch', () => {
+  it('uploads a file, shows its state, processes it with --yes and lists one result per line', async () => {
+    const held = nextReference('cli-b');
+    await authorize(client, held, 9_000);
+    const file = join(workdir, 'batch.csv');
+    writeFileSync(file, buildBatchFile([{ command: 'CAPTURE', merchant_reference: held, amount: '9000', currency: 'EGP' }]));
+    const uploaded = await cli(['batch', 'upload', file, '--reference', `cli-${Date.now().toString(36)}`]);
+    assert.equal(uploaded.code, 0, uploaded.stderr);
+    const handle = uploaded.stdout.trim();
+    assert.match(handle, /^cli-[a-z0-9]+:\d+$/);
+
+    assert.equal((await cli(['batch', 'status', handle])).code, EXIT.pending, 'still under validation');
+    sandbox.clock.advance(BATCH_VALIDATION_MS);
+    const validated = await cli(['batch', 'status', handle]);
+    assert.match(validated.stdout, /: validated, 1 line/);
+    assert.equal((await cli(['batch', 'process', handle])).code, EXIT.usage, 'no confirmation on a pipe');
+    const processing = await cli(['batch', 'process', handle, '--yes', '--no-wait']);
+    assert.equal(processing.code, 0, processing.stderr);
+    sandbox.clock.advance(BATCH_PROCESSING_MS);
+    const done = await cli(['batch', 'status', handle]);
+    assert.equal(done.code, 0);
+    assert.match(done.stdout, new RegExp(`line 2 {2}${held} {2}20064 `));
+    assert.match(done.stdout, /1 succeeded, 0 failed/);
+  });
+
+  it('checks the file before uploading it and names each problem (exit 2)', async () => {
+    const file = join(workdir, 'bad.csv');
+    writeFileSync(file, 'command,merchant_reference,amount\nCAPTURE,order 1,12.5\n');
+    const run = await cli(['batch', 'upload', file]);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, /bad\.csv:2 merchant_reference: /);
+    assert.match(run.stderr, /nothing was uploaded/);
+  });
+});
