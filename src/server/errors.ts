@@ -33,6 +33,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   gateway_unreachable: 502,
   gateway_signature_invalid: 502,
   gateway_answer_invalid: 502,
+  card_not_saved: 422,
   internal_error: 500,
 };
 
@@ -133,6 +134,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   gateway_answer_invalid: {
     en: 'The payment gateway sent an answer that cannot be used; please try again later.',
     ar: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه؛ يرجى المحاولة لاحقًا.',
+  },
+  card_not_saved: {
+    en: 'The card was checked but not saved; nothing was charged.',
+    ar: 'تم التحقق من البطاقة لكنها لم تُحفظ؛ لم يتم خصم أي مبلغ.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',
