@@ -94,7 +94,8 @@ describe('<pg-checkout mode="embedded">', () => {
       expect(posts).to.have.length(1);
       const [post] = posts;
       expect(post?.action).to.equal(PAYMENT_PAGE_URL);
-      expect(post?.target).to.equal(frame().name).and.not.equal('');
+      expect(frame().name).not.to.equal('');
+      expect(post?.target).to.equal(frame().name);
       expect(post?.fields['service_command']).to.equal('TOKENIZATION');
       expect(post?.fields['return_url']).to.equal(`${ENDPOINT_ORIGIN}${ENDPOINT}/return?pg_frame=1`);
       expect(post?.fields['merchant_extra1']).to.equal('PURCHASE');
@@ -117,9 +118,9 @@ describe('<pg-checkout mode="embedded">', () => {
 
     it('runs the frame sandboxed: the gateway’s page can never navigate the shop’s page by itself', async () => {
       const { frame } = await embedded();
-      const sandbox = frame().getAttribute('sandbox') ?? '';
-      expect(sandbox).to.include('allow-scripts').and.include('allow-forms').and.include('allow-same-origin');
-      expect(sandbox.split(/\s+/)).not.to.include('allow-top-navigation');
+      const sandbox = (frame().getAttribute('sandbox') ?? '').split(/\s+/);
+      expect(sandbox).to.include.members(['allow-scripts', 'allow-forms', 'allow-same-origin']);
+      expect(sandbox).not.to.include('allow-top-navigation');
     });
 
     it('asks the gateway’s page to offer installments (STANDALONE) for the installments method', async () => {
