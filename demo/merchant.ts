@@ -1,7 +1,7 @@
 /** The merchant panel: every demo order with its verified result and CHECK_STATUS. */
 import { formatMoney } from '../src/core/amounts.ts';
 import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
-import { billState, type OrderView } from './views.ts';
+import { billState, resultWordKey, type OrderView } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
@@ -46,7 +46,13 @@ async function show(): Promise<void> {
     row.append(
       reference,
       cell(formatMoney(view.order.amount, view.order.currency, language), true),
-      cell(view.result ? words[`outcome_${view.result.outcome}`] : bill ? words[`bill_${bill}`] : words.none),
+      cell(
+        view.result
+          ? `${words[resultWordKey(view.result) as keyof typeof words]}${view.result.saved_card?.token_name ? ` (${view.result.saved_card.token_name})` : ''}`
+          : bill
+            ? words[`bill_${bill}`]
+            : words.none,
+      ),
       cell(status),
       actions,
     );

@@ -3,11 +3,22 @@ import '../src/define.ts';
 import { formatMoney } from '../src/core/amounts.ts';
 import type { Language } from '../src/core/language.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS } from './catalog.ts';
-import { applyPageSettings, elementThemeHref, MESSAGES, storedLanguage, storedTheme, type DemoTheme } from './i18n.ts';
+import {
+  applyPageSettings,
+  elementThemeHref,
+  MESSAGES,
+  storedLanguage,
+  storedTheme,
+  type DemoMessages,
+  type DemoTheme,
+} from './i18n.ts';
 
 let language: Language = storedLanguage();
 let theme: DemoTheme = storedTheme();
-let cardMode: 'redirect' | 'merchant-page' = 'redirect';
+type CardMode = 'redirect' | 'merchant-page' | 'embedded';
+let cardMode: CardMode = 'redirect';
+/** Pay the order now, or save the card for later (nothing charged). */
+let intent: 'pay' | 'save-card' = 'pay';
 const cart: { sku: string; quantity: number }[] = [
   { sku: 'phone-x', quantity: 1 },
   { sku: 'case', quantity: 1 },
@@ -61,44 +72,65 @@ function renderCheckout(): void {
   $('#order-ref').textContent = orderReference;
   let checkout = host.querySelector('pg-checkout');
   if (!checkout) {
-    const modes = document.createElement('fieldset');
-    modes.className = 'card-modes';
-    const legend = document.createElement('legend');
-    legend.dataset.i18n = 'cardMode';
-    modes.append(legend);
-    for (const [value, key] of [
+    const intents = choiceGroup('intent', 'intent', [
+      ['pay', 'intentPay'],
+      ['save-card', 'intentSaveCard'],
+    ], intent, (value) => {
+      intent = value;
+      renderCheckout();
+    });
+    const modes = choiceGroup('card-mode', 'cardMode', [
       ['redirect', 'cardRedirect'],
       ['merchant-page', 'cardMerchantPage'],
-    ] as const) {
-      const label = document.createElement('label');
-      const radio = document.createElement('input');
-      radio.type = 'radio';
-      radio.name = 'card-mode';
-      radio.value = value;
-      radio.checked = value === cardMode;
-      radio.addEventListener('change', () => {
-        cardMode = value;
-        renderCheckout();
-      });
-      const text = document.createElement('span');
-      text.dataset.i18n = key;
-      label.append(radio, text);
-      modes.append(label);
-    }
+      ['embedded', 'cardEmbedded'],
+    ], cardMode, (value) => {
+      cardMode = value;
+      renderCheckout();
+    });
     checkout = document.createElement('pg-checkout');
     checkout.setAttribute('endpoint', '/pg');
     checkout.setAttribute('mode', 'drop-in');
     checkout.setAttribute('methods', 'card installments voucher financing');
-    host.append(modes, checkout);
+    host.append(intents, modes, checkout);
   }
   checkout.setAttribute('merchant-reference', orderReference);
   checkout.setAttribute('language', language);
   checkout.setAttribute('card-mode', cardMode);
+  checkout.setAttribute('intent', intent);
   checkout.setAttribute('customer-email', 'customer@example.com');
   const themeHref = elementThemeHref(theme);
   if (themeHref) checkout.setAttribute('theme-href', themeHref);
   else checkout.removeAttribute('theme-href');
   applyPageSettings(language, theme);
+}
+
+/** A radio group of the demo's own settings (how to take the card, pay or save). */
+function choiceGroup<V extends string>(
+  name: string,
+  legendKey: keyof DemoMessages,
+  choices: readonly (readonly [V, keyof DemoMessages])[],
+  current: V,
+  onChange: (value: V) => void,
+): HTMLFieldSetElement {
+  const group = document.createElement('fieldset');
+  group.className = 'card-modes';
+  const legend = document.createElement('legend');
+  legend.dataset.i18n = legendKey;
+  group.append(legend);
+  for (const [value, key] of choices) {
+    const label = document.createElement('label');
+    const radio = document.createElement('input');
+    radio.type = 'radio';
+    radio.name = name;
+    radio.value = value;
+    radio.checked = value === current;
+    radio.addEventListener('change', () => onChange(value));
+    const text = document.createElement('span');
+    text.dataset.i18n = key;
+    label.append(radio, text);
+    group.append(label);
+  }
+  return group;
 }
 
 async function startCheckout(): Promise<void> {
@@ -122,7 +154,11 @@ async function startCheckout(): Promise<void> {
   }
 }
 
-/** Flows that end on this page (financing purchase, issued bill) continue to the result page. */
+/**
+ * Financing ends on this page and continues to the result page. A card payment on this page (card
+ * form, or the gateway's page embedded) ends in place: the element shows the outcome and links to
+ * the result page itself.
+ */
 function showResultOnCompletion(): void {
   document.addEventListener('pg-financing-complete', () => {
     location.assign(`/result.html?merchant_reference=${encodeURIComponent(orderReference)}`);

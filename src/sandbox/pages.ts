@@ -164,6 +164,8 @@ export interface CardPageModel {
   readonly action: string;
   readonly sessionId: string;
   readonly kind: 'payment' | 'tokenization';
+  /** A tokenization that keeps the card (remember_me YES): "Save card"; otherwise the token pays next: "Continue". */
+  readonly keepsCard?: boolean;
   readonly summary: readonly SummaryLine[];
   /** The amount as people read it, for the pay button. */
   readonly amountText?: string;
@@ -257,7 +259,8 @@ export function cardPage(model: CardPageModel): HtmlPage {
   const nonce = randomHex(16);
   const errors = model.errors ?? {};
   const values = model.values ?? {};
-  const title = model.knownCard ? text.planTitle : model.kind === 'tokenization' ? text.tokenizationTitle : text.paymentTitle;
+  const tokenizationTitle = model.keepsCard ? text.tokenizationTitle : text.cardTitle;
+  const title = model.knownCard ? text.planTitle : model.kind === 'tokenization' ? tokenizationTitle : text.paymentTitle;
   const cardFields = model.knownCard
     ? ''
     : [
@@ -284,7 +287,9 @@ export function cardPage(model: CardPageModel): HtmlPage {
   const button = model.knownCard
     ? text.confirmPlan
     : model.kind === 'tokenization'
-      ? text.saveCard
+      ? model.keepsCard
+        ? text.saveCard
+        : text.submitCard
       : text.pay(model.amountText ?? '');
   const lines = model.knownCard ? [...model.summary, { label: text.card, value: model.knownCard, ltr: true }] : model.summary;
   const body = `${summary(lines)}

@@ -411,6 +411,7 @@ function pageModel(ctx: GatewayContext, session: PageSession): CardPageModel {
     framing: framingOriginsOf(session.merchant, returnAddress(params, session.merchant)),
     sessionId: session.id,
     kind: session.kind,
+    ...(session.kind === 'tokenization' && params['remember_me'] === 'YES' ? { keepsCard: true } : {}),
     summary,
     ...(amountText ? { amountText } : {}),
     ...(session.card ? { knownCard: maskCardNumber(session.card.number) } : {}),

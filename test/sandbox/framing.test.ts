@@ -74,7 +74,7 @@ describe('the sandbox pages in a frame', () => {
     assert.ok(!ancestors.includes('*'));
     const html = await response.text();
     assert.deepEqual(heightTargets(html), [SHOP, EMBEDDING_SHOP]);
-    assert.match(html, /<button type="submit" id="pay" class="Pay">Save card<\/button>/, 'the card page of a tokenization');
+    assert.match(html, /<button type="submit" id="pay" class="Pay">Continue<\/button>/, 'the card page of a tokenization');
   });
 
   it('refuses an account whose framing origins are not origins', () => {
@@ -141,6 +141,14 @@ describe('the TOKENIZATION page with no card fields (the embedded page)', () => 
     );
     return { gateway, answer };
   }
+
+  it('asks to save the card when the form carries remember_me YES', async () => {
+    const { gateway } = rig();
+    const page = await postForm(gateway, gateway.paths.paymentPage, { ...(await embeddedTokenization({ merchant_extra1: 'SAVE_CARD' })), remember_me: 'YES' });
+    const html = await page.text();
+    assert.match(html, /<title>Save your card<\/title>/);
+    assert.match(html, /<button type="submit" id="pay" class="Pay">Save card<\/button>/);
+  });
 
   it('keeps the token when the form carries remember_me YES (unsigned, as the official plugins send it)', async () => {
     const { gateway, answer } = await saveOnPage({}, { remember_me: 'YES' });

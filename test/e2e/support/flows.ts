@@ -27,7 +27,7 @@ export async function chooseMethod(page: Page, method: 'card' | 'installments' |
   await page.locator(`pg-checkout input[name="method"][value="${method}"]`).check();
 }
 
-export async function chooseCardMode(page: Page, mode: 'redirect' | 'merchant-page'): Promise<void> {
+export async function chooseCardMode(page: Page, mode: 'redirect' | 'merchant-page' | 'embedded'): Promise<void> {
   await page.locator(`input[name="card-mode"][value="${mode}"]`).check();
   await page.locator(`pg-checkout[card-mode="${mode}"]`).waitFor();
 }
