@@ -261,7 +261,7 @@ export const framedHeightMessage = z.object({
   height: z.number().check(z.nonnegative()),
 });
 
-export const framedMessage = z.discriminatedUnion('type', [framedResultMessage, framedThreeDsMessage, framedHeightMessage]);
+export const framedMessage = z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage]);
 
 /** Every refusal: a 4xx with a stable code, the field when one is at fault, and a localized message. */
 export const endpointError = z.object({

@@ -31,10 +31,6 @@ export interface SharedMessages {
     readonly serviceNotConfigured: string;
     readonly currencyNotSupported: string;
     readonly requestUnreadable: string;
-    readonly cardDataRefused: string;
-    readonly commandRefused: string;
-    readonly originRefused: string;
-    readonly endpointMisconfigured: string;
     readonly sessionExpired: string;
     readonly stepOutOfOrder: string;
     readonly gatewayAnswerInvalid: string;
@@ -108,10 +104,6 @@ export const sharedMessages: Catalogs<SharedMessages> = {
       serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
       currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
       requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',
-      cardDataRefused: 'Card details go to the payment gateway only, never to the store. Please reload the page and try again.',
-      commandRefused: 'This operation cannot be started from this page.',
-      originRefused: 'This page is not allowed to use the store’s payment service. Please contact the store.',
-      endpointMisconfigured: 'The store’s payment service is not set up correctly. Please contact the store.',
       sessionExpired: 'This session has expired. Please start again.',
       stepOutOfOrder: 'Please finish the previous step first.',
       gatewayAnswerInvalid: 'The payment gateway sent an answer that cannot be used. Nothing was charged; please try again later.',
@@ -182,10 +174,6 @@ export const sharedMessages: Catalogs<SharedMessages> = {
       serviceNotConfigured: 'طريقة الدفع هذه غير متاحة في هذا المتجر. يُرجى اختيار طريقة أخرى.',
       currencyNotSupported: 'طريقة الدفع هذه غير متاحة بعملة الطلب. يُرجى اختيار طريقة أخرى.',
       requestUnreadable: 'تعذّر على خدمة الدفع في المتجر قراءة هذا الطلب. يُرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
-      cardDataRefused: 'تُرسل بيانات البطاقة إلى بوابة الدفع فقط ولا تُرسل إلى المتجر أبدًا. يُرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
-      commandRefused: 'لا يمكن بدء هذه العملية من هذه الصفحة.',
-      originRefused: 'لا يُسمح لهذه الصفحة باستخدام خدمة الدفع في المتجر. يُرجى التواصل مع المتجر.',
-      endpointMisconfigured: 'خدمة الدفع في المتجر غير مُعدّة بشكل صحيح. يُرجى التواصل مع المتجر.',
       sessionExpired: 'انتهت صلاحية هذه الجلسة. يُرجى البدء من جديد.',
       stepOutOfOrder: 'يُرجى إكمال الخطوة السابقة أولًا.',
       gatewayAnswerInvalid: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه. لم يتم خصم أي مبلغ؛ يُرجى المحاولة لاحقًا.',
@@ -286,17 +274,14 @@ export function describeRequestError(
     case 'invalid_json':
     case 'body_too_large':
       return errors.requestUnreadable;
+    // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
     case 'invalid_request':
-      return errors.invalidRequest;
     case 'card_data_refused':
-      return errors.cardDataRefused;
     case 'command_refused':
-      return errors.commandRefused;
     case 'origin_refused':
-      return errors.originRefused;
     case 'not_found':
     case 'method_not_allowed':
-      return errors.endpointMisconfigured;
+      return errors.invalidRequest;
     case 'flow_invalid':
       return errors.sessionExpired;
     case 'step_out_of_order':
