@@ -95,6 +95,20 @@ export async function expectResult(page: Page, outcome: 'success' | 'pending' | 
 }
 
 /**
+ * A payment on the shop's page (merchant page, embedded page) ends in place: the element shows the
+ * outcome, without the page navigating. Then the customer follows its link to the order's result
+ * page, which shows the verified fields and CHECK_STATUS.
+ */
+export async function expectResultInPlace(page: Page, outcome: 'success' | 'pending' | 'failure'): Promise<ResultPage> {
+  const start = page.url();
+  const shown = page.locator(`pg-checkout .outcome.${outcome}`);
+  await shown.waitFor({ timeout: 20_000 });
+  assert.equal(page.url(), start, 'the payment ended on the shop’s page');
+  await page.locator('pg-checkout a.see-order').click();
+  return expectResult(page, outcome);
+}
+
+/**
  * On the sandbox's hosted page with installments STANDALONE: type the card, choose this plan
  * (`ISSUER:PLAN`, the page's option value, e.g. `EGFIX1:EGX12`) and pay.
  */
