@@ -8,7 +8,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
 import { signParams } from '../../src/core/signature.ts';
 import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
@@ -158,6 +158,49 @@ for (const language of ['en', 'ar'] as const) {
     });
   });
 }
+
+describe('with the keyboard alone', () => {
+  /** Presses Tab until `isThere` says focus arrived; fails after `limit` presses. */
+  async function tabUntil(page: Page, isThere: () => Promise<boolean>, limit = 40): Promise<void> {
+    for (let presses = 0; presses < limit; presses += 1) {
+      if (await isThere()) return;
+      await page.keyboard.press('Tab');
+    }
+    assert.fail('the control is not reachable with Tab');
+  }
+
+  const focusedId = (frame: Frame | null) => async () =>
+    (await frame?.evaluate(() => (document.hasFocus() ? document.activeElement?.id : undefined))) ?? undefined;
+
+  it('pays on the embedded page and passes 3-D Secure in the dialog using only the keyboard', async () => {
+    const observed = await session.newPage('en');
+    const { page } = observed;
+    await openCheckout(page);
+    await chooseMethod(page, 'card');
+    await chooseCardMode(page, 'embedded');
+    const top = watchTopLevel(page);
+    await gatewayFrame(page, 'en');
+    const cardPage = page.frames().find((frame) => frame.url().includes('/FortAPI/paymentPage')) ?? null;
+    await tabUntil(page, async () => (await focusedId(cardPage)()) === 'card_number');
+    await page.keyboard.type(testCard('3ds').number);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('12/30');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+
+    const dialog = page.locator('pg-checkout dialog.challenge');
+    await dialog.waitFor({ timeout: 20_000 });
+    await page.frameLocator('pg-checkout dialog iframe.challenge-frame').locator('#approve').waitFor();
+    const bankPage = page.frames().find((frame) => frame.url().includes('/3ds/challenge')) ?? null;
+    await tabUntil(page, async () => (await focusedId(bankPage)()) === 'approve');
+    await page.keyboard.press('Enter');
+    await outcomeTitle(page, TEXT.en.paid);
+    top.assertStayed();
+    await assertNoCspViolation(observed);
+    await page.close();
+  });
+});
 
 describe('the merchant page and the dialog', () => {
   it('opens a merchant-page payment’s 3-D Secure challenge in the dialog, never leaving the page', async () => {
