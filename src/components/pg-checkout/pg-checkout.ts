@@ -185,12 +185,6 @@ export class PgCheckout extends PgElement {
     return mode === 'redirect' ? 'hosted-page' : mode;
   }
 
-  /** The flow of the method on screen (installments on the merchant page take the card here). */
-  get #flow(): CardFlow {
-    const flow = this.#cardFlow;
-    return this.#activeMethod === 'installments' && flow === 'hosted-page' ? 'hosted-page' : flow;
-  }
-
   get #installments(): PgInstallments | null {
     return this.renderRoot.querySelector('pg-installments');
   }
@@ -237,12 +231,11 @@ export class PgCheckout extends PgElement {
   // ---- Rendering ----
 
   override render(): TemplateResult {
-    const framedMessages = this.#messages.framed;
-    if (this.outcome) return this.renderFrame(html`${this.#renderOutcome(this.outcome)}`);
+    if (this.outcome) return this.renderFrame(this.#renderOutcome(this.outcome));
     return this.renderFrame(html`
       ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
       <div class="method-panel" part="method-panel">${this.#renderPanel()}</div>
-      ${this.framed.renderChallengeDialog(framedMessages)}
+      ${this.framed.renderChallengeDialog(this.#messages.framed)}
     `);
   }
 
@@ -474,7 +467,7 @@ export class PgCheckout extends PgElement {
 
   readonly #retryPay = (): void => {
     if (this.intent === 'save-card') void this.#save();
-    else if (this.#flow === 'embedded') void this.#loadEmbedded();
+    else if (this.#cardFlow === 'embedded') void this.#loadEmbedded();
     else void this.#pay();
   };
 
@@ -493,7 +486,9 @@ export class PgCheckout extends PgElement {
 
   /** Asks the endpoint for the embedded page's signed form (installments: the gateway's page offers the plans) and posts it into the frame. */
   async #loadEmbedded(): Promise<void> {
+    // A load in flight finishes first, then sees whether it is still the one wanted (below).
     if (this.paying) return;
+    const loading = this.#embeddedFor;
     this.paying = true;
     this.failure = undefined;
     const outcome = await this.endpointRequests.request('merchantPage', {
@@ -504,6 +499,11 @@ export class PgCheckout extends PgElement {
       ...(this.#activeMethod === 'installments' ? { installments: 'STANDALONE' as const } : {}),
     });
     this.paying = false;
+    // The language, command or method changed meanwhile: that form is stale; sign the wanted one.
+    if (loading !== this.#embeddedFor) {
+      if (this.#embeddedFor !== undefined) void this.#loadEmbedded();
+      return;
+    }
     if (outcome.status === 'success') {
       await this.framed.post('embedded', outcome.value);
       return;

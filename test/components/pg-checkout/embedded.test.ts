@@ -140,6 +140,23 @@ describe('<pg-checkout mode="embedded">', () => {
     });
   });
 
+  it('posts the page in the language it ends up in, when the language changes while it loads', async () => {
+    const el = await fixture<PgCheckout>(html`
+      <pg-checkout mode="embedded" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-checkout>
+    `);
+    const posts = capturePosts(el);
+    // Held from the order's answer on: the signed form is asked for in English and waits.
+    await waitUntil(() => network.requestsTo('/order').length === 1, 'the order is asked for');
+    const release = network.holdEndpoint();
+    await waitUntil(() => network.requestsTo('/merchant-page').length === 1, 'the English form is asked for');
+    el.language = 'ar';
+    await el.updateComplete;
+    release();
+    await settled(el);
+    await waitUntil(() => posts.length > 0 && posts.at(-1)?.fields['language'] === 'ar', 'the Arabic form is posted last');
+    expect(posts.map((post) => post.fields['language'])).to.deep.equal(['ar']);
+  });
+
   describe('the frame’s height', () => {
     it('starts at a height that fits the card page, for a page that never reports one', async () => {
       const { frame } = await embedded();
