@@ -141,12 +141,14 @@ describe('<pg-checkout mode="embedded">', () => {
   });
 
   it('posts the page in the language it ends up in, when the language changes while it loads', async () => {
+    const releaseOrder = network.holdEndpoint();
     const el = await fixture<PgCheckout>(html`
       <pg-checkout mode="embedded" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-checkout>
     `);
     const posts = capturePosts(el);
-    // Held from the order's answer on: the signed form is asked for in English and waits.
     await waitUntil(() => network.requestsTo('/order').length === 1, 'the order is asked for');
+    // The order's answer goes; whatever is asked next (the signed form, in English) waits.
+    releaseOrder();
     const release = network.holdEndpoint();
     await waitUntil(() => network.requestsTo('/merchant-page').length === 1, 'the English form is asked for');
     el.language = 'ar';
