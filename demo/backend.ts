@@ -35,7 +35,8 @@ export interface DemoBackend {
 
 export function createDemoBackend(origin: string, logs = false): DemoBackend {
   const apiRoot = 'FortAPI';
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot });
+  // The shop's pages embed the card page and the 3-D Secure page: the account lets its origin frame them.
+  const gateway = createSandboxGateway({ merchants: [{ ...SANDBOX_MERCHANT, framingOrigins: [origin] }], apiRoot });
   const orders = new InMemoryOrderStore();
   const owners = new Map<string, string>();
   const results = new Map<string, VerifiedResult>();

@@ -103,12 +103,22 @@ async function checkStatus(state: DemoState, merchantReference: string): Promise
   return response.json();
 }
 
-async function orderView(state: DemoState, merchantReference: string) {
+/**
+ * An order as a page shows it. The merchant panel (the shop's back office) sees a saved card's
+ * token, to charge it later; the customer's result page never does: the token stays with the shop.
+ */
+async function orderView(state: DemoState, merchantReference: string, audience: 'customer' | 'merchant') {
   const order = state.orders.get(merchantReference);
   if (!order) return undefined;
+  const result = state.results.get(merchantReference);
+  const savedCard = result?.saved_card;
+  const shown =
+    result && savedCard && audience === 'customer'
+      ? { ...result, saved_card: { ...savedCard, token_name: undefined } }
+      : result;
   return {
     order,
-    result: state.results.get(merchantReference) ?? null,
+    result: shown ?? null,
     bill: state.bills.get(merchantReference) ?? null,
     status: await checkStatus(state, merchantReference),
   };
@@ -132,7 +142,7 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
       }
       if (parts.length === 1 && request.method === 'GET') {
         const views = await Promise.all(
-          state.orders.list().map((order) => orderView(state, order.merchant_reference)),
+          state.orders.list().map((order) => orderView(state, order.merchant_reference, 'merchant')),
         );
         return json(views.reverse());
       }
@@ -140,7 +150,8 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
       if (parts.length === 2 && request.method === 'GET') {
         // The customer's result page: their own orders only.
         const session = sessionOf(state, request);
-        const view = session !== undefined && state.owners.get(reference) === session ? await orderView(state, reference) : undefined;
+        const view =
+          session !== undefined && state.owners.get(reference) === session ? await orderView(state, reference, 'customer') : undefined;
         return view ? json(view) : json({ error: 'unknown order' }, 404);
       }
       if (parts.length === 3 && parts[2] === 'pay-bill' && request.method === 'POST') {

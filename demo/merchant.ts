@@ -6,7 +6,7 @@
  */
 import { formatMoney } from '../src/core/amounts.ts';
 import { applyPageSettings, MESSAGES, storedLanguage, storedTheme, type DemoMessages } from './i18n.ts';
-import type { BackOfficeOrder, LifecycleView, OperationRecord } from './views.ts';
+import { resultWordKey, type BackOfficeOrder, type LifecycleView, type OperationRecord } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
@@ -155,7 +155,10 @@ function row(view: BackOfficeOrder, message = ''): HTMLTableRowElement {
   const amount = element('td');
   amount.append(money(view.order.amount, view.order.currency));
   const bill = billState(view);
-  const result = element('td', view.result ? word(`outcome_${view.result.outcome}`) : bill ? word(`bill_${bill}`) : words.none);
+  // A saved card shows its token here, in the merchant's panel only, ready for a recurring charge.
+  const token = view.result?.saved_card?.token_name;
+  const resultText = view.result ? `${word(resultWordKey(view.result))}${token ? ` (${token})` : ''}` : bill ? word(`bill_${bill}`) : words.none;
+  const result = element('td', resultText);
   tr.append(reference, amount, result, lifecycleCell(view), actionsCell(view, message));
   // On a phone the rows are cards without the header row: each cell names its column (demo.css).
   const columns = [words.reference, words.amount, words.result, words.lifecycle, words.actions];

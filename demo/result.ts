@@ -1,6 +1,6 @@
 /** The result page: the verified gateway response and the order's CHECK_STATUS, from the shop's back end. */
 import { applyPageSettings, MESSAGES, storedLanguage, storedTheme } from './i18n.ts';
-import { BILL_OUTCOME, billState, definitionList, type OrderView } from './views.ts';
+import { BILL_OUTCOME, billState, definitionList, resultWordKey, type OrderView } from './views.ts';
 
 const language = storedLanguage();
 applyPageSettings(language, storedTheme());
@@ -18,9 +18,15 @@ async function show(): Promise<void> {
   const view = (await response.json()) as OrderView;
   const verified = document.querySelector('#verified')!;
   if (view.result) {
-    outcome.textContent = words[`outcome_${view.result.outcome}`];
+    outcome.textContent = words[resultWordKey(view.result) as keyof typeof words];
     outcome.dataset.outcome = view.result.outcome;
+    const savedCard = view.result.saved_card;
     verified.replaceChildren(definitionList(view.result.gateway));
+    if (savedCard) {
+      const title = document.createElement('h3');
+      title.textContent = words.savedCard;
+      verified.append(title, definitionList({ card_number: savedCard.card_number, expiry_date: savedCard.expiry_date, card_brand: savedCard.card_brand }));
+    }
   } else if (view.bill) {
     // A bill is paid at an outlet, not on a return: CHECK_STATUS tells whether it has been.
     const state = billState(view) ?? 'awaiting';

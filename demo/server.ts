@@ -26,6 +26,8 @@ export const DEMO_CSP = [
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",
+  // The gateway's card page (embedded) and the bank's 3-D Secure page: here the sandbox, on this origin.
+  "frame-src 'self'",
   "form-action 'self'",
   "base-uri 'self'",
   "frame-ancestors 'none'",

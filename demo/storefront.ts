@@ -3,11 +3,22 @@ import '../src/define.ts';
 import { formatMoney } from '../src/core/amounts.ts';
 import type { Language } from '../src/core/language.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS } from './catalog.ts';
-import { applyPageSettings, elementThemeHref, MESSAGES, storedLanguage, storedTheme, type DemoMessages, type DemoTheme } from './i18n.ts';
+import {
+  applyPageSettings,
+  elementThemeHref,
+  MESSAGES,
+  storedLanguage,
+  storedTheme,
+  type DemoMessages,
+  type DemoTheme,
+} from './i18n.ts';
 
 let language: Language = storedLanguage();
 let theme: DemoTheme = storedTheme();
-let cardMode: 'redirect' | 'merchant-page' = 'redirect';
+type CardMode = 'redirect' | 'merchant-page' | 'embedded';
+let cardMode: CardMode = 'redirect';
+/** Pay the order now, or save the card for later (nothing charged). */
+let intent: 'pay' | 'save-card' = 'pay';
 /** PURCHASE charges at once; AUTHORIZATION holds the amount for the merchant panel to capture. */
 let command: 'PURCHASE' | 'AUTHORIZATION' = 'PURCHASE';
 const cart: { sku: string; quantity: number }[] = [
@@ -56,7 +67,7 @@ function resetCheckout(): void {
   $('#checkout-host').replaceChildren();
 }
 
-/** A fieldset of radio buttons (the card mode, the charge mode); a change re-renders the checkout. */
+/** A fieldset of radio buttons (pay or save, the card mode, the charge mode); a change re-renders the checkout. */
 function radioGroup<V extends string>(
   name: string,
   legendKey: keyof DemoMessages,
@@ -95,9 +106,14 @@ function renderCheckout(): void {
   $('#order-ref').textContent = orderReference;
   let checkout = host.querySelector('pg-checkout');
   if (!checkout) {
+    const intents = radioGroup('intent', 'intent', [
+      ['pay', 'intentPay'],
+      ['save-card', 'intentSaveCard'],
+    ], intent, (value) => (intent = value));
     const modes = radioGroup('card-mode', 'cardMode', [
       ['redirect', 'cardRedirect'],
       ['merchant-page', 'cardMerchantPage'],
+      ['embedded', 'cardEmbedded'],
     ], cardMode, (value) => (cardMode = value));
     const charge = radioGroup('charge-mode', 'chargeMode', [
       ['PURCHASE', 'chargeNow'],
@@ -107,11 +123,12 @@ function renderCheckout(): void {
     checkout.setAttribute('endpoint', '/pg');
     checkout.setAttribute('mode', 'drop-in');
     checkout.setAttribute('methods', 'card installments voucher financing');
-    host.append(modes, charge, checkout);
+    host.append(intents, modes, charge, checkout);
   }
   checkout.setAttribute('merchant-reference', orderReference);
   checkout.setAttribute('language', language);
   checkout.setAttribute('card-mode', cardMode);
+  checkout.setAttribute('intent', intent);
   checkout.setAttribute('command', command);
   checkout.setAttribute('customer-email', 'customer@example.com');
   const themeHref = elementThemeHref(theme);
@@ -141,7 +158,11 @@ async function startCheckout(): Promise<void> {
   }
 }
 
-/** Flows that end on this page (financing purchase, issued bill) continue to the result page. */
+/**
+ * Financing ends on this page and continues to the result page. A card payment on this page (card
+ * form, or the gateway's page embedded) ends in place: the element shows the outcome and links to
+ * the result page itself.
+ */
 function showResultOnCompletion(): void {
   document.addEventListener('pg-financing-complete', () => {
     location.assign(`/result.html?merchant_reference=${encodeURIComponent(orderReference)}`);

@@ -5,6 +5,10 @@ export interface OrderView {
     outcome: 'success' | 'pending' | 'failure';
     response_code: string;
     response_message: string;
+    /** `save-card`: a card saved without a payment (nothing charged). */
+    source?: string;
+    /** The card kept for later; its token only in the merchant panel. */
+    saved_card?: { token_name?: string; card_number?: string; expiry_date?: string; card_brand?: string };
     gateway: Record<string, unknown>;
   };
   readonly bill: null | { bill_number: string; request_expiry_date: string; gateway: Record<string, unknown> };
@@ -74,4 +78,10 @@ export function definitionList(fields: Record<string, unknown>): HTMLDListElemen
     list.append(term, detail);
   }
   return list;
+}
+
+/** The demo's word for a result: a payment's outcome, or whether a card was saved. */
+export function resultWordKey(result: NonNullable<OrderView['result']>): `outcome_${string}` | 'card_saved' | 'card_not_saved' {
+  if (result.source === 'save-card') return result.outcome === 'success' ? 'card_saved' : 'card_not_saved';
+  return `outcome_${result.outcome}`;
 }

@@ -3,7 +3,13 @@
  * Import `pg-checkout/define` to register the tags, or register them yourself with
  * `defineElement` under names of your choice.
  */
-export { PgCheckout, PAYMENT_METHODS, type CheckoutMode } from './components/pg-checkout/pg-checkout.ts';
+export {
+  PgCheckout,
+  PAYMENT_METHODS,
+  type CardMode,
+  type CheckoutIntent,
+  type CheckoutMode,
+} from './components/pg-checkout/pg-checkout.ts';
 export { PgMethodChangeEvent, type PaymentMethod } from './components/pg-checkout/events.ts';
 export {
   PgInstallments,
@@ -24,11 +30,14 @@ export { PgFinancingCompleteEvent, PgFinancingStepEvent } from './components/pg-
 export type { FinancingStep } from './components/pg-financing-otp/flow-state.ts';
 export {
   PgEvent,
+  PgPaymentResultEvent,
   PgPaymentSubmitEvent,
   PgRequestCompleteEvent,
   PgRequestErrorEvent,
   PgRequestStartEvent,
   PgRequestSuccessEvent,
+  type PaymentResultDetails,
+  type PaymentResultOutcome,
   type RequestCompletion,
   type RequestErrorKind,
 } from './components/shared/events.ts';

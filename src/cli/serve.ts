@@ -52,6 +52,8 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
         shaType: SANDBOX_MERCHANT.shaType,
         requestPhrase: settings.PG_SHA_REQUEST_PHRASE ?? '',
         responsePhrase: settings.PG_SHA_RESPONSE_PHRASE ?? '',
+        // The shop pages that may embed the card page and the 3-D Secure page: this server's own and the allowed origins.
+        framingOrigins: framingOriginsFrom(settings),
       },
     ],
     apiRoot: settings.PG_API_ROOT ?? 'FortAPI',
@@ -59,4 +61,22 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
   return serve(settings, {
     mount: [(request) => (gateway.handles(request.url) ? gateway.handle(request) : undefined)],
   });
+}
+
+/** The origins of the server (public URL, else the listening one) and of `PG_ALLOWED_ORIGINS`. */
+function framingOriginsFrom(settings: Env): string[] {
+  const candidates = [
+    settings.PG_PUBLIC_URL || `http://${settings.PG_HOST || DEFAULT_HOST}:${settings.PG_PORT}`,
+    ...(settings.PG_ALLOWED_ORIGINS ?? '').split(','),
+  ];
+  // A malformed value is serve's to report (configFromEnv names it); it frames nothing here.
+  const origins = candidates.flatMap((candidate) => {
+    try {
+      const { origin } = new URL(candidate.trim());
+      return origin === 'null' || origin.includes('*') ? [] : [origin];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set(origins)];
 }

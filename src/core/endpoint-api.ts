@@ -12,6 +12,8 @@ export const ROUTES = {
   order: '/order',
   hostedPage: '/hosted-page',
   merchantPage: '/merchant-page',
+  /** Save a card without paying: a signed TOKENIZATION with the customer's consent (remember_me YES). */
+  saveCard: '/save-card',
   installmentPlans: '/installment-plans',
   bill: '/bill',
   financingVerifyCustomer: '/financing/verify-customer',
@@ -63,6 +65,13 @@ export const hostedPageRequest = z.object({
   customer_email: z.optional(email),
 });
 
+/**
+ * The return answers the element inside its frame (a small page that posts the outcome to the
+ * element) rather than sending the customer's whole page anywhere: the embedded page and the
+ * merchant page posted into a hidden frame.
+ */
+const framed = z.optional(z.boolean());
+
 export const merchantPageRequest = z.object({
   ...base,
   /** How the token is completed server-side after tokenization. */
@@ -70,6 +79,19 @@ export const merchantPageRequest = z.object({
   /** A plan chosen in <pg-installments>, completed as a direct installments (YES) operation. */
   plan_code: z.optional(planCode),
   issuer_code: z.optional(issuerCode),
+  /**
+   * Installments through the merchant page (spec): the gateway's own page offers the plans
+   * (installments STANDALONE with the order's amount and currency), and the plan it returns is
+   * completed as a direct installments (YES) operation. Not with `plan_code`.
+   */
+  installments: z.optional(z.literal('STANDALONE')),
+  framed,
+});
+
+/** Save a card for later: the gateway verifies it and issues a token; nothing is charged. */
+export const saveCardRequest = z.object({
+  ...base,
+  framed,
 });
 
 export const installmentPlansRequest = z.object({ ...base });
@@ -196,6 +218,58 @@ export const statusResult = z.object({
   refunded_amount: z.optional(minorUnits),
 });
 
+// ---- Messages of the endpoint's framed pages (endpoint page in a frame → element) ----
+
+/** `type` of every message a framed page posts to the element. */
+export const FRAMED_MESSAGE_TYPES = {
+  result: 'pg-checkout:result',
+  threeDs: 'pg-checkout:3ds',
+  height: 'pg-checkout:height',
+} as const;
+
+/**
+ * A verified, confirmed outcome, as the endpoint's framed return page tells the element. Never a
+ * card number, token, signature or any field of the gateway's answer beyond these.
+ */
+export const framedResultMessage = z.object({
+  type: z.literal(FRAMED_MESSAGE_TYPES.result),
+  /** `pay`, or `save-card` for a card saved without a payment. */
+  intent: z.enum(['pay', 'save-card']),
+  /** Absent when the return could not even name its order (an unverifiable answer). */
+  merchant_reference: z.optional(merchantReference),
+  outcome: z.enum(['success', 'pending', 'failure']),
+  /** The order's state at the gateway (core `OrderState`). */
+  order_state: z.optional(z.string()),
+  /** The gateway's message or the endpoint's reason, in the request's language. */
+  message: z.string(),
+  response_code: z.optional(z.string()),
+  /** The endpoint's reason when it overruled the gateway or could not confirm (an `EndpointErrorCode`). */
+  error: z.optional(z.string()),
+  /** The plan of an installments payment. */
+  installments: z.optional(
+    z.object({ number_of_installments: z.number(), plan_code: z.optional(planCode), issuer_code: z.optional(issuerCode) }),
+  ),
+  /** The saved card as a customer recognizes it: brand and last four digits. */
+  card: z.optional(z.object({ brand: z.optional(z.string()), last_four: z.optional(z.string().check(z.regex(/^\d{4}$/))) })),
+  /** The merchant's result page for this order (`resultUrl` with its query). */
+  result_url: z.optional(z.string()),
+});
+
+/** The completion needs 3-D Secure: the element opens `url` in its dialog. */
+export const framedThreeDsMessage = z.object({
+  type: z.literal(FRAMED_MESSAGE_TYPES.threeDs),
+  merchant_reference: merchantReference,
+  url: z.string().check(z.regex(/^https?:\/\//)),
+});
+
+/** A framed page's content height in CSS pixels (the sandbox's pages send it; the live gateway's may not). */
+export const framedHeightMessage = z.object({
+  type: z.literal(FRAMED_MESSAGE_TYPES.height),
+  height: z.number().check(z.nonnegative()),
+});
+
+export const framedMessage = z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage]);
+
 /** Every refusal: a 4xx with a stable code, the field when one is at fault, and a localized message. */
 export const endpointError = z.object({
   error: z.object({
@@ -236,11 +310,13 @@ export type EndpointErrorCode =
   | 'order_lookup_failed'
   | 'hook_signature_invalid'
   | 'unknown_result'
+  | 'card_not_saved'
   | 'internal_error';
 
 export type OrderRequest = z.infer<typeof orderRequest>;
 export type HostedPageRequest = z.infer<typeof hostedPageRequest>;
 export type MerchantPageRequest = z.infer<typeof merchantPageRequest>;
+export type SaveCardRequest = z.infer<typeof saveCardRequest>;
 export type InstallmentPlansRequest = z.infer<typeof installmentPlansRequest>;
 export type BillRequest = z.infer<typeof billRequest>;
 export type FinancingVerifyCustomerRequest = z.infer<typeof financingVerifyCustomerRequest>;
@@ -260,6 +336,10 @@ export type PaymentResult = z.infer<typeof paymentResult>;
 export type StatusResult = z.infer<typeof statusResult>;
 export type EndpointError = z.infer<typeof endpointError>;
 export type FinancingProduct = z.infer<typeof financingProduct>;
+export type FramedResultMessage = z.infer<typeof framedResultMessage>;
+export type FramedThreeDsMessage = z.infer<typeof framedThreeDsMessage>;
+export type FramedHeightMessage = z.infer<typeof framedHeightMessage>;
+export type FramedMessage = z.infer<typeof framedMessage>;
 
 /** Fields no element request may carry: card data goes from the browser to the gateway only. */
 export const CARD_FIELDS: readonly string[] = ['card_number', 'card_security_code', 'expiry_date'];

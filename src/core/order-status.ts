@@ -211,3 +211,12 @@ export function resultKeyOf(result: {
   const { merchant_reference: reference, svc_id: svcId, state } = result;
   return svcId ? `${reference}:${svcId}:${state}` : `${reference}:${result.response_code || state}`;
 }
+
+/**
+ * The stable key of a card saved without a payment (a TOKENIZATION the gateway confirmed by listing
+ * its token): `{merchant_reference}:{token_name}:card_saved`. A tokenization has no payment id and
+ * no order state, so the token names it: the same return posted again has the same key.
+ */
+export function savedCardKeyOf(merchantReference: string, tokenName: string): string {
+  return `${merchantReference}:${tokenName}:card_saved`;
+}

@@ -20,6 +20,7 @@ import type { PgFinancingOtp } from '../components/pg-financing-otp/pg-financing
 import type { PgPayInFullEvent, PgPlansLoadEvent } from '../components/pg-installments/events.ts';
 import type { PgInstallments } from '../components/pg-installments/pg-installments.ts';
 import type {
+  PgPaymentResultEvent,
   PgPaymentSubmitEvent,
   PgRequestCompleteEvent,
   PgRequestErrorEvent,
@@ -114,6 +115,7 @@ export interface PgCheckoutEventMap
     PgBillVoucherEventMap,
     PgFinancingOtpEventMap {
   'pg-method-change': PgMethodChangeEvent;
+  'pg-payment-result': PgPaymentResultEvent;
 }
 
 /** One element's typings. */

@@ -45,6 +45,20 @@ export interface SandboxMerchant {
   readonly returnUrl?: string;
   /** Optional services activated for this account; absent means every service is on. */
   readonly services?: Readonly<Partial<Record<SandboxService, boolean>>>;
+  /**
+   * Origins (`https://shop.example`) whose pages may show the gateway's card page and 3-D Secure
+   * page in a frame, besides the origin of the request's `return_url` (the back-office setting a
+   * merchant embedding the page asks for). Never `*`.
+   */
+  readonly framingOrigins?: readonly string[];
+}
+
+/**
+ * Who may frame a page of this merchant's payment: the origin of its return address and the
+ * account's framing origins, for `Content-Security-Policy: frame-ancestors`.
+ */
+export function framingOriginsOf(merchant: SandboxMerchant, returnUrl: URL | undefined): string[] {
+  return [...new Set([...(returnUrl ? [returnUrl.origin] : []), ...(merchant.framingOrigins ?? [])])];
 }
 
 /** True when the account has `service` activated (services not listed are on). */
@@ -109,7 +123,23 @@ export function merchantDirectory(merchants: readonly SandboxMerchant[]): Readon
     if (!merchant.requestPhrase || !merchant.responsePhrase) {
       throw new Error(`sandbox merchant ${merchant.merchantIdentifier} needs a request and a response phrase`);
     }
+    for (const origin of merchant.framingOrigins ?? []) {
+      if (!isOrigin(origin)) {
+        throw new Error(`sandbox merchant ${merchant.merchantIdentifier}: framing origin ${origin} must be scheme, host and port (never *)`);
+      }
+    }
     directory.set(merchant.merchantIdentifier, merchant);
   }
   return directory;
+}
+
+/** Scheme, host and port, exactly; a wildcard is refused (URL would take `*.shop.example` as a host name). */
+function isOrigin(value: string): boolean {
+  if (value.includes('*')) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,8 @@ import { formatCount, type Language } from '../core/language.ts';
 export interface PageText {
   readonly paymentTitle: string;
   readonly tokenizationTitle: string;
+  /** A TOKENIZATION page that does not keep the card (its token pays the merchant's payment next). */
+  readonly cardTitle: string;
   readonly planTitle: string;
   readonly sandboxNotice: string;
   readonly order: string;
@@ -22,6 +24,7 @@ export interface PageText {
   readonly noPlans: string;
   readonly pay: (amount: string) => string;
   readonly saveCard: string;
+  readonly submitCard: string;
   readonly confirmPlan: string;
   readonly errorSummary: string;
   readonly errors: {
@@ -62,6 +65,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
   en: {
     paymentTitle: 'Pay by card',
     tokenizationTitle: 'Save your card',
+    cardTitle: 'Enter your card',
     planTitle: 'Choose your installment plan',
     sandboxNotice: 'Sandbox gateway: use a test card. No money moves.',
     order: 'Order',
@@ -80,6 +84,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     noPlans: 'No installment plan is available for this amount.',
     pay: (amount) => `Pay ${amount}`,
     saveCard: 'Save card',
+    submitCard: 'Continue',
     confirmPlan: 'Confirm',
     errorSummary: 'Please correct the following:',
     errors: {
@@ -111,6 +116,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
   ar: {
     paymentTitle: 'الدفع بالبطاقة',
     tokenizationTitle: 'حفظ بطاقتك',
+    cardTitle: 'أدخل بطاقتك',
     planTitle: 'اختر خطة التقسيط',
     sandboxNotice: 'بوابة تجريبية: استخدم بطاقة اختبار. لا تتم أي عملية مالية حقيقية.',
     order: 'الطلب',
@@ -129,6 +135,7 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     noPlans: 'لا توجد خطة تقسيط متاحة لهذا المبلغ.',
     pay: (amount) => `ادفع ${amount}`,
     saveCard: 'حفظ البطاقة',
+    submitCard: 'متابعة',
     confirmPlan: 'تأكيد',
     errorSummary: 'يرجى تصحيح ما يلي:',
     errors: {

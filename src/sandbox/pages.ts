@@ -2,8 +2,13 @@
  * The sandbox's HTML pages: card entry (with the installment plan choice), the 3-D Secure
  * challenge, the return to the merchant (a signed form that submits itself), and the error pages.
  * Plain HTML that works without script, every control labelled, `lang`/`dir` from the request
- * language, and a Content-Security-Policy with a per-response nonce: no inline handlers, one
- * nonce'd script on the return page only. The spec's style class names (installments-container,
+ * language, and a Content-Security-Policy with a per-response nonce: no inline handlers, nonce'd
+ * scripts only (the return page's self-submission; in a frame, the card and challenge pages'
+ * height report to the merchant's page).
+ *
+ * A page of a merchant's payment says who may frame it (`frame-ancestors`: the origin of the
+ * return address and the account's framing origins, never `*`); pages that belong to no known
+ * payment (an expired session, an unreadable request) carry no action to trick anyone into. The spec's style class names (installments-container,
  * credit-card-container, floatl, half1, half2, full-width, error, Pay) are applied as given.
  */
 import { directionOf, type Language } from '../core/language.ts';
@@ -28,15 +33,19 @@ export interface HtmlPage {
   /** Where its forms post: 'self' and/or the merchant's origin. */
   readonly formActions: readonly string[];
   readonly script: boolean;
+  /** Origins whose pages may frame it (`frame-ancestors`); absent for pages of no known payment. */
+  readonly frameAncestors?: readonly string[];
 }
 
 export function htmlResponse(page: HtmlPage, headers: Record<string, string> = {}): Response {
+  const ancestors = page.frameAncestors;
   const policy = [
     "default-src 'none'",
     `style-src 'nonce-${page.nonce}'`,
     page.script ? `script-src 'nonce-${page.nonce}'` : '',
     `form-action ${page.formActions.join(' ')}`,
     "base-uri 'none'",
+    ancestors ? `frame-ancestors ${ancestors.length > 0 ? ancestors.join(' ') : "'none'"}` : '',
   ]
     .filter(Boolean)
     .join('; ');
@@ -76,6 +85,31 @@ const STYLES = `
   button.secondary { background: #6b7280; }
   .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; }
 `;
+
+/**
+ * In a frame, tells the merchant's page how tall the content is, so the frame can fit it: to the
+ * parent's origin when the browser names it and it is one of the framing origins, else to each of
+ * them (the browser drops a message whose target is not the parent's origin).
+ */
+const HEIGHT_SCRIPT = `(function () {
+  if (window.parent === window) return;
+  var targets = JSON.parse(document.getElementById('pg-frame-origins').textContent);
+  var ancestors = location.ancestorOrigins;
+  var to = ancestors && ancestors.length > 0 ? targets.filter(function (origin) { return origin === ancestors[0]; }) : targets;
+  var send = function () {
+    var height = Math.ceil(document.body.getBoundingClientRect().height);
+    to.forEach(function (origin) { window.parent.postMessage({ type: 'pg-checkout:height', height: height }, origin); });
+  };
+  send();
+  if (window.ResizeObserver) new ResizeObserver(send).observe(document.body);
+})();`;
+
+/** The height report of a framed page, with the origins it may report to. */
+function heightScript(nonce: string, origins: readonly string[]): string {
+  const json = JSON.stringify(origins).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="pg-frame-origins">${json}</script>
+<script nonce="${nonce}">${HEIGHT_SCRIPT}</script>`;
+}
 
 function layout(language: Language, title: string, nonce: string, body: string, script = ''): string {
   return `<!doctype html>
@@ -130,6 +164,8 @@ export interface CardPageModel {
   readonly action: string;
   readonly sessionId: string;
   readonly kind: 'payment' | 'tokenization';
+  /** A tokenization that keeps the card (remember_me YES): "Save card"; otherwise the token pays next: "Continue". */
+  readonly keepsCard?: boolean;
   readonly summary: readonly SummaryLine[];
   /** The amount as people read it, for the pay button. */
   readonly amountText?: string;
@@ -140,6 +176,8 @@ export interface CardPageModel {
   readonly selectedPlan?: string;
   readonly values?: Partial<Record<'expiry_date' | 'card_holder_name', string>>;
   readonly errors?: Partial<Record<CardField, string>>;
+  /** Origins that may frame the page (it then reports its height to them). */
+  readonly framing: readonly string[];
 }
 
 /** The order in which fields appear, and their errors in the summary. */
@@ -221,7 +259,8 @@ export function cardPage(model: CardPageModel): HtmlPage {
   const nonce = randomHex(16);
   const errors = model.errors ?? {};
   const values = model.values ?? {};
-  const title = model.knownCard ? text.planTitle : model.kind === 'tokenization' ? text.tokenizationTitle : text.paymentTitle;
+  const tokenizationTitle = model.keepsCard ? text.tokenizationTitle : text.cardTitle;
+  const title = model.knownCard ? text.planTitle : model.kind === 'tokenization' ? tokenizationTitle : text.paymentTitle;
   const cardFields = model.knownCard
     ? ''
     : [
@@ -248,7 +287,9 @@ export function cardPage(model: CardPageModel): HtmlPage {
   const button = model.knownCard
     ? text.confirmPlan
     : model.kind === 'tokenization'
-      ? text.saveCard
+      ? model.keepsCard
+        ? text.saveCard
+        : text.submitCard
       : text.pay(model.amountText ?? '');
   const lines = model.knownCard ? [...model.summary, { label: text.card, value: model.knownCard, ltr: true }] : model.summary;
   const body = `${summary(lines)}
@@ -260,7 +301,8 @@ ${plans}
 <div class="actions"><button type="submit" id="pay" class="Pay">${escapeHtml(button)}</button></div>
 </form>`;
   const status = Object.keys(errors).length > 0 ? 422 : 200;
-  return { html: layout(model.language, title, nonce, body), status, nonce, formActions: ["'self'"], script: false };
+  const html = layout(model.language, title, nonce, body, heightScript(nonce, model.framing));
+  return { html, status, nonce, formActions: ["'self'"], script: true, frameAncestors: model.framing };
 }
 
 // ---- 3-D Secure challenge ----
@@ -270,6 +312,8 @@ export interface ChallengePageModel {
   readonly action: string;
   readonly challengeId: string;
   readonly summary: readonly SummaryLine[];
+  /** Origins that may frame the page (a merchant's 3-D Secure dialog). */
+  readonly framing: readonly string[];
 }
 
 /** The simulated issuer page: approve or fail the authentication. */
@@ -285,7 +329,8 @@ export function challengePage(model: ChallengePageModel): HtmlPage {
 <button type="submit" name="decision" value="fail" id="fail" class="secondary">${escapeHtml(text.fail)}</button>
 </div>
 </form>`;
-  return { html: layout(model.language, text.challengeTitle, nonce, body), status: 200, nonce, formActions: ["'self'"], script: false };
+  const html = layout(model.language, text.challengeTitle, nonce, body, heightScript(nonce, model.framing));
+  return { html, status: 200, nonce, formActions: ["'self'"], script: true, frameAncestors: model.framing };
 }
 
 // ---- Return to the merchant ----
@@ -294,7 +339,12 @@ export function challengePage(model: ChallengePageModel): HtmlPage {
  * The signed answer posted to the merchant's return_url: a form that a nonce'd script submits at
  * once, with a visible Continue button for browsers that run no script.
  */
-export function returnPage(language: Language, returnUrl: URL, fields: Readonly<Record<string, unknown>>): HtmlPage {
+export function returnPage(
+  language: Language,
+  returnUrl: URL,
+  fields: Readonly<Record<string, unknown>>,
+  framing: readonly string[],
+): HtmlPage {
   const text = PAGE_TEXT[language];
   const nonce = randomHex(16);
   const inputs = Object.entries(fields)
@@ -315,16 +365,29 @@ ${inputs}
     // send the customer on to another origin (a standalone endpoint to the shop's result page).
     formActions: ["'self'", returnUrl.origin, 'https:', 'http:'],
     script: true,
+    frameAncestors: framing,
   };
 }
 
 /** The signed answer shown in the page, when neither the request nor the merchant names a return address. */
-export function resultPage(language: Language, fields: Readonly<Record<string, unknown>>, status = 200): HtmlPage {
+export function resultPage(
+  language: Language,
+  fields: Readonly<Record<string, unknown>>,
+  status = 200,
+  framing?: readonly string[],
+): HtmlPage {
   const text = PAGE_TEXT[language];
   const nonce = randomHex(16);
   const lines = Object.entries(fields).map(([label, value]) => ({ label, value: String(value), ltr: true }));
   const body = `<p>${escapeHtml(text.resultText)}</p>\n${summary(lines)}`;
-  return { html: layout(language, text.resultTitle, nonce, body), status, nonce, formActions: ["'none'"], script: false };
+  return {
+    html: layout(language, text.resultTitle, nonce, body),
+    status,
+    nonce,
+    formActions: ["'none'"],
+    script: false,
+    ...(framing ? { frameAncestors: framing } : {}),
+  };
 }
 
 /** A page for what cannot go back to the merchant: an expired session, an unusable request. */

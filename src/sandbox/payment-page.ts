@@ -34,7 +34,7 @@ import {
 } from '../core/schemas/index.ts';
 import { charge, chargeFields, orderDetailsOf, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
-import { hasService, type SandboxMerchant } from './merchants.ts';
+import { framingOriginsOf, hasService, type SandboxMerchant } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
 import { PAGE_TEXT } from './page-text.ts';
 import {
@@ -326,7 +326,8 @@ export function showChallenge(ctx: GatewayContext, request: Request): Response {
     { label: text.amount, value: formatMoney(order.amount, order.currency, challenge.language) },
     ...(order.card ? [{ label: text.card, value: order.card.maskedNumber, ltr: true }] : []),
   ];
-  return htmlResponse(challengePage({ language: challenge.language, action: ctx.paths.challenge, challengeId: id, summary: lines }));
+  const framing = framingOriginsOf(challenge.merchant, challenge.returnUrl);
+  return htmlResponse(challengePage({ language: challenge.language, action: ctx.paths.challenge, challengeId: id, summary: lines, framing }));
 }
 
 export async function answerChallenge(ctx: GatewayContext, request: Request): Promise<Response> {
@@ -353,7 +354,7 @@ export async function answerChallenge(ctx: GatewayContext, request: Request): Pr
   }
   if (tokenName && approved) spendToken(ctx, challenge.merchant, tokenName);
   const body = await answer(challenge.params, challenge.merchant, lastOperation(order).code, chargeFields(order, challenge.eci, tokenName));
-  return deliverTo(challenge.language, challenge.returnUrl, body);
+  return deliverTo(challenge.language, challenge.returnUrl, body, framingOriginsOf(challenge.merchant, challenge.returnUrl));
 }
 
 // ---- Sessions and page models ----
@@ -407,8 +408,10 @@ function pageModel(ctx: GatewayContext, session: PageSession): CardPageModel {
   return {
     language,
     action: ctx.paths.pageSubmit,
+    framing: framingOriginsOf(session.merchant, returnAddress(params, session.merchant)),
     sessionId: session.id,
     kind: session.kind,
+    ...(session.kind === 'tokenization' && params['remember_me'] === 'YES' ? { keepsCard: true } : {}),
     summary,
     ...(amountText ? { amountText } : {}),
     ...(session.card ? { knownCard: maskCardNumber(session.card.number) } : {}),
@@ -449,13 +452,23 @@ function deliver(
   merchant: SandboxMerchant | undefined,
   body: Readonly<Record<string, unknown>>,
 ): Response {
-  return deliverTo(requestLanguage(params), returnAddress(params, merchant), body);
+  const returnUrl = returnAddress(params, merchant);
+  return deliverTo(requestLanguage(params), returnUrl, body, merchant ? framingOriginsOf(merchant, returnUrl) : undefined);
 }
 
-/** Posts the signed answer to the merchant, or shows it when there is nowhere to post it. */
-function deliverTo(language: Language, returnUrl: URL | undefined, body: Readonly<Record<string, unknown>>): Response {
-  if (returnUrl) return htmlResponse(returnPage(language, returnUrl, body));
-  return htmlResponse(resultPage(language, body, classifyResponse(body) === 'failure' ? 400 : 200));
+/**
+ * Posts the signed answer to the merchant, or shows it when there is nowhere to post it. Framed
+ * by the merchant's origins when the merchant is known (the answer of a framed payment comes back
+ * inside the frame).
+ */
+function deliverTo(
+  language: Language,
+  returnUrl: URL | undefined,
+  body: Readonly<Record<string, unknown>>,
+  framing: readonly string[] | undefined,
+): Response {
+  if (returnUrl) return htmlResponse(returnPage(language, returnUrl, body, framing ?? [returnUrl.origin]));
+  return htmlResponse(resultPage(language, body, classifyResponse(body) === 'failure' ? 400 : 200, framing));
 }
 
 function expired(language: Language): Response {

@@ -21,7 +21,7 @@ import { threeDsAuthenticationRequest, threeDsEnrollmentRequest } from '../core/
 import type { SignableValue } from '../core/signature.ts';
 import { isEnrolled, outcomeOf } from './charges.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
-import { hasService } from './merchants.ts';
+import { framingOriginsOf, hasService } from './merchants.ts';
 import { PAGE_TEXT } from './page-text.ts';
 import { challengePage, htmlResponse, messagePage, resultPage, returnPage, type SummaryLine } from './pages.ts';
 import type { ThreeDsEnrollment } from './state.ts';
@@ -125,7 +125,8 @@ export function showAcsPage(ctx: GatewayContext, request: Request): Response {
     { label: text.amount, value: formatMoney(enrollment.amount, enrollment.currency, language) },
     { label: text.card, value: maskCardNumber(enrollment.card.number), ltr: true },
   ];
-  return htmlResponse(challengePage({ language, action: ctx.paths.acs, challengeId: enrollment.id, summary }));
+  const framing = framingOriginsOf(enrollment.merchant, enrollment.merchant3dsUrl);
+  return htmlResponse(challengePage({ language, action: ctx.paths.acs, challengeId: enrollment.id, summary, framing }));
 }
 
 /** Approve or Fail on the issuer's page: the decision is taken and its parameters posted to merchant_3ds_url. */
@@ -146,8 +147,9 @@ export async function answerAcsPage(ctx: GatewayContext, request: Request): Prom
     acs_result: decision.authenticated ? 'Y' : 'N',
     acs_reference: decision.proof,
   };
-  if (enrollment.merchant3dsUrl) return htmlResponse(returnPage(enrollment.language, enrollment.merchant3dsUrl, processorParameters));
-  return htmlResponse(resultPage(enrollment.language, processorParameters));
+  const framing = framingOriginsOf(enrollment.merchant, enrollment.merchant3dsUrl);
+  if (enrollment.merchant3dsUrl) return htmlResponse(returnPage(enrollment.language, enrollment.merchant3dsUrl, processorParameters, framing));
+  return htmlResponse(resultPage(enrollment.language, processorParameters, 200, framing));
 }
 
 function expired(language: Language): Response {

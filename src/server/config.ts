@@ -33,8 +33,12 @@ import { MIN_HOOK_SECRET_LENGTH } from './hook-signature.ts';
  * its outcome is what the gateway says now, not what the (possibly old) return said.
  */
 export interface VerifiedResult extends PaymentResult {
-  /** Where the result came from: the return URL, merchant-page completion, or financing PURCHASE. */
-  readonly source: 'return' | 'merchant-page' | 'financing';
+  /**
+   * Where the result came from: the return URL, merchant-page completion, financing PURCHASE, or
+   * `save-card`: a card saved without a payment (then `order_state` is `not_found`, nothing was
+   * charged, and `saved_card` names the token). Never ship an order on a `save-card` result.
+   */
+  readonly source: 'return' | 'merchant-page' | 'financing' | 'save-card';
   /**
    * The same for every report of this payment in this state (`order-1001:1700000004:captured`): a replayed
    * return has the key of the result already reported. Upsert your records by it.
@@ -48,8 +52,37 @@ export interface VerifiedResult extends PaymentResult {
   readonly command?: string;
   /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch, unknown_order). */
   readonly error?: string;
-  /** Every field of the verified gateway answer except `signature` and `otp` (card number masked by the gateway). */
+  /**
+   * The card the customer agreed to keep (`remember_me` YES), once GET_TOKENS lists its token as
+   * ACTIVE: a temporary token (a card not remembered) is never reported here. Store `token_name`
+   * for the back office's recurring charges; it never reaches the browser.
+   */
+  readonly saved_card?: SavedCard;
+  /** The plan of an installments payment: the one the gateway's page returned, or the element's choice. */
+  readonly installments?: InstallmentsChoice;
+  /**
+   * Every field of the verified gateway answer except `signature`, `otp` and `token_name` (card
+   * number masked by the gateway); a token is reported only as `saved_card`.
+   */
   readonly gateway: Readonly<Record<string, unknown>>;
+}
+
+/** A token the gateway keeps for the customer, as GET_TOKENS lists it. */
+export interface SavedCard {
+  readonly token_name: string;
+  /** Masked by the gateway (`411111******1111`). */
+  readonly card_number?: string;
+  /** YYMM. */
+  readonly expiry_date?: string;
+  readonly card_brand?: string;
+  readonly card_bin?: string;
+}
+
+/** The installments plan a payment was made with. */
+export interface InstallmentsChoice {
+  readonly number_of_installments?: number;
+  readonly plan_code?: string;
+  readonly issuer_code?: string;
 }
 
 /** A verified, issued cash bill, handed to `onBill` (the merchant holds the item until it expires). */
@@ -175,6 +208,13 @@ export interface EndpointSettings {
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
 }
+
+/**
+ * The `pg_` parameter the endpoint adds to the `return_url` it signs for a framed flow (embedded
+ * page, merchant page in a hidden frame): the return then answers a page that tells the element
+ * the outcome, instead of redirecting. A `pg_` parameter takes no part in verification.
+ */
+export const FRAMED_RETURN_PARAMETER = 'pg_frame';
 
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 export const DEFAULT_BILL_LIFETIME_MINUTES = 48 * 60;
@@ -308,9 +348,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const publicOrigin = serviceUrl(true)(config.publicUrl ?? '') === undefined ? originOf(config.publicUrl) : undefined;
   check('resultUrl', config.resultUrl, resultUrlRule(publicOrigin, config.allowedOrigins ?? []), false);
   for (const name of Object.keys(config.returnParameters ?? {})) {
-    check('returnParameters', name, (value) =>
-      /^pg_[A-Za-z0-9_]+$/.test(value) ? undefined : 'names must start with pg_ (letters, digits and _)',
-    );
+    check('returnParameters', name, (value) => {
+      if (!/^pg_[A-Za-z0-9_]+$/.test(value)) return 'names must start with pg_ (letters, digits and _)';
+      return value === FRAMED_RETURN_PARAMETER ? `must not use ${FRAMED_RETURN_PARAMETER}: the endpoint marks framed flows with it` : undefined;
+    });
   }
   if (typeof config.resolveOrder !== 'function') problems.push({ name: 'resolveOrder', message: 'must be a function' });
   if (config.resultLedger !== undefined && typeof config.resultLedger.record !== 'function') {

@@ -36,7 +36,7 @@ import {
   financingVerifyCustomerRoute,
   financingVerifyOtpRoute,
 } from './routes-financing.ts';
-import { hostedPageRoute, merchantPageRoute, orderRoute } from './routes-payment-pages.ts';
+import { hostedPageRoute, merchantPageRoute, orderRoute, saveCardRoute } from './routes-payment-pages.ts';
 import { billRoute, installmentPlansRoute, statusRoute } from './routes-services.ts';
 
 export type { RequestContext } from './http.ts';
@@ -48,6 +48,7 @@ const JSON_ROUTES: ReadonlyMap<string, JsonRoute<unknown>> = new Map([
   [ROUTES.order, orderRoute],
   [ROUTES.hostedPage, hostedPageRoute],
   [ROUTES.merchantPage, merchantPageRoute],
+  [ROUTES.saveCard, saveCardRoute],
   [ROUTES.installmentPlans, installmentPlansRoute],
   [ROUTES.bill, billRoute],
   [ROUTES.financingVerifyCustomer, financingVerifyCustomerRoute],

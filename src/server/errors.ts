@@ -36,6 +36,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   order_lookup_failed: 502,
   hook_signature_invalid: 401,
   unknown_result: 404,
+  card_not_saved: 422,
   internal_error: 500,
 };
 
@@ -148,6 +149,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   unknown_result: {
     en: 'No result awaiting acknowledgement has this idempotency key.',
     ar: 'لا توجد نتيجة بانتظار التأكيد بمفتاح التكرار هذا.',
+  },
+  card_not_saved: {
+    en: 'The card was checked but not saved; nothing was charged.',
+    ar: 'تم التحقق من البطاقة لكنها لم تُحفظ؛ لم يتم خصم أي مبلغ.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',

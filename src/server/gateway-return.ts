@@ -5,12 +5,18 @@
  * is never reported as paid. A verified answer is still only the browser's word (it may be an old
  * one, replayed): the result reported is what CHECK_STATUS says now, once per idempotency key.
  *
- * A verified TOKENIZATION answer (merchant page) is completed here, server to server: PURCHASE or
- * AUTHORIZATION with the token, the customer's IP and this return URL, as a direct installments
- * operation when a plan was chosen. If the gateway answers with a `3ds_url` the customer is sent
- * there, and the gateway's final return comes back here and is verified like any other.
+ * A verified TOKENIZATION answer (merchant page, embedded page) is completed here, server to
+ * server: PURCHASE or AUTHORIZATION with the token, the customer's IP and this return URL, as a
+ * direct installments operation when a plan was chosen (by the element, or on the gateway's page).
+ * If the gateway answers with a `3ds_url` the customer is sent there, and the gateway's final
+ * return comes back here and is verified like any other. A TOKENIZATION that only saves a card is
+ * never completed: GET_TOKENS confirms the token instead.
+ *
+ * How the answer is presented depends on the flow, never what it says: a top-level return is
+ * redirected to `resultUrl` (or answered JSON); a framed one (`pg_frame` in the return URL the
+ * endpoint signed) gets a small page that tells the element (framed-pages.ts).
  */
-import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
+import { FRAMED_MESSAGE_TYPES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import { classifyResponse } from '../core/response.ts';
@@ -24,8 +30,9 @@ import {
   type HostedPageResponse,
 } from '../core/schemas/index.ts';
 import { verifySignature } from '../core/signature.ts';
-import type { VerifiedResult } from './config.ts';
+import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
+import { framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
   clientAddress,
   jsonResponse,
@@ -34,14 +41,44 @@ import {
   redirectResponse,
   type RequestContext,
 } from './http.ts';
-import { orderParams } from './gateway-params.ts';
+import { orderParams, returnUrlFor } from './gateway-params.ts';
 import type { MerchantOrder, OrderLookup } from './orders.ts';
-import { COMPLETION_FIELDS } from './routes-payment-pages.ts';
-import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
+import { COMPLETION_FIELDS, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
+import {
+  confirmedResult,
+  confirmedSavedCard,
+  reportOnce,
+  resultOfAnswer,
+  toPaymentResult,
+  withSavedCard,
+} from './results.ts';
 import type { EndpointRuntime } from './route.ts';
 
 /** Parameters with this prefix belong to the merchant (routing, tracking) and are never verified. */
 export const MERCHANT_PARAMETER_PREFIX = 'pg_';
+
+/** True when the return URL the gateway came back to is the framed one. */
+function isFramedReturn(request: Request): boolean {
+  return new URL(request.url).searchParams.get(FRAMED_RETURN_PARAMETER) === '1';
+}
+
+type Intent = FramedResultMessage['intent'];
+
+/**
+ * How the customer's browser gets the answer. Only the presentation differs between a top-level
+ * return and a framed one; the result (verified, confirmed, reported once) is the same.
+ */
+interface Presentation {
+  readonly framed: boolean;
+  /** A result recorded in the ledger (this one, or the one reported first for a replay). */
+  result(recorded: VerifiedResult): Response;
+  /** The gateway could not confirm anything: pending, never paid. */
+  unconfirmed(merchantReference: string, intent?: Intent): Response;
+  /** An answer that could not be verified or used: failed, nothing reported. */
+  refused(code: EndpointErrorCode, claimedReference: string | undefined, intent?: Intent): Response;
+  /** The completion needs 3-D Secure at `url`. */
+  threeDs(url: string, merchantReference: string): Response;
+}
 
 type ReturnParams = { readonly fields: Record<string, string>; readonly duplicated: boolean };
 
@@ -75,6 +112,7 @@ export async function handleGatewayReturn(
   }
   const { fields, duplicated } = await readReturnParams(request, settings.maxBodyBytes);
   const language = isLanguage(fields['language']) ? fields['language'] : languageFromHeaders(request);
+  const present = isFramedReturn(request) ? framedPresentation(runtime, language) : topLevelPresentation(runtime, language);
   // Unverified, so only used to send the customer back to the right order page, as failed.
   const claimed = field('merchant_reference').safeParse(fields['merchant_reference']);
   const claimedReference = claimed.success ? claimed.data : undefined;
@@ -87,7 +125,7 @@ export async function handleGatewayReturn(
       reason: duplicated ? 'duplicated' : verified.reason,
       merchant_reference: claimedReference,
     });
-    return refusedReturn(runtime, 'gateway_signature_invalid', claimedReference, language);
+    return present.refused('gateway_signature_invalid', claimedReference);
   }
   const parsed = hostedPageResponse.safeParse(fields);
   if (!parsed.success) {
@@ -95,13 +133,26 @@ export async function handleGatewayReturn(
       merchant_reference: claimedReference,
       fields: parsed.error.issues.map((issue) => issue.path.join('.')),
     });
-    return refusedReturn(runtime, 'invalid_request', claimedReference, language);
+    return present.refused('invalid_request', claimedReference);
   }
   const answer = parsed.data;
-  if (answer.service_command === 'TOKENIZATION') return completeMerchantPage(answer, request, context, language, runtime);
+  const flow: ReturnFlow = { request, context, language, runtime, present };
+  if (answer.service_command === 'TOKENIZATION') {
+    // The completion choice comes back signed: the browser cannot turn a card saving into a charge, or back.
+    return answer[COMPLETION_FIELDS.command] === SAVE_CARD_COMPLETION ? saveCard(answer, flow) : completeMerchantPage(answer, flow);
+  }
 
   const order = await settings.resolveOrder(answer.merchant_reference, fromGateway(request));
-  return confirmAndDeliver(answer, order, 'return', request, language, runtime);
+  return confirmAndDeliver(answer, order, 'return', flow);
+}
+
+/** What every step of one return works with. */
+interface ReturnFlow {
+  readonly request: Request;
+  readonly context: RequestContext;
+  readonly language: Language;
+  readonly runtime: EndpointRuntime;
+  readonly present: Presentation;
 }
 
 /** The lookup of a reference read from a verified gateway answer: no session cookie is expected. */
@@ -118,41 +169,61 @@ async function confirmAndDeliver(
   answer: Readonly<Record<string, unknown>>,
   order: MerchantOrder | undefined,
   source: VerifiedResult['source'],
-  request: Request,
-  language: Language,
-  runtime: EndpointRuntime,
+  flow: ReturnFlow,
   reason?: EndpointErrorCode,
 ): Promise<Response> {
+  const { runtime, language } = flow;
   const reference = String(answer['merchant_reference']);
   const result = await confirmedResult(reference, answer, order, source, language, runtime, reason);
-  if (result) return deliverResult(result, request, runtime);
+  if (result) return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
   runtime.log.warn('result_unconfirmed', { merchant_reference: reference, source });
-  return unconfirmedReturn(runtime, reference, language);
+  return flow.present.unconfirmed(reference);
 }
 
-/** PURCHASE or AUTHORIZATION with the token the merchant page just created. */
-async function completeMerchantPage(
-  tokenization: HostedPageResponse,
-  request: Request,
-  context: RequestContext,
-  language: Language,
-  runtime: EndpointRuntime,
-): Promise<Response> {
+/**
+ * A card saved without a payment: nothing is charged. The token is confirmed with GET_TOKENS (it
+ * is kept and ACTIVE: a temporary token is never listed), not with CHECK_STATUS, which knows no
+ * order for a tokenization.
+ */
+async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Promise<Response> {
+  const { runtime, language, request } = flow;
+  const order = await runtime.settings.resolveOrder(tokenization.merchant_reference, fromGateway(request));
+  // A refused card, or an unknown order: the tokenization's own answer is the result. Not
+  // CHECK_STATUS: it knows no tokenization, only payments (the order may hold one of its own).
+  if (classifyResponse(tokenization) !== 'success' || !order) {
+    return deliverResult(resultOfAnswer(tokenization, order, 'save-card', language, runtime.log), flow);
+  }
+  if (!tokenization.token_name) {
+    runtime.log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
+    return flow.present.refused('invalid_request', order.merchant_reference, 'save-card');
+  }
+  const result = await confirmedSavedCard(tokenization, tokenization.token_name, language, runtime);
+  if (result) return deliverResult(result, flow);
+  runtime.log.warn('result_unconfirmed', { merchant_reference: order.merchant_reference, source: 'save-card' });
+  return flow.present.unconfirmed(order.merchant_reference, 'save-card');
+}
+
+/** PURCHASE or AUTHORIZATION with the token the merchant page (or the embedded page) just created. */
+async function completeMerchantPage(tokenization: HostedPageResponse, flow: ReturnFlow): Promise<Response> {
+  const { request, context, language, runtime, present } = flow;
   const { settings, gateway, log } = runtime;
   const order = await settings.resolveOrder(tokenization.merchant_reference, fromGateway(request));
   // A failed tokenization, or one for an unknown order, charges nothing: what the gateway says is reported.
   if (classifyResponse(tokenization) !== 'success' || !order) {
-    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime);
+    return confirmAndDeliver(tokenization, order, 'merchant-page', flow);
   }
   // A tokenization success is not a payment: without a token there is nothing to charge.
   if (!tokenization.token_name) {
     log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
-    return refusedReturn(runtime, 'invalid_request', order.merchant_reference, language);
+    return present.refused('invalid_request', order.merchant_reference);
   }
   const chosenCommand = tokenization[COMPLETION_FIELDS.command];
   const command = chosenCommand === 'AUTHORIZATION' ? 'AUTHORIZATION' : 'PURCHASE';
-  const planCode = tokenization[COMPLETION_FIELDS.plan_code];
-  const issuerCode = tokenization[COMPLETION_FIELDS.issuer_code];
+  // The element's choice (signed when the form was), else the plan the customer chose on the
+  // gateway's own page (installments through the merchant page, STANDALONE).
+  const chosenOnPage = tokenization.installments === 'STANDALONE';
+  const planCode = tokenization[COMPLETION_FIELDS.plan_code] ?? (chosenOnPage ? tokenization.plan_code : undefined);
+  const issuerCode = tokenization[COMPLETION_FIELDS.issuer_code] ?? (chosenOnPage ? tokenization.issuer_code : undefined);
   const installments = planCode !== undefined && issuerCode !== undefined;
   const params = {
     command,
@@ -163,7 +234,10 @@ async function completeMerchantPage(
     eci: 'ECOMMERCE',
     token_name: tokenization.token_name,
     order_description: order.description,
-    return_url: settings.returnUrl,
+    // The final return after 3-D Secure lands where this one did: in the element's frame, or at the top.
+    return_url: returnUrlFor(settings, present.framed),
+    // The customer's choice to keep the card goes on with the payment (as the official plugins do).
+    ...(tokenization.remember_me === 'YES' ? { remember_me: 'YES' } : {}),
     ...(installments ? { installments: 'YES', plan_code: planCode, issuer_code: issuerCode } : {}),
   };
 
@@ -180,26 +254,27 @@ async function completeMerchantPage(
     if (!(error instanceof EndpointRefusal)) throw error;
     // No usable answer (unreachable, unsigned, unreadable): the payment may or may not have happened,
     // so the gateway is asked where the order stands; if it cannot say, the result is pending.
-    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime, error.code);
+    return confirmAndDeliver(tokenization, order, 'merchant-page', flow, error.code);
   }
 
   // The same tokenization return posted again: the first completion charged the order. The
   // refusal is not the order's outcome; CHECK_STATUS is, and the ledger has reported it already.
   if (answer['response_code'] === DUPLICATE_REFERENCE) {
     log.info('duplicate_completion', { merchant_reference: order.merchant_reference });
-    return confirmAndDeliver(tokenization, order, 'merchant-page', request, language, runtime);
+    return confirmAndDeliver(tokenization, order, 'merchant-page', flow);
   }
 
   const threeDsUrl = answer['3ds_url'];
   if (typeof threeDsUrl === 'string' && classifyResponse(answer) !== 'failure') {
     if (isWebUrl(threeDsUrl)) {
-      log.info('three_ds_redirect', { merchant_reference: order.merchant_reference });
-      return redirectResponse(threeDsUrl);
+      log.info('three_ds_redirect', { merchant_reference: order.merchant_reference, framed: present.framed });
+      return present.threeDs(threeDsUrl, order.merchant_reference);
     }
     log.error('three_ds_url_invalid', { merchant_reference: order.merchant_reference });
-    return unconfirmedReturn(runtime, order.merchant_reference, language);
+    return present.unconfirmed(order.merchant_reference);
   }
-  return deliverResult(resultOfAnswer(answer, order, 'merchant-page', language, log), request, runtime);
+  const result = resultOfAnswer(answer, order, 'merchant-page', language, log);
+  return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
 }
 
 function isWebUrl(value: string): boolean {
@@ -212,61 +287,130 @@ function isWebUrl(value: string): boolean {
 }
 
 /**
- * Hands a result to the merchant once (`onResult`; a Response it returns is what the customer
- * gets), then sends the customer to `resultUrl`, else answers the PaymentResult as JSON. A replay
- * gets the answer of the result reported first.
+ * Hands a result to the merchant once (`onResult`), then presents it: at the top level, the
+ * Response `onResult` returned, else a redirect to `resultUrl`, else the PaymentResult as JSON; in
+ * a frame, the framed page (a Response from the hook would land inside the frame, where the
+ * element would never hear of the outcome). A replay gets the answer of the result reported first.
  */
-async function deliverResult(result: VerifiedResult, request: Request, runtime: EndpointRuntime): Promise<Response> {
-  const reported = await reportOnce(result, request, runtime);
-  if (reported.answered) return reported.answered;
-  const recorded = reported.result;
+async function deliverResult(result: VerifiedResult, flow: ReturnFlow): Promise<Response> {
+  const reported = await reportOnce(result, flow.request, flow.runtime);
+  if (reported.answered && !flow.present.framed) return reported.answered;
+  return flow.present.result(reported.result);
+}
+
+/** The top-level return: redirects to `resultUrl` (or JSON without one), as before framed flows existed. */
+function topLevelPresentation(runtime: EndpointRuntime, language: Language): Presentation {
   const { resultUrl } = runtime.settings;
-  if (resultUrl) {
-    return redirectResponse(
-      resultLocation(runtime, resultUrl, {
+  return {
+    framed: false,
+    result(recorded) {
+      if (!resultUrl) return jsonResponse(200, toPaymentResult(recorded));
+      return redirectResponse(
+        resultLocation(runtime, resultUrl, {
+          merchant_reference: recorded.merchant_reference,
+          outcome: recorded.outcome,
+          response_code: recorded.response_code || undefined,
+          error: recorded.error,
+        }),
+      );
+    },
+    unconfirmed(merchantReference) {
+      if (resultUrl) {
+        return redirectResponse(
+          resultLocation(runtime, resultUrl, { merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' }),
+        );
+      }
+      const pending: PaymentResult = {
+        merchant_reference: merchantReference,
+        outcome: 'pending',
+        response_code: '',
+        response_message: ERROR_MESSAGES.gateway_unreachable[language],
+        status: '',
+      };
+      return jsonResponse(200, pending);
+    },
+    refused(code, claimedReference) {
+      if (resultUrl) {
+        return redirectResponse(
+          resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }),
+        );
+      }
+      const refusal = new EndpointRefusal(code, { status: 400 });
+      return jsonResponse(refusal.status, refusal.body(language));
+    },
+    threeDs: (url) => redirectResponse(url),
+  };
+}
+
+/**
+ * The framed return: a page that tells the element (framed-pages.ts). It says what the redirect
+ * would have said, and links to the same result page.
+ */
+function framedPresentation(runtime: EndpointRuntime, language: Language): Presentation {
+  const { settings } = runtime;
+  const resultUrlOf = (params: Readonly<Record<string, string | undefined>>): string | undefined =>
+    settings.resultUrl ? resultLocation(runtime, settings.resultUrl, params) : undefined;
+  const show = (message: FramedResultMessage): Response => framedResultPage(message, language, settings);
+  return {
+    framed: true,
+    result(recorded) {
+      const saved = recorded.saved_card;
+      const lastFour = saved?.card_number?.match(/(\d{4})$/)?.[1];
+      const installments = recorded.installments;
+      const resultUrl = resultUrlOf({
         merchant_reference: recorded.merchant_reference,
         outcome: recorded.outcome,
         response_code: recorded.response_code || undefined,
         error: recorded.error,
-      }),
-    );
-  }
-  return jsonResponse(200, toPaymentResult(recorded));
-}
-
-/** What the customer sees when the gateway could not confirm a result: pending, never paid. */
-function unconfirmedReturn(runtime: EndpointRuntime, merchantReference: string, language: Language): Response {
-  const { resultUrl } = runtime.settings;
-  if (resultUrl) {
-    return redirectResponse(
-      resultLocation(runtime, resultUrl, { merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' }),
-    );
-  }
-  const pending: PaymentResult = {
-    merchant_reference: merchantReference,
-    outcome: 'pending',
-    response_code: '',
-    response_message: ERROR_MESSAGES.gateway_unreachable[language],
-    status: '',
+      });
+      return show({
+        type: FRAMED_MESSAGE_TYPES.result,
+        intent: recorded.source === 'save-card' ? 'save-card' : 'pay',
+        merchant_reference: recorded.merchant_reference,
+        outcome: recorded.outcome,
+        order_state: recorded.order_state,
+        message: recorded.error ? ERROR_MESSAGES[recorded.error as EndpointErrorCode]?.[language] ?? recorded.response_message : recorded.response_message,
+        ...(recorded.response_code ? { response_code: recorded.response_code } : {}),
+        ...(recorded.error ? { error: recorded.error } : {}),
+        ...(installments?.number_of_installments !== undefined
+          ? {
+              installments: {
+                number_of_installments: installments.number_of_installments,
+                ...(installments.plan_code ? { plan_code: installments.plan_code } : {}),
+                ...(installments.issuer_code ? { issuer_code: installments.issuer_code } : {}),
+              },
+            }
+          : {}),
+        ...(saved ? { card: { ...(saved.card_brand ? { brand: saved.card_brand } : {}), ...(lastFour ? { last_four: lastFour } : {}) } } : {}),
+        ...(resultUrl ? { result_url: resultUrl } : {}),
+      });
+    },
+    unconfirmed(merchantReference, intent = 'pay') {
+      const resultUrl = resultUrlOf({ merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' });
+      return show({
+        type: FRAMED_MESSAGE_TYPES.result,
+        intent,
+        merchant_reference: merchantReference,
+        outcome: 'pending',
+        message: ERROR_MESSAGES.gateway_unreachable[language],
+        error: 'gateway_unreachable',
+        ...(resultUrl ? { result_url: resultUrl } : {}),
+      });
+    },
+    refused(code, claimedReference, intent = 'pay') {
+      return show({
+        type: FRAMED_MESSAGE_TYPES.result,
+        intent,
+        ...(claimedReference ? { merchant_reference: claimedReference } : {}),
+        outcome: 'failure',
+        message: ERROR_MESSAGES[code][language],
+        error: code,
+      });
+    },
+    threeDs(url, merchantReference) {
+      return framedThreeDsPage({ type: FRAMED_MESSAGE_TYPES.threeDs, merchant_reference: merchantReference, url }, language, settings);
+    },
   };
-  return jsonResponse(200, pending);
-}
-
-/** An unverified return: the customer is sent to the result page as failed, or hears a 400. */
-function refusedReturn(
-  runtime: EndpointRuntime,
-  code: EndpointErrorCode,
-  claimedReference: string | undefined,
-  language: Language,
-): Response {
-  const { resultUrl } = runtime.settings;
-  if (resultUrl) {
-    return redirectResponse(
-      resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }),
-    );
-  }
-  const refusal = new EndpointRefusal(code, { status: 400 });
-  return jsonResponse(refusal.status, refusal.body(language));
 }
 
 /** `resultUrl` with `merchant_reference`, `outcome` and, when known, `response_code` or `error`. */

@@ -13,8 +13,11 @@ export {
   type ConfigProblem,
   type EndpointConfig,
   type EnvConfig,
+  type InstallmentsChoice,
   type IssuedBill,
+  type SavedCard,
   type VerifiedResult,
+  FRAMED_RETURN_PARAMETER,
 } from './config.ts';
 export {
   InMemoryOrderStore,
@@ -30,7 +33,7 @@ export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDec
 export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
-export { COMPLETION_FIELDS } from './routes-payment-pages.ts';
+export { COMPLETION_FIELDS, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
 export { toNodeListener, createNodeServer, type NodeListenerOptions } from './node.ts';
 export { serve, DEMO_ORDERS, type ServeOptions, type RunningServer } from './serve.ts';
 export {

@@ -19,6 +19,11 @@ export interface MerchantOrder {
   readonly description?: string;
   readonly customer_email?: string;
   readonly customer_name?: string;
+  /**
+   * The customer's country, ISO 3166 alpha-3 (`EGY`): sent with installments through the
+   * gateway's page (`customer_country_code`), which then offers that country's plans.
+   */
+  readonly customer_country_code?: string;
   /** The financing partner's product list; the browser's list is used only when this is absent. */
   readonly products?: readonly FinancingProduct[];
   /** Financing `customer_code`: the merchant's id of the customer (default: the verified phone number). */
@@ -67,6 +72,9 @@ export function assertMerchantOrder(order: MerchantOrder): void {
   }
   currencyExponent(order.currency);
   parseWireAmount(order.amount);
+  if (order.customer_country_code !== undefined && !field('customer_country_code').safeParse(order.customer_country_code).success) {
+    throw new TypeError('customer_country_code: three capital letters (ISO 3166 alpha-3), e.g. EGY');
+  }
 }
 
 /** What the store keeps of a result: any `onResult` result, or a bare PaymentResult. */

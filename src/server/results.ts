@@ -12,18 +12,23 @@
  * (result-ledger.ts) hands a key to `onResult` once and answers a replay with the first result.
  */
 import { AmountError, parseWireAmount } from '../core/amounts.ts';
+import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
 import {
   orderStateOfAnswer,
   paymentOutcomeOf,
   resultKeyOf,
+  savedCardKeyOf,
   type OrderState,
   type OrderStatus,
 } from '../core/order-status.ts';
-import { parseResponseCode } from '../core/response.ts';
-import type { VerifiedResult } from './config.ts';
+import { classifyResponse, parseResponseCode } from '../core/response.ts';
+import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
+import type { InstallmentsChoice, SavedCard, VerifiedResult } from './config.ts';
+import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
+import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
 import type { Logger } from './logger.ts';
 import type { MerchantOrder } from './orders.ts';
@@ -86,6 +91,7 @@ function buildResult(parts: ResultParts): VerifiedResult {
   const outcome = checked.error ? 'failure' : paymentOutcomeOf(state);
   const error = checked.error ?? (outcome === 'success' ? undefined : parts.reason);
   const command = text(answer['command']) ?? text(answer['service_command']);
+  const installments = installmentsOf(answer);
   return {
     merchant_reference: reference,
     outcome,
@@ -101,7 +107,21 @@ function buildResult(parts: ResultParts): VerifiedResult {
     ...(parts.orderStatus === undefined ? {} : { order_status: parts.orderStatus }),
     ...(command === undefined ? {} : { command }),
     ...(error === undefined ? {} : { error }),
+    ...(installments === undefined ? {} : { installments }),
     gateway: forMerchantHooks(answer),
+  };
+}
+
+/** The installments plan an answer names (its number of months, plan and issuer), if any. */
+export function installmentsOf(answer: Answer): InstallmentsChoice | undefined {
+  const months = text(answer['number_of_installments']);
+  const planCode = text(answer['plan_code']);
+  const issuerCode = text(answer['issuer_code']);
+  if (months === undefined && planCode === undefined && issuerCode === undefined) return undefined;
+  return {
+    ...(months !== undefined && /^\d{1,2}$/.test(months) ? { number_of_installments: Number(months) } : {}),
+    ...(planCode === undefined ? {} : { plan_code: planCode }),
+    ...(issuerCode === undefined ? {} : { issuer_code: issuerCode }),
   };
 }
 
@@ -167,12 +187,115 @@ export async function confirmedResult(
   });
 }
 
-/** A verified answer for the merchant's hooks: without its signature or the echoed one-time password. */
+/** A verified answer for the merchant's hooks: without its signature, the echoed one-time password or a token. */
 export function forMerchantHooks(answer: Answer): Record<string, unknown> {
   // The one-time password is echoed by the gateway like every parameter; it is spent, but it is
-  // the customer's, and the merchant's hook, logs and pages have no use for it.
-  const { signature: _signature, otp: _otp, ...rest } = answer;
+  // the customer's, and the merchant's hook, logs and pages have no use for it. A token is
+  // reported only as `saved_card`, once GET_TOKENS lists it: the echo may be a temporary one.
+  const { signature: _signature, otp: _otp, token_name: _token, ...rest } = answer;
   return rest;
+}
+
+/** How far back GET_TOKENS looks for a token just created (a return arrives within minutes of it). */
+const SAVED_CARD_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The gateway's code for a service the account does not have: it keeps no tokens at all. */
+const SERVICE_NOT_ACTIVATED = '00014';
+
+type TokenLookup = { readonly listed: TokenListEntry | undefined } | undefined;
+
+/**
+ * Whether the gateway keeps `tokenName` for the merchant: GET_TOKENS lists only kept tokens (a
+ * temporary token, made for a card the customer did not ask to remember, never appears), and
+ * only ACTIVE ones are asked for. Undefined when the gateway did not say.
+ */
+async function lookUpToken(tokenName: string, language: Language, runtime: EndpointRuntime): Promise<TokenLookup> {
+  const { settings, gateway, log } = runtime;
+  let answer: GetTokensResponse;
+  try {
+    answer = await gateway.call({
+      operation: 'GET_TOKENS',
+      schema: getTokensRequest,
+      answerSchema: getTokensResponse,
+      language,
+      params: {
+        query_command: 'GET_TOKENS',
+        ...identityParams(settings),
+        language,
+        from_date: formatDateTimeWithOffset(settings.now().getTime() - SAVED_CARD_WINDOW_MS),
+        token_status: 'ACTIVE',
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof EndpointRefusal)) throw error;
+    log.warn('saved_card_unconfirmed', { reason: error.code });
+    return undefined;
+  }
+  if (classifyResponse(answer) === 'success') {
+    return { listed: answer.data_list?.find((entry) => entry.token_name === tokenName && entry.token_status === 'ACTIVE') };
+  }
+  if (parseResponseCode(answer.response_code)?.code === SERVICE_NOT_ACTIVATED) return { listed: undefined };
+  log.warn('saved_card_unconfirmed', { reason: 'gateway_refused', response_code: answer.response_code });
+  return undefined;
+}
+
+function savedCardOf(entry: TokenListEntry): SavedCard {
+  return {
+    token_name: entry.token_name,
+    card_number: entry.card_number,
+    expiry_date: entry.expiry_date,
+    card_brand: entry.card_brand,
+    card_bin: entry.card_bin,
+  };
+}
+
+/**
+ * The result of a card saved without a payment: `success` with `saved_card` when GET_TOKENS lists
+ * the token, else `failure` (`card_not_saved`); either way nothing was charged (`order_state`
+ * `not_found`) and the key is the token's, so a replay answers the first result. Undefined when
+ * the gateway did not say.
+ */
+export async function confirmedSavedCard(
+  tokenization: Answer,
+  tokenName: string,
+  language: Language,
+  runtime: EndpointRuntime,
+): Promise<VerifiedResult | undefined> {
+  const lookup = await lookUpToken(tokenName, language, runtime);
+  if (!lookup) return undefined;
+  const reference = text(tokenization['merchant_reference']) ?? '';
+  const saved = lookup.listed ? savedCardOf(lookup.listed) : undefined;
+  if (!saved) runtime.log.warn('card_not_saved', { merchant_reference: reference });
+  return {
+    merchant_reference: reference,
+    outcome: saved ? 'success' : 'failure',
+    response_code: parseResponseCode(tokenization['response_code'])?.code ?? '',
+    response_message: gatewayMessage(tokenization, language),
+    status: text(tokenization['status']) ?? '',
+    source: 'save-card',
+    idempotency_key: savedCardKeyOf(reference, tokenName),
+    order_state: 'not_found',
+    command: 'TOKENIZATION',
+    ...(saved ? { saved_card: saved } : { error: 'card_not_saved' }),
+    gateway: forMerchantHooks(tokenization),
+  };
+}
+
+/**
+ * A paid result whose answer shows the customer asked to keep the card (`remember_me` YES) gets
+ * `saved_card` once GET_TOKENS lists the token. The payment's result never waits on it: a token
+ * the gateway does not list, or a list it cannot give, leaves the result as it was.
+ */
+export async function withSavedCard(
+  result: VerifiedResult,
+  answer: Answer,
+  language: Language,
+  runtime: EndpointRuntime,
+): Promise<VerifiedResult> {
+  const tokenName = text(answer['token_name']);
+  if (result.outcome !== 'success' || answer['remember_me'] !== 'YES' || !tokenName) return result;
+  const lookup = await lookUpToken(tokenName, language, runtime);
+  return lookup?.listed ? { ...result, saved_card: savedCardOf(lookup.listed) } : result;
 }
 
 /** The browser's view of a verified result: the contract's PaymentResult fields only. */

@@ -1,8 +1,10 @@
 /**
  * Routes that prepare a form post to the gateway's payment page: the hosted page (AUTHORIZATION
- * or PURCHASE, optionally with installments STANDALONE) and the merchant page's TOKENIZATION.
- * They answer the action URL and the complete signed field set; the element only builds and
- * submits the form. Also the order route, which tells the element what it is paying for.
+ * or PURCHASE, optionally with installments STANDALONE), the TOKENIZATION of the merchant page
+ * and of the embedded gateway page (completed by the return route), and the TOKENIZATION that only
+ * saves a card. They answer the action URL and the complete signed field set; the element only
+ * builds and submits the form (at the top level, or into a frame of its own). Also the order
+ * route, which tells the element what it is paying for.
  */
 import {
   formPostResult,
@@ -10,17 +12,19 @@ import {
   merchantPageRequest,
   orderRequest,
   orderResult,
+  saveCardRequest,
   type FormPostResult,
   type HostedPageRequest,
   type MerchantPageRequest,
   type OrderRequest,
   type OrderResult,
+  type SaveCardRequest,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { hostedPaymentRequest, tokenizationMerchantFields } from '../core/schemas/index.ts';
+import { hostedPaymentRequest, installmentsMerchantPageMerchantFields, tokenizationMerchantFields } from '../core/schemas/index.ts';
 import { signParams } from '../core/signature.ts';
 import { EndpointRefusal } from './errors.ts';
-import { identityParams, orderParams } from './gateway-params.ts';
+import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
 import { assertOrderPayable } from './gateway-status.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
@@ -35,6 +39,9 @@ export const COMPLETION_FIELDS = {
   plan_code: 'merchant_extra2',
   issuer_code: 'merchant_extra3',
 } as const;
+
+/** The completion choice of a TOKENIZATION that only saves a card: nothing is charged after it. */
+export const SAVE_CARD_COMPLETION = 'SAVE_CARD';
 
 /** Signs a form's fields once the core schema of that form has accepted them. */
 async function signedForm(
@@ -100,19 +107,61 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
         throw new EndpointRefusal('invalid_request', { field: missing, message: error.message });
       }
     }
+    // The plan is chosen here (plan_code) or on the gateway's page (installments STANDALONE), not both.
+    if (input.installments !== undefined && input.plan_code !== undefined) {
+      const message = { en: 'plan_code: not with installments STANDALONE (the gateway’s page offers the plans)', ar: 'plan_code: لا يُرسل مع installments STANDALONE (صفحة البوابة تعرض الخطط)' };
+      throw new EndpointRefusal('invalid_request', { field: 'plan_code', message });
+    }
+    await assertOrderPayable(runtime, order, language);
+    const standalone = input.installments === 'STANDALONE';
+    const params = {
+      service_command: 'TOKENIZATION',
+      ...identityParams(settings),
+      merchant_reference: order.merchant_reference,
+      language,
+      return_url: returnUrlFor(settings, input.framed === true),
+      [COMPLETION_FIELDS.command]: input.command ?? 'PURCHASE',
+      [COMPLETION_FIELDS.plan_code]: input.plan_code,
+      [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
+      // Installments through the merchant page (spec): the gateway's page shows the order's plans.
+      ...(standalone
+        ? {
+            installments: 'STANDALONE',
+            amount: String(order.amount),
+            currency: order.currency,
+            customer_country_code: order.customer_country_code,
+          }
+        : {}),
+    };
+    // The card fields the customer adds in the browser are left out of the signature (merchant page 2.0).
+    const schema = standalone ? installmentsMerchantPageMerchantFields : tokenizationMerchantFields;
+    const check = { operation: standalone ? 'TOKENIZATION installments' : 'TOKENIZATION', schema, language };
+    return signedForm(runtime, params, check, true);
+  },
+});
+
+/**
+ * Save a card without paying: the spec's "create new token" (TOKENIZATION; the card is verified
+ * and a token issued, nothing charged). The completion choice says so, signed, so the return
+ * confirms the token with GET_TOKENS and charges nothing. `remember_me` YES is the customer's
+ * consent, given in the element; like merchant page 2.0's card fields it is not signed.
+ */
+export const saveCardRoute: JsonRoute<unknown> = defineRoute<SaveCardRequest>({
+  schema: saveCardRequest,
+  result: formPostResult,
+  async handle({ input, order, language, runtime }): Promise<FormPostResult> {
+    const { settings } = runtime;
     await assertOrderPayable(runtime, order, language);
     const params = {
       service_command: 'TOKENIZATION',
       ...identityParams(settings),
       merchant_reference: order.merchant_reference,
       language,
-      return_url: settings.returnUrl,
-      [COMPLETION_FIELDS.command]: input.command ?? 'PURCHASE',
-      [COMPLETION_FIELDS.plan_code]: input.plan_code,
-      [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
+      return_url: returnUrlFor(settings, input.framed === true),
+      [COMPLETION_FIELDS.command]: SAVE_CARD_COMPLETION,
+      remember_me: 'YES',
     };
-    // The card fields the customer adds in the browser are left out of the signature (merchant page 2.0).
-    const check = { operation: 'TOKENIZATION', schema: tokenizationMerchantFields, language };
+    const check = { operation: 'TOKENIZATION save card', schema: tokenizationMerchantFields, language };
     return signedForm(runtime, params, check, true);
   },
 });

@@ -158,7 +158,7 @@ describe('the packed package, installed into an empty project', () => {
     for (const name of Object.keys(manifest.bin)) {
       const { stdout } = await run('npx', ['--no-install', name, '--help'], { cwd: project });
       assert.match(stdout, /^Usage:/);
-      assert.match(stdout, /^  serve +run the merchant endpoint/m);
+      assert.match(stdout, /^ {2}serve +run the merchant endpoint/m);
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * The card flows end to end, as a customer of the demo shop goes through them: storefront →
- * pg-checkout → the sandbox's hosted page (or the card form on the shop's page) → the merchant
- * endpoint's verified return → the result page with the verified response and CHECK_STATUS.
+ * pg-checkout → the sandbox's hosted page (or the card form on the shop's page, which ends in
+ * place with a link) → the merchant endpoint's verified return → the result page with the verified
+ * response and CHECK_STATUS.
  * In English and in Arabic, with axe on every screen and no CSP violation.
  */
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +15,7 @@ import {
   chooseCardMode,
   chooseMethod,
   expectResult,
+  expectResultInPlace,
   fillMerchantPageCard,
   openCheckout,
   payOnHostedPage,
@@ -82,7 +84,7 @@ for (const language of ['en', 'ar'] as const) {
         if (new URL(request.url()).pathname.startsWith('/pg/')) sentToEndpoint.push(request.postData() ?? '');
       });
       await page.locator('pg-checkout button.Pay').click();
-      const result = await expectResult(page, 'success');
+      const result = await expectResultInPlace(page, 'success');
       assert.equal(result.fields.response_code, '14000');
       assert.match(String(result.fields.card_number), /^411111\*+1111$/);
       assert.ok(

@@ -20,6 +20,7 @@ import {
   chooseCardMode,
   chooseMethod,
   expectResult,
+  expectResultInPlace,
   fillMerchantPageCard,
   openCheckout,
   payOnHostedPageWithPlan,
@@ -125,7 +126,7 @@ for (const language of ['en', 'ar'] as const) {
       await assertAccessible(page, `installments-merchant-page-${language}`);
 
       await page.locator('pg-checkout button.Pay').last().click();
-      const result = await expectResult(page, 'success');
+      const result = await expectResultInPlace(page, 'success');
       assert.equal(result.fields.merchant_reference, reference);
       assert.equal(result.fields.response_code, '14000');
       assert.equal(result.fields.installments, 'YES');

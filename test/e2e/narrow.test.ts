@@ -1,7 +1,8 @@
 /**
  * The demo on a phone, 375 px wide: every page fits with no horizontal scroll, in English and in
  * Arabic: the storefront with each method and card mode of the checkout, an issued bill, the
- * result page of a payment, and the merchant panel with its orders. axe on the main screens, no
+ * result page of a payment, and the merchant panel with its orders. The embedded card mode too: the
+ * gateway's page in its frame fits. axe on the main screens, no
  * CSP violation, no error in the console.
  */
 import { after, before, describe, it } from 'node:test';
@@ -57,7 +58,7 @@ for (const language of ['en', 'ar'] as const) {
       await assertAccessible(page, `narrow-storefront-${language}`);
 
       const reference = await openCheckout(page);
-      for (const mode of ['merchant-page', 'redirect'] as const) {
+      for (const mode of ['merchant-page', 'embedded', 'redirect'] as const) {
         await chooseMethod(page, 'card');
         await chooseCardMode(page, mode);
         for (const method of ['card', 'installments', 'voucher', 'financing'] as const) {

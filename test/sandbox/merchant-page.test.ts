@@ -142,7 +142,9 @@ describe('merchant page 2.0', () => {
       const r = rig();
       const page = await postForm(r.gateway, r.gateway.paths.paymentPage, await signed(merchantFields({ language: 'ar' })));
       const html = await page.text();
-      assert.match(html, /<title>حفظ بطاقتك<\/title>/);
+      // The token pays the merchant's payment next: the page asks for the card, not to keep it.
+      assert.match(html, /<title>أدخل بطاقتك<\/title>/);
+      assert.match(html, /<button type="submit" id="pay" class="Pay">متابعة<\/button>/);
       const response = await postForm(r.gateway, r.gateway.paths.pageSubmit, {
         session: sessionOf(html),
         card_number: testCard('success', 'MASTERCARD').number,

@@ -14,6 +14,7 @@ import {
   billPresentmentRequest,
   checkStatusRequest,
   customerVerifyRequest,
+  getTokensRequest,
   financingPurchaseRequest,
   installmentsDirectRequest,
   installmentsPlansRequest,
@@ -42,7 +43,8 @@ export type Operation =
   | 'OTP_VERIFY'
   | 'FINANCING_PURCHASE'
   | 'TOKEN_PAYMENT'
-  | 'INSTALLMENTS_PAYMENT';
+  | 'INSTALLMENTS_PAYMENT'
+  | 'GET_TOKENS';
 
 const REQUEST_SCHEMAS: Record<Operation, z.ZodMiniType> = {
   GET_INSTALLMENTS_PLANS: installmentsPlansRequest,
@@ -54,11 +56,12 @@ const REQUEST_SCHEMAS: Record<Operation, z.ZodMiniType> = {
   FINANCING_PURCHASE: financingPurchaseRequest,
   TOKEN_PAYMENT: trustedChannelRequest,
   INSTALLMENTS_PAYMENT: installmentsDirectRequest,
+  GET_TOKENS: getTokensRequest,
 };
 
 function operationOf(request: Readonly<Record<string, unknown>>): Operation {
   const query = request['query_command'];
-  if (query === 'GET_INSTALLMENTS_PLANS' || query === 'CHECK_STATUS') return query;
+  if (query === 'GET_INSTALLMENTS_PLANS' || query === 'CHECK_STATUS' || query === 'GET_TOKENS') return query;
   const service = request['service_command'];
   if (service === 'BILL_PRESENTMENT' || service === 'CUSTOMER_VERIFY' || service === 'OTP_GENERATE' || service === 'OTP_VERIFY') {
     return service;
@@ -239,7 +242,20 @@ const DEFAULT_ANSWERS: Record<Operation, AnswerFor> = {
     code: request['command'] === 'AUTHORIZATION' ? '02000' : '14000',
     fields: { svc_id: '1700000005', number_of_installments: '6' },
   }),
+  // Replaced by the kept tokens (see createFakeGateway).
+  GET_TOKENS: () => ({ code: '54000', fields: { data_list: [], data_count: '0' } }),
 };
+
+/** A token the fake gateway keeps (GET_TOKENS lists it); a temporary token is never kept. */
+export interface KeptToken {
+  readonly token_name: string;
+  readonly card_number: string;
+  readonly expiry_date: string;
+  readonly card_brand: string;
+  readonly card_bin: string;
+  readonly token_status: 'ACTIVE' | 'INACTIVE';
+  readonly creation_date: string;
+}
 
 export interface GatewayCallRecord {
   readonly operation: Operation;
@@ -259,6 +275,8 @@ export interface FakeGateway {
   holds(merchantReference: string, state: HeldState, options?: { readonly svcId?: string; readonly amount?: number }): void;
   /** The order the gateway holds under a reference, if any. */
   held(merchantReference: string): HeldOrder | undefined;
+  /** Keeps a token (a Visa ending 1111, ACTIVE, unless given), so GET_TOKENS lists it, until `reset()`. */
+  keepsToken(tokenName: string, token?: Partial<KeptToken>): void;
   /** The gateway cannot be reached. */
   goOffline(): void;
   /** The gateway answers every call with this HTTP status and an unsigned error body. */
@@ -271,6 +289,7 @@ export function createFakeGateway(): FakeGateway {
   const calls: GatewayCallRecord[] = [];
   const problems: string[] = [];
   const orders = new Map<string, HeldOrder>();
+  const tokens = new Map<string, KeptToken>();
   let overrides: Partial<Record<Operation, AnswerFor>> = {};
   let offline = false;
   let failure: number | undefined;
@@ -303,6 +322,12 @@ export function createFakeGateway(): FakeGateway {
 
   /** CHECK_STATUS from the held orders. */
   function answerOf(operation: Operation): AnswerFor {
+    if (operation === 'GET_TOKENS') {
+      return (request) => {
+        const listed = [...tokens.values()].filter((token) => request['token_status'] === undefined || token.token_status === request['token_status']);
+        return { code: '54000', fields: { data_list: listed.map((token) => ({ ...token })), data_count: String(listed.length) } };
+      };
+    }
     if (operation !== 'CHECK_STATUS') return DEFAULT_ANSWERS[operation];
     return (request) => {
       const order = orders.get(String(request['merchant_reference']));
@@ -363,6 +388,18 @@ export function createFakeGateway(): FakeGateway {
       orders.set(merchantReference, { state, svcId: options.svcId ?? '1700000001', amount: options.amount ?? 250_000 });
     },
     held: (merchantReference) => orders.get(merchantReference),
+    keepsToken(tokenName, token = {}) {
+      tokens.set(tokenName, {
+        token_name: tokenName,
+        card_number: '411111******1111',
+        expiry_date: '2812',
+        card_brand: 'VISA',
+        card_bin: '411111',
+        token_status: 'ACTIVE',
+        creation_date: '2026-11-22T05:00:00+00:00',
+        ...token,
+      });
+    },
     goOffline() {
       offline = true;
     },
@@ -372,6 +409,7 @@ export function createFakeGateway(): FakeGateway {
     reset() {
       overrides = {};
       orders.clear();
+      tokens.clear();
       offline = false;
       failure = undefined;
       calls.length = 0;

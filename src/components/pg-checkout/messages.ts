@@ -1,5 +1,7 @@
 /** Text of `<pg-checkout>` in English and Arabic. */
-import type { Catalogs } from '../shared/localize.ts';
+import { html } from 'lit';
+import { formatCount } from '../../core/language.ts';
+import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
 import type { PaymentMethod } from './events.ts';
 
@@ -8,7 +10,26 @@ export interface CheckoutMessages extends SharedMessages {
   readonly methods: { readonly [M in PaymentMethod]: string };
   readonly redirectNote: string;
   readonly merchantPageNote: string;
+  readonly embeddedNote: string;
   readonly payInFullWithCard: string;
+  readonly save: {
+    readonly note: string;
+    readonly consent: string;
+    readonly consentRequired: string;
+    readonly button: string;
+    readonly continue: string;
+  };
+  readonly outcome: {
+    readonly paySuccess: string;
+    readonly payPending: string;
+    readonly payFailure: string;
+    readonly saveSuccess: string;
+    readonly savePending: string;
+    readonly saveFailure: string;
+    readonly installments: (months: number) => string;
+    readonly savedCard: (brand: string, lastFour: Renderable) => Renderable;
+    readonly seeOrder: string;
+  };
 }
 
 export const checkoutMessages: Catalogs<CheckoutMessages> = {
@@ -23,7 +44,26 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     },
     redirectNote: 'You will enter your card details on the payment gateway’s secure page.',
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
+    embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
     payInFullWithCard: 'Pay the full amount with your card.',
+    save: {
+      note: 'The payment gateway checks your card and keeps it for your future payments. Nothing is charged now.',
+      consent: 'Save this card for future payments. I understand nothing is charged now.',
+      consentRequired: 'Tick the box to agree to saving your card.',
+      button: 'Save card',
+      continue: 'Continue to the secure card page',
+    },
+    outcome: {
+      paySuccess: 'Payment successful',
+      payPending: 'Payment pending',
+      payFailure: 'Payment not completed',
+      saveSuccess: 'Card saved',
+      savePending: 'Card not saved yet',
+      saveFailure: 'Card not saved',
+      installments: (months) => (months === 1 ? 'In 1 monthly installment' : `In ${months} monthly installments`),
+      savedCard: (brand, lastFour) => html`${brand} ending in ${lastFour}`,
+      seeOrder: 'See your order',
+    },
   },
   ar: {
     ...sharedMessages.ar,
@@ -36,6 +76,32 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     },
     redirectNote: 'ستُدخل بيانات بطاقتك في الصفحة الآمنة لبوابة الدفع.',
     merchantPageNote: 'تُرسل بيانات بطاقتك مباشرةً إلى بوابة الدفع ولا يطّلع عليها المتجر.',
+    embeddedNote: 'أدخل بطاقتك في الصفحة الآمنة لبوابة الدفع أدناه؛ لا يطّلع عليها المتجر.',
     payInFullWithCard: 'ادفع المبلغ كاملًا ببطاقتك.',
+    save: {
+      note: 'تتحقق بوابة الدفع من بطاقتك وتحفظها لمدفوعاتك القادمة. لن يتم خصم أي مبلغ الآن.',
+      consent: 'احفظ هذه البطاقة للمدفوعات القادمة. أفهم أنه لن يتم خصم أي مبلغ الآن.',
+      consentRequired: 'ضع علامة في المربع للموافقة على حفظ بطاقتك.',
+      button: 'احفظ البطاقة',
+      continue: 'تابع إلى صفحة البطاقة الآمنة',
+    },
+    outcome: {
+      paySuccess: 'تم الدفع بنجاح',
+      payPending: 'الدفع قيد الانتظار',
+      payFailure: 'لم يكتمل الدفع',
+      saveSuccess: 'تم حفظ البطاقة',
+      savePending: 'لم تُحفظ البطاقة بعد',
+      saveFailure: 'لم تُحفظ البطاقة',
+      installments: (months) =>
+        months === 1
+          ? 'على قسط شهري واحد'
+          : months === 2
+            ? 'على قسطين شهريين'
+            : months <= 10
+              ? `على ${formatCount(months, 'ar')} أقساط شهرية`
+              : `على ${formatCount(months, 'ar')} قسطًا شهريًا`,
+      savedCard: (brand, lastFour) => html`${brand} المنتهية بالأرقام ${lastFour}`,
+      seeOrder: 'عرض طلبك',
+    },
   },
 };

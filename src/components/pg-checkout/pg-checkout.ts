@@ -4,10 +4,12 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { OrderResult } from '../../core/endpoint-api.ts';
+import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-api.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
+import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/events.ts';
+import { FramedFlowController, framedFlowStyles, resultDetailsOf } from '../shared/framed-flow.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
 import { ltr, messagesFor } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
@@ -19,8 +21,20 @@ import { checkoutStyles } from './styles.ts';
 
 export type { PaymentMethod } from './events.ts';
 
-/** `redirect`: the hosted page; `merchant-page`: the card form here; `drop-in`: several methods. */
-export type CheckoutMode = 'redirect' | 'merchant-page' | 'drop-in';
+/**
+ * `redirect`: the hosted page; `merchant-page`: the card form here; `embedded`: the gateway's card
+ * page in a frame here; `drop-in`: several methods.
+ */
+export type CheckoutMode = 'redirect' | 'merchant-page' | 'embedded' | 'drop-in';
+
+/** How the drop-in takes cards (and installments). */
+export type CardMode = 'redirect' | 'merchant-page' | 'embedded';
+
+/** `pay` the order, or `save-card`: keep the card for later payments, charging nothing now. */
+export type CheckoutIntent = 'pay' | 'save-card';
+
+/** Where the card is typed: the hosted page (top level), the element's form, or the gateway's page in a frame. */
+type CardFlow = 'hosted-page' | 'merchant-page' | 'embedded';
 
 /** Every method a drop-in can offer, in display order. */
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'installments', 'voucher', 'financing'];
@@ -46,8 +60,12 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * Checkout for one order of the merchant. `mode="redirect"` shows a Pay button that sends the
  * customer to the gateway's hosted page; `mode="merchant-page"` shows a card form whose card
  * fields are posted straight to the gateway (merchant page 2.0 tokenization) while only the other
- * fields are signed by the merchant endpoint; `mode="drop-in"` offers the `methods` the merchant
- * enables (card, installments, cash voucher, consumer financing) and hosts the element of each.
+ * fields are signed by the merchant endpoint; `mode="embedded"` shows the gateway's own card page
+ * in a frame, so the card never touches the shop's page; `mode="drop-in"` offers the `methods`
+ * the merchant enables (card, installments, cash voucher, consumer financing) and hosts the
+ * element of each. The merchant page and the embedded page end in place: the outcome is shown
+ * here, and a 3-D Secure check opens in a dialog; nothing navigates the page.
+ * `intent="save-card"` saves a card for later (TOKENIZATION, nothing charged) in any card mode.
  *
  * @tagname pg-checkout
  * @fires pg-request-start - Before every request to the merchant endpoint (order, signed fields); cancelable: cancel it and nothing is sent or posted.
@@ -55,6 +73,7 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @fires pg-request-error - A request failed; the element shows the message and a retry.
  * @fires pg-request-complete - Last event of every started request.
  * @fires pg-payment-submit - The form is being posted to the gateway (flow and address only).
+ * @fires pg-payment-result - A payment or card saving on this page ended (merchant page, embedded page): the verified outcome, or `cancelled` when the customer closed the 3-D Secure dialog. No card data, token or signature.
  * @fires pg-method-change - The customer chose another method in the drop-in.
  * @csspart frame - The element's outer container; carries `dir` and `lang`.
  * @csspart status - The polite live region.
@@ -72,6 +91,13 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @csspart failure - A failed request's message and retry button.
  * @csspart retry - The "try again" button.
  * @csspart Pay - The Pay button.
+ * @csspart payment-frame - The frame of the gateway's card page (embedded).
+ * @csspart challenge - The 3-D Secure dialog.
+ * @csspart challenge-frame - The bank's page inside the dialog.
+ * @csspart close - The dialog's Close button.
+ * @csspart consent - The "save this card" agreement (intent save-card).
+ * @csspart outcome - The outcome shown in place at the end of a payment on this page.
+ * @csspart see-order - The link to the merchant's result page for the order.
  * @cssprop --pg-pay-background - Background of the Pay button.
  * @cssprop --pg-pay-color - Text of the Pay button.
  * @cssprop --pg-card-border-color - Border of the card form.
@@ -80,10 +106,13 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
 export class PgCheckout extends PgElement {
-  static override styles = [PgElement.styles, cardFormStyles, checkoutStyles];
+  static override styles = [PgElement.styles, cardFormStyles, framedFlowStyles, checkoutStyles];
 
-  /** `redirect` (hosted page, default), `merchant-page` (card form) or `drop-in` (several methods). */
-  @property({ converter: oneOfReader(['redirect', 'merchant-page', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
+  /** `redirect` (hosted page, default), `merchant-page` (card form), `embedded` (the gateway's page here) or `drop-in` (several methods). */
+  @property({ converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
+
+  /** `pay` (default) the order, or `save-card`: keep the card for later payments, charging nothing now. */
+  @property({ converter: oneOfReader(['pay', 'save-card'], 'pay') }) intent: CheckoutIntent = 'pay';
 
   /** The operation: `PURCHASE` (default) or `AUTHORIZATION` (hold the amount, capture later). */
   @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
@@ -94,9 +123,9 @@ export class PgCheckout extends PgElement {
   /** Drop-in only: the chosen method (set it for the initial choice). */
   @property({ reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) }) method: PaymentMethod | undefined;
 
-  /** Drop-in only: how cards are taken, `merchant-page` (default) or `redirect`. */
-  @property({ attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page'], 'merchant-page') })
-  cardMode: 'redirect' | 'merchant-page' = 'merchant-page';
+  /** Drop-in only: how cards are taken, `merchant-page` (default), `embedded` or `redirect`. */
+  @property({ attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') })
+  cardMode: CardMode = 'merchant-page';
 
   /** Customer e-mail sent with a hosted-page request, when the order has none. */
   @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
@@ -111,8 +140,30 @@ export class PgCheckout extends PgElement {
   @state() private order: OrderResult | undefined;
   @state() private paying = false;
   @state() private failure: { readonly message: string; readonly retry: () => void } | undefined;
+  /** The outcome of a payment on this page, shown in place of the form. */
+  @state() private outcome: PaymentResultDetails | undefined;
+  /** intent save-card: the customer agreed to keep the card. */
+  @state() private consent = false;
+  @state() private consentError = false;
 
   private readonly card = new CardFormController(this);
+
+  /** The frames of a payment that stays on this page, and the 3-D Secure dialog. */
+  private readonly framed = new FramedFlowController(this, {
+    onResult: (message) => this.#finish(message),
+    onCancel: () => this.#cancelled(),
+    onTimeout: () => {
+      this.paying = false;
+      this.#embeddedFor = undefined;
+      this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
+      this.announce(this.#messages.framed.timeout, 'error');
+    },
+  });
+
+  /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
+  #embeddedFor: string | undefined;
+  /** Focus the shown outcome after the next render (the customer acted, or the payment ended). */
+  #focusOutcome = false;
 
   /** Submits a form built for the gateway. Override to intercept the post (tests, analytics). */
   submitForm(form: HTMLFormElement): void {
@@ -123,15 +174,15 @@ export class PgCheckout extends PgElement {
     return messagesFor(checkoutMessages, this.language);
   }
 
-  /** The method on screen: always `card` outside the drop-in. */
+  /** The method on screen: always `card` outside the drop-in, and when only saving a card. */
   get #activeMethod(): PaymentMethod {
-    if (this.mode !== 'drop-in') return 'card';
+    if (this.mode !== 'drop-in' || this.intent === 'save-card') return 'card';
     return this.method && this.methods.includes(this.method) ? this.method : (this.methods[0] ?? 'card');
   }
 
-  get #cardFlow(): 'hosted-page' | 'merchant-page' {
-    if (this.mode === 'drop-in') return this.cardMode === 'redirect' ? 'hosted-page' : 'merchant-page';
-    return this.mode === 'merchant-page' ? 'merchant-page' : 'hosted-page';
+  get #cardFlow(): CardFlow {
+    const mode = this.mode === 'drop-in' ? this.cardMode : this.mode;
+    return mode === 'redirect' ? 'hosted-page' : mode;
   }
 
   get #installments(): PgInstallments | null {
@@ -150,18 +201,41 @@ export class PgCheckout extends PgElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('pageshow', this.#onPageShow);
+    // The frames are gone with the page's attention: an embedded page loads afresh on return.
+    this.#embeddedFor = undefined;
+    this.paying = false;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('endpoint') || changed.has('merchantReference')) void this.#loadOrder();
+    if (changed.has('endpoint') || changed.has('merchantReference')) {
+      this.outcome = undefined;
+      void this.#loadOrder();
+    }
+    // The embedded page is the payment form: it loads as soon as the order is known, and again
+    // when what it was signed for changes (another language, command or method).
+    const embedded = this.#wantedEmbeddedFrame();
+    if (embedded !== this.#embeddedFor) {
+      this.#embeddedFor = embedded;
+      if (embedded !== undefined) void this.#loadEmbedded();
+      else if (this.framed.stage === 'embedded') this.framed.reset();
+    }
+  }
+
+  protected override updated(): void {
+    if (this.#focusOutcome && this.outcome) {
+      this.#focusOutcome = false;
+      this.renderRoot.querySelector<HTMLElement>('.outcome')?.focus();
+    }
   }
 
   // ---- Rendering ----
 
   override render(): TemplateResult {
+    if (this.outcome) return this.renderFrame(this.#renderOutcome(this.outcome));
     return this.renderFrame(html`
-      ${this.mode === 'drop-in' ? this.#renderMethods() : nothing}
+      ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
       <div class="method-panel" part="method-panel">${this.#renderPanel()}</div>
+      ${this.framed.renderChallengeDialog(this.#messages.framed)}
     `);
   }
 
@@ -192,16 +266,95 @@ export class PgCheckout extends PgElement {
   }
 
   #renderPanel(): unknown {
+    if (this.intent === 'save-card') return this.#renderSaveCard();
     const method = this.#activeMethod;
     switch (method) {
       case 'card':
-        return this.#renderCardPayment(false);
+        return this.#cardFlow === 'embedded' ? this.#renderEmbedded() : this.#renderCardPayment(false);
       case 'installments':
+        if (this.#cardFlow === 'embedded') return this.#renderEmbedded();
         return this.#cardFlow === 'merchant-page' ? this.#renderCardPayment(true) : this.#renderHostedInstallments();
       case 'voucher':
       case 'financing':
         return this.#renderMethodElement(METHOD_ELEMENTS[method]);
     }
+  }
+
+  /** The gateway's own card page, in a frame here; its own button pays. */
+  #renderEmbedded(): TemplateResult {
+    const m = this.#messages;
+    const { stage } = this.framed;
+    const waiting = stage === 'challenge' ? m.framed.processing : stage === 'idle' && !this.failure ? m.framed.loadingPage : undefined;
+    return html`
+      <p class="note muted">${m.embeddedNote}</p>
+      ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
+      ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
+    `;
+  }
+
+  /** Saving a card: the agreement, and the card where the card mode takes it. Nothing is charged. */
+  #renderSaveCard(): TemplateResult {
+    const m = this.#messages;
+    const flow = this.#cardFlow;
+    if (flow === 'embedded' && this.framed.stage === 'embedded') {
+      return html`<p class="note muted">${m.save.note}</p>
+        ${this.framed.renderPaymentFrame(m.framed)}`;
+    }
+    return html`
+      <form class="pay-form" novalidate @submit=${this.#onSubmit}>
+        <p class="note muted">${m.save.note}</p>
+        ${flow === 'merchant-page' ? renderCardFields(this.card, m.card, { rememberMe: false }) : nothing}
+        <div class="check consent" part="consent">
+          <input
+            id="save-consent"
+            type="checkbox"
+            required
+            .checked=${live(this.consent)}
+            aria-invalid=${this.consentError ? 'true' : 'false'}
+            aria-describedby=${this.consentError ? 'save-consent-error' : nothing}
+            @change=${this.#onConsentChange}
+          />
+          <label for="save-consent">${m.save.consent}</label>
+        </div>
+        ${this.consentError ? html`<p id="save-consent-error" class="error" part="error">${m.save.consentRequired}</p>` : nothing}
+        ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
+        <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
+          ${flow === 'embedded' ? m.save.continue : m.save.button}
+        </button>
+      </form>
+    `;
+  }
+
+  /** The outcome of a payment on this page, in place of the form, with the order's result page. */
+  #renderOutcome(outcome: PaymentResultDetails): TemplateResult {
+    const m = this.#messages;
+    const saving = outcome.intent === 'save-card';
+    const title =
+      outcome.outcome === 'success'
+        ? saving
+          ? m.outcome.saveSuccess
+          : m.outcome.paySuccess
+        : outcome.outcome === 'pending'
+          ? saving
+            ? m.outcome.savePending
+            : m.outcome.payPending
+          : saving
+            ? m.outcome.saveFailure
+            : m.outcome.payFailure;
+    const card = outcome.card;
+    const retry = outcome.outcome === 'failure' || outcome.outcome === 'cancelled';
+    return html`
+      <section class="outcome ${outcome.outcome}" part="outcome" tabindex="-1" aria-labelledby="outcome-title">
+        <h3 id="outcome-title" class="outcome-title">${title}</h3>
+        <p class="outcome-message">${outcome.message}</p>
+        ${outcome.installments ? html`<p>${m.outcome.installments(outcome.installments.months)}</p>` : nothing}
+        ${card?.lastFour ? html`<p>${m.outcome.savedCard(card.brand ?? '', ltr(`•••• ${card.lastFour}`))}</p>` : nothing}
+        ${outcome.resultUrl
+          ? html`<p><a class="see-order" part="see-order" href=${outcome.resultUrl}>${m.outcome.seeOrder}</a></p>`
+          : nothing}
+        ${retry ? html`<button type="button" class="retry" part="retry" @click=${this.#onOutcomeRetry}>${m.retry}</button>` : nothing}
+      </section>
+    `;
   }
 
   /** The card payment: a Pay button (hosted page) or the card form, optionally with installments. */
@@ -212,7 +365,7 @@ export class PgCheckout extends PgElement {
       <form class="pay-form" novalidate @submit=${this.#onSubmit}>
         ${flow === 'hosted-page'
           ? html`<p class="note muted">${m.redirectNote}</p>`
-          : html`${renderCardFields(this.card, m.card, { rememberMe: !this.hideRememberMe })}
+          : html`${renderCardFields(this.card, m.card, { rememberMe: !this.hideRememberMe, disabled: this.paying })}
               <p class="note muted">${m.merchantPageNote}</p>`}
         ${withInstallments
           ? html`<pg-installments
@@ -230,9 +383,13 @@ export class PgCheckout extends PgElement {
               @pg-pay-in-full=${this.#onInstallmentsPayInFull}
             ></pg-installments>`
           : nothing}
-        ${this.#renderFailure()}
+        ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
         <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${this.order ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language))) : m.pay}
+          ${this.framed.stage === 'processing'
+            ? m.framed.processing
+            : this.order
+              ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
+              : m.pay}
         </button>
       </form>
     `;
@@ -309,11 +466,141 @@ export class PgCheckout extends PgElement {
 
   readonly #onSubmit = (event: Event): void => {
     event.preventDefault();
-    void this.#pay();
+    void (this.intent === 'save-card' ? this.#save() : this.#pay());
   };
 
   readonly #retryPay = (): void => {
-    void this.#pay();
+    if (this.intent === 'save-card') void this.#save();
+    else if (this.#cardFlow === 'embedded') void this.#loadEmbedded();
+    else void this.#pay();
+  };
+
+  /** The key of the embedded frame this element should show now, or undefined for none. */
+  #wantedEmbeddedFrame(): string | undefined {
+    const method = this.#activeMethod;
+    const wanted =
+      this.intent === 'pay' &&
+      this.#cardFlow === 'embedded' &&
+      (method === 'card' || method === 'installments') &&
+      this.order !== undefined &&
+      this.outcome === undefined &&
+      this.isConnected;
+    return wanted ? [this.endpoint, this.merchantReference, this.language, this.command, method].join('\u0000') : undefined;
+  }
+
+  /** Asks the endpoint for the embedded page's signed form (installments: the gateway's page offers the plans) and posts it into the frame. */
+  async #loadEmbedded(): Promise<void> {
+    // A load in flight finishes first, then sees whether it is still the one wanted (below).
+    if (this.paying) return;
+    const loading = this.#embeddedFor;
+    this.paying = true;
+    this.failure = undefined;
+    const outcome = await this.endpointRequests.request('merchantPage', {
+      merchant_reference: this.merchantReference,
+      language: this.language,
+      command: this.command,
+      framed: true,
+      ...(this.#activeMethod === 'installments' ? { installments: 'STANDALONE' as const } : {}),
+    });
+    this.paying = false;
+    // The language, command or method changed meanwhile: that form is stale; sign the wanted one.
+    if (loading !== this.#embeddedFor) {
+      if (this.#embeddedFor !== undefined) void this.#loadEmbedded();
+      return;
+    }
+    if (outcome.status === 'success') {
+      await this.framed.post('embedded', outcome.value);
+      return;
+    }
+    if (outcome.status === 'error') {
+      this.failure = { message: outcome.message, retry: this.#retryPay };
+      this.announce(outcome.message, 'error');
+    }
+  }
+
+  /** Saves the card: the agreement first, then the signed TOKENIZATION, posted where the card mode takes the card. */
+  async #save(): Promise<void> {
+    if (this.paying) return;
+    const flow = this.#cardFlow;
+    const checkCard = flow === 'merchant-page';
+    if (checkCard) this.card.touchAll();
+    this.consentError = !this.consent;
+    if (this.consentError || (checkCard && !this.card.valid)) {
+      await this.reportInvalidFields();
+      return;
+    }
+    this.paying = true;
+    this.failure = undefined;
+    this.clearStatus();
+    const outcome = await this.endpointRequests.request('saveCard', {
+      merchant_reference: this.merchantReference,
+      language: this.language,
+      framed: flow !== 'hosted-page',
+    });
+    if (outcome.status === 'success') {
+      await this.#post(flow, outcome.value, checkCard ? { ...this.card.gatewayFields(), remember_me: 'YES' } : {});
+      return;
+    }
+    this.paying = false;
+    if (outcome.status === 'error') {
+      this.failure = { message: outcome.message, retry: this.#retryPay };
+      this.announce(outcome.message, 'error');
+    }
+  }
+
+  /**
+   * Posts a signed form: to the whole page (hosted page), into the hidden frame (merchant page)
+   * or the shown one (embedded). Only the hosted page leaves the page.
+   */
+  async #post(flow: CardFlow, post: FormPostResult, extraFields: Readonly<Record<string, string>> = {}): Promise<void> {
+    if (flow === 'hosted-page') {
+      this.announce(this.#messages.redirecting);
+      postToGateway(this, 'hosted-page', post);
+      return;
+    }
+    this.announce(flow === 'embedded' ? this.#messages.framed.loadingPage : this.#messages.framed.processing);
+    await this.framed.post(flow, post, extraFields);
+  }
+
+  /** The endpoint's verified outcome arrived from a frame: shown in place, and told as an event. */
+  #finish(message: FramedResultMessage): void {
+    this.paying = false;
+    this.#embeddedFor = undefined;
+    this.card.reset();
+    this.#showOutcome(resultDetailsOf(message, this.merchantReference));
+  }
+
+  /** The customer closed the 3-D Secure dialog: the payment was not completed. */
+  #cancelled(): void {
+    this.paying = false;
+    this.#embeddedFor = undefined;
+    this.#showOutcome({
+      intent: this.intent,
+      outcome: 'cancelled',
+      merchantReference: this.merchantReference,
+      message: this.#messages.framed.cancelled,
+    });
+  }
+
+  #showOutcome(outcome: PaymentResultDetails): void {
+    this.outcome = outcome;
+    this.failure = undefined;
+    this.#focusOutcome = true;
+    this.announce(outcome.message, outcome.outcome === 'success' ? 'success' : outcome.outcome === 'pending' ? 'info' : 'error');
+    this.dispatchEvent(new PgPaymentResultEvent(outcome));
+  }
+
+  readonly #onOutcomeRetry = (): void => {
+    this.outcome = undefined;
+    this.consent = false;
+    this.clearStatus();
+    // The embedded page loads again by itself; the card form waits for the customer.
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#card-number, #save-consent, .Pay')?.focus());
+  };
+
+  readonly #onConsentChange = (event: Event): void => {
+    this.consent = (event.target as HTMLInputElement).checked;
+    if (this.consent) this.consentError = false;
   };
 
   /** Validates, asks the endpoint for the signed fields and posts the form. A double press posts once. */
@@ -321,6 +608,7 @@ export class PgCheckout extends PgElement {
     if (this.paying) return;
     const withInstallments = this.#activeMethod === 'installments';
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;
+    if (flow === 'embedded') return;
     const installments = withInstallments ? this.#installments : null;
     if (flow === 'merchant-page') {
       this.card.touchAll();
@@ -347,13 +635,13 @@ export class PgCheckout extends PgElement {
           })
         : await this.endpointRequests.request('merchantPage', {
             ...base,
+            framed: true,
             ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),
           });
 
     if (outcome.status === 'success') {
-      this.announce(this.#messages.redirecting);
       // Card fields join the signed ones here, in the browser: they never reach the merchant endpoint.
-      postToGateway(this, flow, outcome.value, flow === 'merchant-page' ? this.card.gatewayFields() : {});
+      await this.#post(flow, outcome.value, flow === 'merchant-page' ? this.card.gatewayFields() : {});
       return;
     }
     this.paying = false;
@@ -364,7 +652,7 @@ export class PgCheckout extends PgElement {
   }
 
   #selectMethod(method: PaymentMethod): void {
-    if (method === this.#activeMethod) return;
+    if (method === this.#activeMethod || this.framed.stage === 'processing' || this.framed.stage === 'challenge') return;
     this.method = method;
     this.failure = undefined;
     this.dispatchEvent(new PgMethodChangeEvent(method));

@@ -28,7 +28,49 @@ export const checkoutStyles = css`
     gap: var(--pg-space, 0.75rem);
   }
 
-  .note {
+  .note,
+  .loading {
     margin: 0;
+  }
+
+  .consent {
+    align-items: flex-start;
+  }
+
+  .outcome {
+    display: flex;
+    flex-direction: column;
+    gap: calc(var(--pg-space, 0.75rem) / 2);
+    padding: var(--pg-space, 0.75rem);
+    border: 1px solid var(--pg-color-outline, #7b8794);
+    border-inline-start: 4px solid var(--pg-color-outline, #7b8794);
+    border-radius: var(--pg-radius-small, 0.25rem);
+  }
+
+  .outcome.success {
+    border-inline-start-color: var(--pg-color-primary, #1d4ed8);
+  }
+
+  .outcome.failure,
+  .outcome.cancelled {
+    border-inline-start-color: var(--pg-color-error, #b42318);
+  }
+
+  .outcome:focus-visible {
+    outline: 3px solid var(--pg-color-focus, #1d4ed8);
+    outline-offset: 2px;
+  }
+
+  .outcome-title {
+    margin: 0;
+    font-size: 1.15em;
+  }
+
+  .outcome p {
+    margin: 0;
+  }
+
+  .outcome .retry {
+    align-self: flex-start;
   }
 `;

@@ -34,6 +34,8 @@ const storedState = z.object({
   tenures: z.optional(z.array(tenureOption)),
   /** When the last code was sent (epoch ms), for the resend countdown. */
   otpSentAt: z.optional(z.number()),
+  /** No new code before this instant (epoch ms): the endpoint's Retry-After when it refused one (`otp_resend_limited`). */
+  resendNotBefore: z.optional(z.number()),
   /** Wrong codes typed against the last code sent. */
   wrongAttempts: z.number().check(z.int(), z.nonnegative()),
   /** The code sent is locked after too many wrong attempts; only a new code helps. */

@@ -159,7 +159,10 @@ export class PgFinancingOtp extends PgElement {
   }
 
   get #resendAt(): number | undefined {
-    return this.flow.otpSentAt === undefined ? undefined : this.flow.otpSentAt + this.resendAfter * 1000;
+    const afterLastCode = this.flow.otpSentAt === undefined ? undefined : this.flow.otpSentAt + this.resendAfter * 1000;
+    const notBefore = this.flow.resendNotBefore;
+    if (notBefore === undefined) return afterLastCode;
+    return afterLastCode === undefined ? notBefore : Math.max(afterLastCode, notBefore);
   }
 
   /** A step's request is in flight (reading the order does not count: it never blocks a step). */
@@ -273,8 +276,15 @@ export class PgFinancingOtp extends PgElement {
     });
     const retry = (): void => void this.#sendCode();
     if (outcome.status !== 'success') {
-      if (outcome.status === 'error') this.#stepFailed(from, outcome.error, outcome.message, retry);
-      else this.clearStatus();
+      if (outcome.status === 'error') {
+        const wait = outcome.error.code === 'otp_resend_limited' ? outcome.error.retryAfterSeconds : undefined;
+        // Too many codes: the resend countdown runs until the endpoint will send one again.
+        if (wait !== undefined) {
+          this.now = this.clock.now();
+          this.#commit({ ...this.flow, resendNotBefore: this.now + wait * 1000 });
+        }
+        this.#stepFailed(from, outcome.error, outcome.message, retry);
+      } else this.clearStatus();
       return;
     }
     const currency = this.#currency;
@@ -291,6 +301,7 @@ export class PgFinancingOtp extends PgElement {
       downPayment: outcome.value.down_payment,
       tenureMonths: outcome.value.tenure_months,
       otpSentAt: sentAt,
+      resendNotBefore: undefined,
       wrongAttempts: 0,
       locked: false,
     });

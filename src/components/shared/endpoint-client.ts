@@ -23,6 +23,7 @@ import {
   installmentPlansResult,
   merchantPageRequest,
   orderRequest,
+  saveCardRequest,
   orderResult,
   paymentResult,
   statusRequest,
@@ -35,6 +36,7 @@ export const CLIENT_CONTRACT = {
   order: { request: orderRequest, result: orderResult },
   hostedPage: { request: hostedPageRequest, result: formPostResult },
   merchantPage: { request: merchantPageRequest, result: formPostResult },
+  saveCard: { request: saveCardRequest, result: formPostResult },
   installmentPlans: { request: installmentPlansRequest, result: installmentPlansResult },
   bill: { request: billRequest, result: billResult },
   financingVerifyCustomer: { request: financingVerifyCustomerRequest, result: financingVerifyCustomerResult },
@@ -60,7 +62,7 @@ export class EndpointRequestError extends Error {
     readonly route: ClientRoute,
     readonly kind: RequestErrorKind,
     message: string,
-    readonly details: { code?: string; field?: string; responseCode?: string; httpStatus?: number } = {},
+    readonly details: { code?: string; field?: string; responseCode?: string; httpStatus?: number; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'EndpointRequestError';
@@ -77,6 +79,20 @@ export class EndpointRequestError extends Error {
   get responseCode(): string | undefined {
     return this.details.responseCode;
   }
+
+  /** Seconds the endpoint asked to wait before trying again (`Retry-After`, e.g. `otp_resend_limited`). */
+  get retryAfterSeconds(): number | undefined {
+    return this.details.retryAfterSeconds;
+  }
+}
+
+/** `Retry-After` as seconds: a number of seconds, or an HTTP date; undefined when absent or unreadable. */
+function retryAfterOf(response: Response): number | undefined {
+  const header = response.headers.get('retry-after')?.trim();
+  if (!header) return undefined;
+  if (/^\d+$/.test(header)) return Number(header);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 export interface EndpointClientOptions {
@@ -146,8 +162,15 @@ export class EndpointClient {
       const refusal = z.safeParse(endpointError, payload);
       if (refusal.success) {
         const { code, message, field, response_code: responseCode } = refusal.data.error;
+        const retryAfterSeconds = retryAfterOf(response);
         return Promise.reject(
-          new EndpointRequestError(route, 'refused', message, { code, field, responseCode, httpStatus: response.status }),
+          new EndpointRequestError(route, 'refused', message, {
+            code,
+            field,
+            responseCode,
+            httpStatus: response.status,
+            ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+          }),
         );
       }
       throw new EndpointRequestError(route, 'unavailable', `the endpoint answered HTTP ${response.status}`, {

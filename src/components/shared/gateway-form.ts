@@ -13,11 +13,19 @@ export interface GatewayFormHost extends HTMLElement {
   submitForm(form: HTMLFormElement): void;
 }
 
-/** Builds `<form method="post">` with one hidden input per field; no markup strings, CSP-safe. */
-export function buildGatewayForm(post: FormPostResult, extraFields: Readonly<Record<string, string>> = {}): HTMLFormElement {
+/**
+ * Builds `<form method="post">` with one hidden input per field; no markup strings, CSP-safe.
+ * With `target`, the form posts into the frame of that name instead of the whole page.
+ */
+export function buildGatewayForm(
+  post: FormPostResult,
+  extraFields: Readonly<Record<string, string>> = {},
+  target?: string,
+): HTMLFormElement {
   const form = document.createElement('form');
   form.method = 'post';
   form.action = post.action;
+  if (target) form.target = target;
   form.acceptCharset = 'UTF-8';
   form.hidden = true;
   form.className = 'gateway-form';
@@ -37,12 +45,13 @@ export function buildGatewayForm(post: FormPostResult, extraFields: Readonly<Rec
  */
 export function postToGateway(
   host: GatewayFormHost,
-  flow: 'hosted-page' | 'merchant-page',
+  flow: 'hosted-page' | 'merchant-page' | 'embedded',
   post: FormPostResult,
   extraFields: Readonly<Record<string, string>> = {},
+  target?: string,
 ): HTMLFormElement {
   host.renderRoot.querySelector('form.gateway-form')?.remove();
-  const form = buildGatewayForm(post, extraFields);
+  const form = buildGatewayForm(post, extraFields, target);
   host.renderRoot.append(form);
   host.dispatchEvent(new PgPaymentSubmitEvent(flow, post.action));
   host.submitForm(form);

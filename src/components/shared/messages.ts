@@ -24,6 +24,32 @@ export interface SharedMessages {
     readonly unknownOrder: string;
     readonly orderChanged: string;
     readonly refused: string;
+    readonly orderAlreadyPaid: string;
+    readonly orderInProgress: string;
+    /** Too many codes sent; `minutes` until another may be asked for, when the endpoint said (Retry-After). */
+    readonly otpResendLimited: (minutes: number | undefined) => string;
+    readonly serviceNotConfigured: string;
+    readonly currencyNotSupported: string;
+    readonly requestUnreadable: string;
+    readonly sessionExpired: string;
+    readonly stepOutOfOrder: string;
+    readonly gatewayAnswerInvalid: string;
+    readonly gatewaySignatureInvalid: string;
+    readonly internalError: string;
+  };
+  /** The frames of a payment that stays on the page, and the 3-D Secure dialog. */
+  readonly framed: {
+    readonly frameTitle: string;
+    readonly processingFrameTitle: string;
+    readonly challengeTitle: string;
+    readonly challengeText: string;
+    readonly challengeFrameTitle: string;
+    readonly close: string;
+    readonly loadingPage: string;
+    readonly processing: string;
+    readonly challengeOpened: string;
+    readonly cancelled: string;
+    readonly timeout: string;
   };
   readonly card: {
     readonly legend: string;
@@ -68,6 +94,34 @@ export const sharedMessages: Catalogs<SharedMessages> = {
       unknownOrder: 'This order could not be found. Please go back to the store and try again.',
       orderChanged: 'This order has changed. Please reload the page.',
       refused: 'The store could not start this payment. Please try again.',
+      orderAlreadyPaid: 'This order has already been paid. There is nothing more to pay.',
+      orderInProgress:
+        'A payment for this order is already under way (a bill waiting to be paid, or a card check). Finish it, or try again in a few minutes.',
+      otpResendLimited: (minutes) =>
+        minutes === undefined
+          ? 'Too many codes have been sent for this order. Please wait before asking for another.'
+          : `Too many codes have been sent for this order. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+      serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
+      currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
+      requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',
+      sessionExpired: 'This session has expired. Please start again.',
+      stepOutOfOrder: 'Please finish the previous step first.',
+      gatewayAnswerInvalid: 'The payment gateway sent an answer that cannot be used. Nothing was charged; please try again later.',
+      gatewaySignatureInvalid: 'The payment gateway’s answer could not be verified. Nothing was charged; please try again.',
+      internalError: 'Something went wrong at the store. Please try again.',
+    },
+    framed: {
+      frameTitle: 'Card details, on the payment gateway’s secure page',
+      processingFrameTitle: 'Payment in progress',
+      challengeTitle: 'Confirm the payment with your bank',
+      challengeText: 'Your bank asks you to confirm this payment. Follow its steps below.',
+      challengeFrameTitle: 'Your bank’s card check',
+      close: 'Close',
+      loadingPage: 'Loading the secure card page…',
+      processing: 'Processing your payment…',
+      challengeOpened: 'Your bank’s card check is open.',
+      cancelled: 'You closed your bank’s card check, so the payment was not completed.',
+      timeout: 'The payment is taking longer than expected. Please check your order before trying again.',
     },
     card: {
       legend: 'Card details',
@@ -110,6 +164,34 @@ export const sharedMessages: Catalogs<SharedMessages> = {
       unknownOrder: 'تعذّر العثور على هذا الطلب. يُرجى العودة إلى المتجر والمحاولة مرة أخرى.',
       orderChanged: 'تغيّر هذا الطلب. يُرجى إعادة تحميل الصفحة.',
       refused: 'تعذّر على المتجر بدء عملية الدفع. يُرجى المحاولة مرة أخرى.',
+      orderAlreadyPaid: 'تم دفع هذا الطلب بالفعل. لا يوجد مبلغ آخر للدفع.',
+      orderInProgress:
+        'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة). أكملها، أو حاول مرة أخرى بعد بضع دقائق.',
+      otpResendLimited: (minutes) =>
+        minutes === undefined
+          ? 'تم إرسال عدد كبير من الرموز لهذا الطلب. يُرجى الانتظار قبل طلب رمز آخر.'
+          : `تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد ${arabicMinutes(minutes)}.`,
+      serviceNotConfigured: 'طريقة الدفع هذه غير متاحة في هذا المتجر. يُرجى اختيار طريقة أخرى.',
+      currencyNotSupported: 'طريقة الدفع هذه غير متاحة بعملة الطلب. يُرجى اختيار طريقة أخرى.',
+      requestUnreadable: 'تعذّر على خدمة الدفع في المتجر قراءة هذا الطلب. يُرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
+      sessionExpired: 'انتهت صلاحية هذه الجلسة. يُرجى البدء من جديد.',
+      stepOutOfOrder: 'يُرجى إكمال الخطوة السابقة أولًا.',
+      gatewayAnswerInvalid: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه. لم يتم خصم أي مبلغ؛ يُرجى المحاولة لاحقًا.',
+      gatewaySignatureInvalid: 'تعذّر التحقق من رد بوابة الدفع. لم يتم خصم أي مبلغ؛ يُرجى المحاولة مرة أخرى.',
+      internalError: 'حدث خطأ لدى المتجر. يُرجى المحاولة مرة أخرى.',
+    },
+    framed: {
+      frameTitle: 'بيانات البطاقة، على الصفحة الآمنة لبوابة الدفع',
+      processingFrameTitle: 'الدفع قيد المعالجة',
+      challengeTitle: 'أكّد الدفع مع البنك',
+      challengeText: 'يطلب البنك تأكيد عملية الدفع هذه. اتبع الخطوات أدناه.',
+      challengeFrameTitle: 'تحقق البنك من البطاقة',
+      close: 'إغلاق',
+      loadingPage: 'جارٍ تحميل صفحة البطاقة الآمنة…',
+      processing: 'جارٍ معالجة الدفع…',
+      challengeOpened: 'تم فتح تحقق البنك من البطاقة.',
+      cancelled: 'أغلقت تحقق البنك من البطاقة، لذلك لم تكتمل عملية الدفع.',
+      timeout: 'يستغرق الدفع وقتًا أطول من المتوقع. يُرجى التحقق من طلبك قبل المحاولة مرة أخرى.',
     },
     card: {
       legend: 'بيانات البطاقة',
@@ -136,9 +218,16 @@ export const sharedMessages: Catalogs<SharedMessages> = {
   },
 };
 
-/** The customer-facing text for a failed endpoint request. */
+/** "دقيقة واحدة", "دقيقتين", "٥ دقائق", "١٥ دقيقة": the Arabic count form of minutes. */
+function arabicMinutes(minutes: number): string {
+  if (minutes === 1) return 'دقيقة واحدة';
+  if (minutes === 2) return 'دقيقتين';
+  return minutes <= 10 ? `${formatCount(minutes, 'ar')} دقائق` : `${formatCount(minutes, 'ar')} دقيقة`;
+}
+
+/** The customer-facing text for a failed endpoint request; every code of the endpoint has its own. */
 export function describeRequestError(
-  error: { readonly kind: string; readonly code?: string | undefined },
+  error: { readonly kind: string; readonly code?: string | undefined; readonly retryAfterSeconds?: number | undefined },
   messages: SharedMessages,
 ): string {
   const { errors } = messages;
@@ -158,13 +247,47 @@ export function describeRequestError(
     case 'gateway_unreachable':
       return errors.gatewayUnreachable;
     case 'gateway_refused':
-    case 'gateway_signature_invalid':
       return errors.gatewayRefused;
+    case 'gateway_signature_invalid':
+      return errors.gatewaySignatureInvalid;
+    case 'gateway_answer_invalid':
+      return errors.gatewayAnswerInvalid;
     case 'unknown_order':
       return errors.unknownOrder;
     case 'amount_mismatch':
     case 'currency_mismatch':
       return errors.orderChanged;
+    case 'order_already_paid':
+      return errors.orderAlreadyPaid;
+    case 'order_in_progress':
+      return errors.orderInProgress;
+    case 'otp_resend_limited':
+      return errors.otpResendLimited(
+        error.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(error.retryAfterSeconds / 60)),
+      );
+    case 'service_not_configured':
+      return errors.serviceNotConfigured;
+    case 'currency_not_supported':
+      return errors.currencyNotSupported;
+    case 'unsupported_media_type':
+    case 'json_too_deep':
+    case 'invalid_json':
+    case 'body_too_large':
+      return errors.requestUnreadable;
+    // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
+    case 'invalid_request':
+    case 'card_data_refused':
+    case 'command_refused':
+    case 'origin_refused':
+    case 'not_found':
+    case 'method_not_allowed':
+      return errors.invalidRequest;
+    case 'flow_invalid':
+      return errors.sessionExpired;
+    case 'step_out_of_order':
+      return errors.stepOutOfOrder;
+    case 'internal_error':
+      return errors.internalError;
     default:
       return errors.refused;
   }

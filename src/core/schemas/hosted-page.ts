@@ -42,6 +42,8 @@ const tokenizationMerchantShape = pure(() => ({
   signature: field('signature'),
   token_name: z.optional(field('token_name')),
   return_url: z.optional(field('return_url')),
+  // The customer's consent to keep the card ("create new token" lists it; unsigned, as merchant page 2.0 leaves it out).
+  remember_me: z.optional(field('remember_me')),
   ...merchantExtras,
 }));
 

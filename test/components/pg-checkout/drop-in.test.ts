@@ -168,6 +168,7 @@ describe('<pg-checkout mode="drop-in">', () => {
         merchant_reference: ORDERS.egp.merchant_reference,
         language: 'en',
         command: 'PURCHASE',
+        framed: true,
         plan_code: 'EGF06',
         issuer_code: 'EGMIX1',
       });

@@ -217,7 +217,7 @@ describe('<pg-checkout mode="merchant-page">', () => {
 
       const merchantPage = network.requestsTo('/merchant-page');
       expect(merchantPage).to.have.length(1);
-      expect(Object.keys(merchantPage[0]!.fields ?? {}).sort()).to.deep.equal(['command', 'language', 'merchant_reference']);
+      expect(Object.keys(merchantPage[0]!.fields ?? {}).sort()).to.deep.equal(['command', 'framed', 'language', 'merchant_reference']);
       const crossed = [...network.endpointRequests, ...network.gatewayRequests];
       expect(crossed.length).to.be.greaterThan(0);
       for (const request of crossed) {

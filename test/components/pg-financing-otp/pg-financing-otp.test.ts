@@ -325,6 +325,30 @@ describe('<pg-financing-otp>', () => {
       expect(status(el)).to.equal('You can now ask for a new code.');
     });
 
+    it('says when a new code may be asked for once the endpoint limits resends, and counts down to it', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await financing({ clock, language: 'ar' });
+      await submitPhone(el);
+      clock.advance(60_000);
+      await el.updateComplete;
+      network.use(
+        http.post(`${ENDPOINT}/financing/otp`, () =>
+          HttpResponse.json(
+            { error: { code: 'otp_resend_limited', message: 'too many codes' } },
+            { status: 429, headers: { 'retry-after': '600' } },
+          ),
+        ),
+      );
+      shadowQuery(el, 'button.resend-button').click();
+      await settled(el);
+      expect(status(el)).to.equal('تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد ١٠ دقائق.');
+      expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(true);
+      expect(textOf(shadowQuery(el, '[part~="countdown"]'))).to.contain('١٠:٠٠');
+      clock.advance(600_000);
+      await el.updateComplete;
+      expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(false);
+    });
+
     it('sends a new code, which unlocks the field and restarts the countdown', async () => {
       const clock = createManualClock(Date.now());
       const el = await financing({ clock });

@@ -69,6 +69,17 @@ describe('the endpoint client', () => {
     expect(error.details.httpStatus).to.equal(404);
   });
 
+  it('reads Retry-After from a refusal (seconds or an HTTP date)', async () => {
+    const refusal = { error: { code: 'otp_resend_limited', message: 'wait' } };
+    network.use(http.post(`${ENDPOINT}/order`, () => HttpResponse.json(refusal, { status: 429, headers: { 'retry-after': '120' } })));
+    const inSeconds = await failureOf(new EndpointClient(ENDPOINT).request('order', { merchant_reference: 'x', language: 'en' }));
+    expect(inSeconds.retryAfterSeconds).to.equal(120);
+    const at = new Date(Date.now() + 300_000).toUTCString();
+    network.use(http.post(`${ENDPOINT}/order`, () => HttpResponse.json(refusal, { status: 429, headers: { 'retry-after': at } })));
+    const byDate = await failureOf(new EndpointClient(ENDPOINT).request('order', { merchant_reference: 'x', language: 'en' }));
+    expect(byDate.retryAfterSeconds).to.be.within(298, 301);
+  });
+
   it('reports an HTTP failure without the error shape as unavailable, and a network failure as network', async () => {
     network.use(http.post(`${ENDPOINT}/order`, () => new HttpResponse('Bad gateway', { status: 502 })));
     const unavailable = await failureOf(new EndpointClient(ENDPOINT)

@@ -33,6 +33,47 @@ describe('message catalogs', () => {
     expect(describeRequestError({ kind: 'refused', code: 'something_new' }, en)).to.equal(en.errors.refused);
   });
 
+  it('gives each endpoint refusal its own message instead of the generic "refused", in both languages', () => {
+    const codes = [
+      'order_already_paid',
+      'order_in_progress',
+      'otp_resend_limited',
+      'service_not_configured',
+      'unsupported_media_type',
+      'json_too_deep',
+      'invalid_json',
+      'body_too_large',
+      'gateway_answer_invalid',
+      'gateway_signature_invalid',
+      'currency_not_supported',
+      'card_data_refused',
+      'command_refused',
+      'origin_refused',
+      'not_found',
+      'method_not_allowed',
+      'flow_invalid',
+      'step_out_of_order',
+      'internal_error',
+    ];
+    for (const language of ['en', 'ar'] as const) {
+      const messages = sharedMessages[language];
+      for (const code of codes) {
+        expect(describeRequestError({ kind: 'refused', code }, messages), code).not.to.equal(messages.errors.refused);
+      }
+    }
+    const en = sharedMessages.en;
+    expect(describeRequestError({ kind: 'refused', code: 'order_already_paid' }, en)).to.equal('This order has already been paid. There is nothing more to pay.');
+    expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 890 }, en)).to.equal(
+      'Too many codes have been sent for this order. You can ask for a new one in 15 minutes.',
+    );
+    expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited' }, en)).to.equal(
+      'Too many codes have been sent for this order. Please wait before asking for another.',
+    );
+    expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 60 }, sharedMessages.ar)).to.equal(
+      'تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد دقيقة واحدة.',
+    );
+  });
+
   it('makes left-to-right islands for rich and plain text', () => {
     expect(ltr('EGP 1.00').strings.join('')).to.contain('dir="ltr"');
     expect(ltrText('EGP 1.00')).to.equal('\u2066EGP 1.00\u2069');

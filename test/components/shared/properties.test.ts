@@ -75,7 +75,12 @@ const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElem
     element: PgCheckout,
     cases: {
       ...SHARED,
-      mode: { attribute: 'mode', initial: 'redirect', texts: [['drop-in', 'drop-in'], ['merchant-page', 'merchant-page'], ['dropin', 'redirect']] },
+      mode: {
+        attribute: 'mode',
+        initial: 'redirect',
+        texts: [['drop-in', 'drop-in'], ['merchant-page', 'merchant-page'], ['embedded', 'embedded'], ['dropin', 'redirect']],
+      },
+      intent: { attribute: 'intent', initial: 'pay', texts: [['save-card', 'save-card'], ['save', 'pay']] },
       command,
       methods: {
         attribute: 'methods',
@@ -93,7 +98,11 @@ const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElem
         ],
       },
       method: { attribute: 'method', initial: undefined, texts: [['voucher', 'voucher'], ['cash', undefined]] },
-      cardMode: { attribute: 'card-mode', initial: 'merchant-page', texts: [['redirect', 'redirect'], ['hosted', 'merchant-page']] },
+      cardMode: {
+        attribute: 'card-mode',
+        initial: 'merchant-page',
+        texts: [['redirect', 'redirect'], ['embedded', 'embedded'], ['hosted', 'merchant-page']],
+      },
       customerEmail: text('customer-email', 'laila@example.com'),
       plansView,
       hideRememberMe: flag('hide-remember-me'),

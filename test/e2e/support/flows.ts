@@ -27,7 +27,7 @@ export async function chooseMethod(page: Page, method: 'card' | 'installments' |
   await page.locator(`pg-checkout input[name="method"][value="${method}"]`).check();
 }
 
-export async function chooseCardMode(page: Page, mode: 'redirect' | 'merchant-page'): Promise<void> {
+export async function chooseCardMode(page: Page, mode: 'redirect' | 'merchant-page' | 'embedded'): Promise<void> {
   await page.locator(`input[name="card-mode"][value="${mode}"]`).check();
   await page.locator(`pg-checkout[card-mode="${mode}"]`).waitFor();
 }
@@ -92,6 +92,20 @@ export async function expectResult(page: Page, outcome: 'success' | 'pending' | 
     fields: await readFields(page, '#verified'),
     status: await readFields(page, '#status'),
   };
+}
+
+/**
+ * A payment on the shop's page (merchant page, embedded page) ends in place: the element shows the
+ * outcome, without the page navigating. Then the customer follows its link to the order's result
+ * page, which shows the verified fields and CHECK_STATUS.
+ */
+export async function expectResultInPlace(page: Page, outcome: 'success' | 'pending' | 'failure'): Promise<ResultPage> {
+  const start = page.url();
+  const shown = page.locator(`pg-checkout .outcome.${outcome}`);
+  await shown.waitFor({ timeout: 20_000 });
+  assert.equal(page.url(), start, 'the payment ended on the shop’s page');
+  await page.locator('pg-checkout a.see-order').click();
+  return expectResult(page, outcome);
 }
 
 /**

@@ -1,0 +1,140 @@
+/**
+ * The small pages the return route answers inside a frame (the embedded gateway page, the merchant
+ * page's hidden frame, the 3-D Secure dialog): instead of sending the customer's page anywhere,
+ * the page tells the element what happened with `postMessage`, to the endpoint's public origin and
+ * its allowed origins only, and can itself be framed by those origins only.
+ *
+ * What a page says is the framed message of the contract (core endpoint-api.ts): outcome,
+ * reference, order state, a localized message. Never a card number, token or signature. The data
+ * travels in a JSON block that no browser runs; one nonce'd script posts it.
+ */
+import type { FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-api.ts';
+import { directionOf, type Language } from '../core/language.ts';
+
+const TEXT: Readonly<Record<Language, { readonly result: string; readonly threeDs: string; readonly continue: string; readonly check: string }>> = {
+  en: {
+    result: 'Payment result',
+    threeDs: 'Card check',
+    continue: 'See your order',
+    check: 'Continue to your bank’s card check',
+  },
+  ar: {
+    result: 'نتيجة الدفع',
+    threeDs: 'التحقق من البطاقة',
+    continue: 'عرض طلبك',
+    check: 'تابع إلى تحقق البنك من البطاقة',
+  },
+};
+
+/** Where a framed page may post its message and who may frame it: the endpoint's own origin and the allowed ones. */
+export interface FramedPageOrigins {
+  readonly publicOrigin: string;
+  readonly allowedOrigins: ReadonlySet<string>;
+}
+
+function originsOf(origins: FramedPageOrigins): string[] {
+  return [...new Set([origins.publicOrigin, ...origins.allowedOrigins])];
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** JSON that cannot close its <script> block. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function nonce(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * Posts the message to the parent: to the parent's own origin when the browser names it
+ * (`location.ancestorOrigins`) and it is one of the targets, else to each target in turn (a
+ * target that is not the parent's origin is dropped by the browser).
+ */
+const POST_SCRIPT = `(function () {
+  var read = function (id) { return JSON.parse(document.getElementById(id).textContent); };
+  var message = read('pg-message');
+  var targets = read('pg-targets');
+  if (window.parent === window) return;
+  var ancestors = location.ancestorOrigins;
+  var to = ancestors && ancestors.length > 0 ? targets.filter(function (origin) { return origin === ancestors[0]; }) : targets;
+  to.forEach(function (origin) { window.parent.postMessage(message, origin); });
+})();`;
+
+const STYLES = `
+  body { margin: 0; padding: 1rem; font-family: system-ui, sans-serif; line-height: 1.5; color: #1d2330; background: #fff; }
+  h1 { font-size: 1.1rem; margin-block: 0 0.5rem; }
+`;
+
+function page(
+  language: Language,
+  title: string,
+  body: string,
+  message: FramedResultMessage | FramedThreeDsMessage,
+  origins: FramedPageOrigins,
+): Response {
+  const targets = originsOf(origins);
+  const value = nonce();
+  const html = `<!doctype html>
+<html lang="${language}" dir="${directionOf(language)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title>
+<style nonce="${value}">${STYLES}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main>
+<script type="application/json" id="pg-message">${scriptJson(message)}</script>
+<script type="application/json" id="pg-targets">${scriptJson(targets)}</script>
+<script nonce="${value}">${POST_SCRIPT}</script>
+</body>
+</html>`;
+  const policy = [
+    "default-src 'none'",
+    `script-src 'nonce-${value}'`,
+    `style-src 'nonce-${value}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${targets.join(' ')}`,
+  ].join('; ');
+  return new Response(html, {
+    status: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': policy,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+/** The outcome, for the element; a link to the merchant's result page for a browser that runs no script. */
+export function framedResultPage(message: FramedResultMessage, language: Language, origins: FramedPageOrigins): Response {
+  const text = TEXT[language];
+  const link = message.result_url
+    ? `<p><a href="${escapeHtml(message.result_url)}" target="_top">${escapeHtml(text.continue)}</a></p>`
+    : '';
+  return page(language, text.result, `<p>${escapeHtml(message.message)}</p>${link}`, message, origins);
+}
+
+/** The gateway asks for 3-D Secure: the element opens `url` in its dialog (a link for a browser that runs no script). */
+export function framedThreeDsPage(message: FramedThreeDsMessage, language: Language, origins: FramedPageOrigins): Response {
+  const text = TEXT[language];
+  return page(language, text.threeDs, `<p><a href="${escapeHtml(message.url)}">${escapeHtml(text.check)}</a></p>`, message, origins);
+}
