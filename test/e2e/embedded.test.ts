@@ -9,8 +9,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
-import { signParams } from '../../src/core/signature.ts';
-import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
 import { startDemoSession, type DemoSession } from './support/demo.ts';
 import {
@@ -275,31 +273,16 @@ describe('saving a card without paying', () => {
     const pageText = await page.content();
     assert.ok(!pageText.includes(saved.token_name), 'the token never reached the browser');
 
-    // TODO(lead): use the back-office client (createGatewayClient from pg-checkout/gateway) once it lands.
-    const charge = await signParams(
-      {
-        command: 'PURCHASE',
-        eci: 'RECURRING',
-        access_code: SANDBOX_MERCHANT.accessCode,
-        merchant_identifier: SANDBOX_MERCHANT.merchantIdentifier,
-        merchant_reference: `${reference}-R1`,
-        amount: '150000',
-        currency: 'EGP',
-        language: 'en',
-        customer_email: 'customer@example.com',
-        token_name: saved.token_name,
-      },
-      SANDBOX_MERCHANT.requestPhrase,
-      SANDBOX_MERCHANT.shaType,
-    );
-    const answer = (await (
-      await fetch(`${session.demo.url}FortAPI/paymentApi`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(charge),
-      })
-    ).json()) as Record<string, unknown>;
-    assert.equal(answer['response_code'], '14000');
+    // Later, the back office charges the saved card: a recurring PURCHASE with the token.
+    const charge = await state.client.recurringPurchase({
+      merchant_reference: `${reference}-R1`,
+      amount: 150_000,
+      currency: 'EGP',
+      token_name: saved.token_name,
+      customer_email: 'customer@example.com',
+    });
+    assert.equal(charge.outcome, 'success');
+    assert.equal(charge.response_code, '14000');
     assert.equal(gateway.order({ merchantReference: `${reference}-R1` })?.state, 'captured');
     await assertNoCspViolation(observed);
     await page.close();
