@@ -3,6 +3,12 @@
  * the browser client (which zod-checks every answer) and the server (which parses every request).
  * No route accepts card data, a phrase or a signature from the browser; the amount and currency
  * always come from the merchant's order, and a request that names different ones is refused.
+ *
+ * What reaches the browser is only what it uses: the result schemas, plain shapes with the bounds
+ * an element relies on, and one {@link EndpointCall} per route (its name and result schema), so an
+ * element's bundle holds the answers of its own routes and nothing of the gateway's field rules
+ * (the request schemas below use them; the server parses requests, the browser does not re-check
+ * the bodies it builds itself).
  */
 import * as z from 'zod/mini';
 import { field, financingProductEntry, installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/index.ts';
@@ -135,20 +141,26 @@ export const financingPurchaseRequest = z.object({
 export const statusRequest = z.object({ ...base });
 
 // ---- Results (endpoint → browser) ----
+// Plain shapes: the endpoint built and checked these answers, and the gateway's field rules would
+// bring their whole machinery into the page.
+
+const text = z.string();
+/** An ISO 4217 code as the elements format money with it. */
+const currencyCode = z.string().check(z.regex(/^[A-Z]{3}$/));
 
 /** What the browser may know of the order: its identity and what it costs. */
 export const orderResult = z.object({
-  merchant_reference: merchantReference,
+  merchant_reference: text,
   amount: minorUnits,
-  currency,
-  description: z.optional(z.string()),
+  currency: currencyCode,
+  description: z.optional(text),
 });
 
 /** A form post to the gateway: the action URL and every field to send, signed. */
 export const formPostResult = z.object({
   action: z.string().check(z.minLength(1)),
   method: z.literal('POST'),
-  fields: z.record(z.string(), z.string()),
+  fields: z.record(text, text),
 });
 
 /** The gateway's issuer entries are passed through as the core's plans-response schema reads them. */
@@ -157,25 +169,25 @@ export const issuerBin = installmentBin;
 export const installmentIssuer = installmentIssuerDetail;
 
 export const installmentPlansResult = z.object({
-  merchant_reference: merchantReference,
+  merchant_reference: text,
   amount: minorUnits,
-  currency,
+  currency: currencyCode,
   issuers: z.array(installmentIssuer),
 });
 
 export const billResult = z.object({
-  merchant_reference: merchantReference,
-  bill_number: field('bill_number'),
+  merchant_reference: text,
+  bill_number: text,
   amount: minorUnits,
   currency: z.literal('EGP'),
-  payment_partner: z.string(),
-  request_expiry_date: z.string(),
+  payment_partner: text,
+  request_expiry_date: text,
 });
 
-export const financingVerifyCustomerResult = z.object({ flow: z.string() });
+export const financingVerifyCustomerResult = z.object({ flow: text });
 
 export const financingOtpResult = z.object({
-  flow: z.string(),
+  flow: text,
   /** Down payment in minor units of the order currency. */
   down_payment: minorUnits,
   /** Tenure options in months, from the hyphen-joined `tenure` string. */
@@ -187,36 +199,88 @@ export const tenureOption = z.object({
   /** Monthly instalment (EMI) in minor units. */
   emi: minorUnits,
   /** Interest rate as the partner states it, e.g. "2.5". */
-  interest_rate: z.string(),
+  interest_rate: text,
 });
 
 export const financingVerifyOtpResult = z.object({
-  flow: z.string(),
+  flow: text,
   down_payment: minorUnits,
   tenures: z.array(tenureOption),
 });
 
 /** A verified payment outcome, safe to show: no card data beyond the masked number. */
 export const paymentResult = z.object({
-  merchant_reference: merchantReference,
+  merchant_reference: text,
   outcome: z.enum(['success', 'pending', 'failure']),
-  response_code: z.string(),
-  response_message: z.string(),
-  status: z.string(),
-  svc_id: z.optional(z.string()),
+  response_code: text,
+  response_message: text,
+  status: text,
+  svc_id: z.optional(text),
   amount: z.optional(minorUnits),
-  currency: z.optional(currency),
+  currency: z.optional(currencyCode),
 });
 
 export const statusResult = z.object({
-  merchant_reference: merchantReference,
-  transaction_status: z.optional(z.string()),
-  transaction_code: z.optional(z.string()),
-  transaction_message: z.optional(z.string()),
+  merchant_reference: text,
+  transaction_status: z.optional(text),
+  transaction_code: z.optional(text),
+  transaction_message: z.optional(text),
   authorized_amount: z.optional(minorUnits),
   captured_amount: z.optional(minorUnits),
   refunded_amount: z.optional(minorUnits),
 });
+
+// ---- The routes as the browser calls them ----
+
+/** A route the elements call: every route but the gateway's return address. */
+export type ClientRouteName = Exclude<RouteName, 'gatewayReturn'>;
+
+/**
+ * One route as an element calls it: its name (what the request events carry) and the schema its
+ * answer must pass. `Body` is the type of the body the element sends, type only: the endpoint
+ * parses every request with the request schema above, and the browser does not check again the
+ * bodies it builds itself.
+ */
+export interface EndpointCall<Name extends ClientRouteName = ClientRouteName, Body = unknown, Result = unknown> {
+  readonly name: Name;
+  readonly result: z.ZodMiniType<Result>;
+  /** Never set; carries the body's type. */
+  readonly body?: Body;
+}
+
+/* @__NO_SIDE_EFFECTS__ */
+function endpointCall<Name extends ClientRouteName, Body, Result>(name: Name, result: z.ZodMiniType<Result>): EndpointCall<Name, Body, Result> {
+  return { name, result };
+}
+
+// One constant per route, so that a bundle holds the result schemas of the routes its elements call.
+export const orderCall = endpointCall<'order', z.input<typeof orderRequest>, OrderResult>('order', orderResult);
+export const hostedPageCall = endpointCall<'hostedPage', z.input<typeof hostedPageRequest>, FormPostResult>('hostedPage', formPostResult);
+export const merchantPageCall = endpointCall<'merchantPage', z.input<typeof merchantPageRequest>, FormPostResult>('merchantPage', formPostResult);
+export const saveCardCall = endpointCall<'saveCard', z.input<typeof saveCardRequest>, FormPostResult>('saveCard', formPostResult);
+export const installmentPlansCall = endpointCall<'installmentPlans', z.input<typeof installmentPlansRequest>, InstallmentPlansResult>(
+  'installmentPlans',
+  installmentPlansResult,
+);
+export const billCall = endpointCall<'bill', z.input<typeof billRequest>, BillResult>('bill', billResult);
+export const financingVerifyCustomerCall = endpointCall<
+  'financingVerifyCustomer',
+  z.input<typeof financingVerifyCustomerRequest>,
+  FinancingVerifyCustomerResult
+>('financingVerifyCustomer', financingVerifyCustomerResult);
+export const financingOtpCall = endpointCall<'financingOtp', z.input<typeof financingOtpRequest>, FinancingOtpResult>(
+  'financingOtp',
+  financingOtpResult,
+);
+export const financingVerifyOtpCall = endpointCall<'financingVerifyOtp', z.input<typeof financingVerifyOtpRequest>, FinancingVerifyOtpResult>(
+  'financingVerifyOtp',
+  financingVerifyOtpResult,
+);
+export const financingPurchaseCall = endpointCall<'financingPurchase', z.input<typeof financingPurchaseRequest>, PaymentResult>(
+  'financingPurchase',
+  paymentResult,
+);
+export const statusCall = endpointCall<'status', z.input<typeof statusRequest>, StatusResult>('status', statusResult);
 
 // ---- Messages of the endpoint's framed pages (endpoint page in a frame → element) ----
 
@@ -236,7 +300,7 @@ export const framedResultMessage = z.object({
   /** `pay`, or `save-card` for a card saved without a payment. */
   intent: z.enum(['pay', 'save-card']),
   /** Absent when the return could not even name its order (an unverifiable answer). */
-  merchant_reference: z.optional(merchantReference),
+  merchant_reference: z.optional(text),
   outcome: z.enum(['success', 'pending', 'failure']),
   /** The order's state at the gateway (core `OrderState`). */
   order_state: z.optional(z.string()),
@@ -247,7 +311,7 @@ export const framedResultMessage = z.object({
   error: z.optional(z.string()),
   /** The plan of an installments payment. */
   installments: z.optional(
-    z.object({ number_of_installments: z.number(), plan_code: z.optional(planCode), issuer_code: z.optional(issuerCode) }),
+    z.object({ number_of_installments: z.number(), plan_code: z.optional(text), issuer_code: z.optional(text) }),
   ),
   /** The saved card as a customer recognizes it: brand and last four digits. */
   card: z.optional(z.object({ brand: z.optional(z.string()), last_four: z.optional(z.string().check(z.regex(/^\d{4}$/))) })),
@@ -258,7 +322,7 @@ export const framedResultMessage = z.object({
 /** The completion needs 3-D Secure: the element opens `url` in its dialog. */
 export const framedThreeDsMessage = z.object({
   type: z.literal(FRAMED_MESSAGE_TYPES.threeDs),
-  merchant_reference: merchantReference,
+  merchant_reference: text,
   url: z.string().check(z.regex(/^https?:\/\//)),
 });
 

@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { BillResult, OrderResult } from '../../core/endpoint-api.ts';
+import { billCall, orderCall, type BillResult, type OrderResult } from '../../core/endpoint-api.ts';
 import { VOUCHER_CURRENCY } from '../../core/partners.ts';
 import {
   billReminder,
@@ -256,7 +256,7 @@ export class PgBillVoucher extends PgElement {
     this.failure = undefined;
     this.announce(this.#messages.issuing);
     const currency = this.currency.trim().toUpperCase();
-    const outcome = await this.endpointRequests.request('bill', {
+    const outcome = await this.endpointRequests.request(billCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       ...(currency ? { currency } : {}),
@@ -363,7 +363,7 @@ export class PgBillVoucher extends PgElement {
 
   async #loadOrder(): Promise<void> {
     this.#orderRead = true;
-    const outcome = await this.endpointRequests.request('order', {
+    const outcome = await this.endpointRequests.request(orderCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
     });

@@ -4,7 +4,15 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-api.ts';
+import {
+  hostedPageCall,
+  merchantPageCall,
+  orderCall,
+  saveCardCall,
+  type FormPostResult,
+  type FramedResultMessage,
+  type OrderResult,
+} from '../../core/endpoint-api.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
@@ -446,7 +454,7 @@ export class PgCheckout extends PgElement {
   async #loadOrder(): Promise<void> {
     if (!this.endpoint || !this.merchantReference) return;
     this.order = undefined;
-    const outcome = await this.endpointRequests.request('order', {
+    const outcome = await this.endpointRequests.request(orderCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
     });
@@ -495,7 +503,7 @@ export class PgCheckout extends PgElement {
     const loading = this.#embeddedFor;
     this.paying = true;
     this.failure = undefined;
-    const outcome = await this.endpointRequests.request('merchantPage', {
+    const outcome = await this.endpointRequests.request(merchantPageCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       command: this.command,
@@ -532,7 +540,7 @@ export class PgCheckout extends PgElement {
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
-    const outcome = await this.endpointRequests.request('saveCard', {
+    const outcome = await this.endpointRequests.request(saveCardCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       framed: flow !== 'hosted-page',
@@ -629,11 +637,11 @@ export class PgCheckout extends PgElement {
     const selection = installments?.selection;
     const outcome =
       flow === 'hosted-page'
-        ? await this.endpointRequests.request('hostedPage', {
+        ? await this.endpointRequests.request(hostedPageCall, {
             ...base,
             ...(this.customerEmail ? { customer_email: this.customerEmail } : {}),
           })
-        : await this.endpointRequests.request('merchantPage', {
+        : await this.endpointRequests.request(merchantPageCall, {
             ...base,
             framed: true,
             ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),

@@ -3,7 +3,15 @@ import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { FinancingProduct, PaymentResult } from '../../core/endpoint-api.ts';
+import {
+  financingOtpCall,
+  financingPurchaseCall,
+  financingVerifyCustomerCall,
+  financingVerifyOtpCall,
+  orderCall,
+  type FinancingProduct,
+  type PaymentResult,
+} from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
 import { normalizeFinancingPhone } from '../../core/partners.ts';
 import { countdownDigits, systemClock, timeLeft, type Clock } from '../../core/voucher.ts';
@@ -224,7 +232,7 @@ export class PgFinancingOtp extends PgElement {
     }
     this.failure = undefined;
     this.announce(m.phone.checking);
-    const outcome = await this.endpointRequests.request('financingVerifyCustomer', {
+    const outcome = await this.endpointRequests.request(financingVerifyCustomerCall, {
       ...this.#orderFields(),
       phone_number: phone,
     });
@@ -269,7 +277,7 @@ export class PgFinancingOtp extends PgElement {
     this.failure = undefined;
     this.announce(m.otp.sending);
     if (!this.#currency) await this.#loadOrder();
-    const outcome = await this.endpointRequests.request('financingOtp', {
+    const outcome = await this.endpointRequests.request(financingOtpCall, {
       ...this.#orderFields(),
       flow: this.flow.flow,
       ...(this.products.length > 0 ? { products: this.products } : {}),
@@ -332,7 +340,7 @@ export class PgFinancingOtp extends PgElement {
     }
     this.failure = undefined;
     this.announce(m.otp.verifying);
-    const outcome = await this.endpointRequests.request('financingVerifyOtp', {
+    const outcome = await this.endpointRequests.request(financingVerifyOtpCall, {
       ...this.#orderFields(),
       flow: this.flow.flow,
       otp: code,
@@ -387,7 +395,7 @@ export class PgFinancingOtp extends PgElement {
     }
     this.failure = undefined;
     this.announce(m.tenure.confirming);
-    const outcome = await this.endpointRequests.request('financingPurchase', {
+    const outcome = await this.endpointRequests.request(financingPurchaseCall, {
       ...this.#orderFields(),
       flow: this.flow.flow,
       tenure,
@@ -468,7 +476,7 @@ export class PgFinancingOtp extends PgElement {
 
   async #loadOrder(): Promise<void> {
     this.#orderRead = true;
-    const outcome = await this.endpointRequests.request('order', {
+    const outcome = await this.endpointRequests.request(orderCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
     });

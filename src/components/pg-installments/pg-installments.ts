@@ -3,7 +3,7 @@ import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { InstallmentPlansResult } from '../../core/endpoint-api.ts';
+import { hostedPageCall, installmentPlansCall, merchantPageCall, type InstallmentPlansResult } from '../../core/endpoint-api.ts';
 import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
@@ -564,7 +564,7 @@ export class PgInstallments extends PgElement {
     this.plans = undefined;
     this.loadState = 'loading';
     this.announce(m.loadingPlans);
-    const outcome = await this.endpointRequests.request('installmentPlans', {
+    const outcome = await this.endpointRequests.request(installmentPlansCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
     });
@@ -712,11 +712,11 @@ export class PgInstallments extends PgElement {
     const selection = this.selection;
     const base = { merchant_reference: this.merchantReference, language: this.language, command: this.command };
     const outcome = direct
-      ? await this.endpointRequests.request('merchantPage', {
+      ? await this.endpointRequests.request(merchantPageCall, {
           ...base,
           ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),
         })
-      : await this.endpointRequests.request('hostedPage', {
+      : await this.endpointRequests.request(hostedPageCall, {
           ...base,
           ...(this.payingInFull ? {} : { installments: 'STANDALONE' as const }),
         });
