@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
-import { billCall, orderCall, type BillResult, type OrderResult } from '../../core/endpoint-api.ts';
+import { billCall, orderCall, type BillResult, type OrderResult } from '../../core/endpoint-results.ts';
 import { VOUCHER_CURRENCY } from '../../core/partners.ts';
 import {
   billReminder,

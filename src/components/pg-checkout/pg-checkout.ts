@@ -12,7 +12,7 @@ import {
   type FormPostResult,
   type FramedResultMessage,
   type OrderResult,
-} from '../../core/endpoint-api.ts';
+} from '../../core/endpoint-results.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';

@@ -9,9 +9,9 @@ import {
   financingVerifyCustomerCall,
   financingVerifyOtpCall,
   orderCall,
-  type FinancingProduct,
   type PaymentResult,
-} from '../../core/endpoint-api.ts';
+} from '../../core/endpoint-results.ts';
+import type { FinancingProduct } from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
 import { normalizeFinancingPhone } from '../../core/partners.ts';
 import { countdownDigits, systemClock, timeLeft, type Clock } from '../../core/voucher.ts';

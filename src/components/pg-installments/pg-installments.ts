@@ -3,7 +3,7 @@ import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import { hostedPageCall, installmentPlansCall, merchantPageCall, type InstallmentPlansResult } from '../../core/endpoint-api.ts';
+import { hostedPageCall, installmentPlansCall, merchantPageCall, type InstallmentPlansResult } from '../../core/endpoint-results.ts';
 import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { postToGateway } from '../shared/gateway-form.ts';

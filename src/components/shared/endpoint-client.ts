@@ -1,11 +1,12 @@
 /**
  * The one client the elements use to reach the merchant endpoint. Every answer is checked against
- * its route's result schema before an element sees it (src/core/endpoint-api.ts is the contract);
+ * its route's result schema before an element sees it (src/core/endpoint-results.ts, the browser's half of
+ * the contract in src/core/endpoint-api.ts);
  * the bodies the elements build are not checked again here, since the endpoint parses every one.
  * Elements never call `fetch`.
  */
 import * as z from 'zod/mini';
-import { ORDER_TOKEN_HEADER, ROUTES, endpointError, type ClientRouteName, type EndpointCall } from '../../core/endpoint-api.ts';
+import { ORDER_TOKEN_HEADER, ROUTES, endpointError, type ClientRouteName, type EndpointCall } from '../../core/endpoint-results.ts';
 import type { RequestErrorKind } from './events.ts';
 
 /** A route the elements call (every route but the gateway's return address). */

@@ -4,7 +4,7 @@
  * in flight when the host leaves the page.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { EndpointCall } from '../../core/endpoint-api.ts';
+import type { EndpointCall } from '../../core/endpoint-results.ts';
 import { EndpointClient, EndpointRequestError, type ClientRoute, type EndpointClientOptions } from './endpoint-client.ts';
 import {
   PgRequestCompleteEvent,

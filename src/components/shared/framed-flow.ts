@@ -12,7 +12,7 @@
  * action). Anything else is ignored.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { FRAMED_MESSAGE_TYPES, framedMessage, type FormPostResult, type FramedResultMessage } from '../../core/endpoint-api.ts';
+import { FRAMED_MESSAGE_TYPES, framedMessage, type FormPostResult, type FramedResultMessage } from '../../core/endpoint-results.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
 import type { PaymentResultDetails } from './events.ts';
 
