@@ -19,7 +19,7 @@ import { CardFormController, cardFormStyles, renderCardFields } from '../shared/
 import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/events.ts';
 import { FramedFlowController, framedFlowStyles, resultDetailsOf } from '../shared/framed-flow.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
-import { ltr, messagesFor } from '../shared/localize.ts';
+import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { property } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
@@ -113,8 +113,10 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @cssprop --pg-color-mastercard - MasterCard brand colour.
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
-export class PgCheckout extends PgElement {
+export class PgCheckout extends PgElement<CheckoutMessages> {
   static override styles = [PgElement.styles, cardFormStyles, framedFlowStyles, checkoutStyles];
+
+  protected override catalogs = checkoutMessages;
 
   /** `redirect` (hosted page, default), `merchant-page` (card form), `embedded` (the gateway's page here) or `drop-in` (several methods). */
   @property({ converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
@@ -179,7 +181,7 @@ export class PgCheckout extends PgElement {
   }
 
   get #messages(): CheckoutMessages {
-    return messagesFor(checkoutMessages, this.language);
+    return this.messages;
   }
 
   /** The method on screen: always `card` outside the drop-in, and when only saving a card. */
@@ -238,7 +240,7 @@ export class PgCheckout extends PgElement {
 
   // ---- Rendering ----
 
-  override render(): TemplateResult {
+  protected override renderContent(): TemplateResult {
     if (this.outcome) return this.renderFrame(this.#renderOutcome(this.outcome));
     return this.renderFrame(html`
       ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
