@@ -178,3 +178,16 @@ export function preflightResponse(request: Request, policy: OriginPolicy): Respo
     },
   });
 }
+
+/** A JSON object from a body's text: nested no deeper than the limit, an object (not a list or a scalar), else `invalid_json`. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  assertJsonDepth(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new EndpointRefusal('invalid_json');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
+  return body as Record<string, unknown>;
+}
