@@ -9,6 +9,7 @@ import { isLanguage, type Language } from '../core/language.ts';
 import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
 import type { GatewayResult } from '../gateway/results.ts';
+import { connectionOf } from '../gateway/settings.ts';
 import { configFromEnv } from '../server/config.ts';
 import { createJsonLogger } from '../server/logger.ts';
 import { EXIT, exitCodeOf, type Io } from './command.ts';
@@ -43,13 +44,7 @@ export function clientFromEnv(io: Io, options: { readonly language?: string | un
     throw new CliConfigError((error as Error).message);
   }
   return createGatewayClient({
-    merchantIdentifier: config.merchantIdentifier,
-    accessCode: config.accessCode,
-    shaType: config.shaType,
-    requestPhrase: config.requestPhrase,
-    responsePhrase: config.responsePhrase,
-    gatewayBaseUrl: config.gatewayBaseUrl,
-    apiRoot: config.apiRoot,
+    ...connectionOf(config),
     batchSandboxUrl: config.batchSandboxUrl,
     language: languageOption(options.language),
     ...(options.verbose ? { logger: createJsonLogger((line) => io.stderr.write(`${line}\n`)) } : {}),

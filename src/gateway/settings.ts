@@ -107,14 +107,20 @@ export interface GatewayConnection {
   readonly accessCode: string;
   /** The back-office SHA type; use `parseShaType("SHA-256")` to read a setting. */
   readonly shaType: ShaType;
-  /** SHA request phrase: signs every request. */
+  /** SHA request phrase: signs every request. Never leaves the server. */
   readonly requestPhrase: string;
-  /** SHA response phrase: verifies every answer. */
+  /** SHA response phrase: verifies every answer. Never leaves the server. */
   readonly responsePhrase: string;
   /** `{base_url}`: host of the payment services API (paymentApi, reportingApi, the batch service). */
   readonly gatewayBaseUrl: string;
   /** `{api_root}`: the fixed first path segment of every gateway path. */
   readonly apiRoot: string;
+}
+
+/** The connection settings of a larger configuration (the endpoint's, the environment's), and nothing else. */
+export function connectionOf(config: GatewayConnection): GatewayConnection {
+  const { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase, gatewayBaseUrl, apiRoot } = config;
+  return { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase, gatewayBaseUrl, apiRoot };
 }
 
 /** Checks the connection settings into `check`; the endpoint and the client both call it. */
@@ -235,13 +241,7 @@ export function resolveGatewaySettings(config: GatewayClientConfig): GatewaySett
   const root = `${trimSlash(config.gatewayBaseUrl)}/${config.apiRoot}`;
   const sandboxHost = config.batchSandboxUrl ? trimSlash(config.batchSandboxUrl) : undefined;
   return {
-    merchantIdentifier: config.merchantIdentifier,
-    accessCode: config.accessCode,
-    shaType: config.shaType,
-    requestPhrase: config.requestPhrase,
-    responsePhrase: config.responsePhrase,
-    gatewayBaseUrl: config.gatewayBaseUrl,
-    apiRoot: config.apiRoot,
+    ...connectionOf(config),
     environment: sandboxHost ? 'sandbox' : 'live',
     urls: {
       paymentApi: `${root}/paymentApi`,

@@ -8,6 +8,7 @@
  */
 import type { FieldError } from '../core/field-errors.ts';
 import { parseXml } from '../core/xml.ts';
+import { BodyTooLarge, readLimitedText } from './body.ts';
 
 /** Why a call produced no usable answer. */
 export type FailureKind =
@@ -161,31 +162,11 @@ export async function post(exchange: Exchange): Promise<Response> {
 
 /** Reads the body as UTF-8 text, refusing more than `maxBytes`. */
 export async function readText(response: Response, maxBytes: number, operation: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new GatewayUnavailableError(operation, 'too_large');
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder('utf-8');
-  let text = '';
-  let received = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (received > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new GatewayUnavailableError(operation, 'too_large');
-      }
-      text += decoder.decode(value, { stream: true });
-    }
+    return await readLimitedText(response, maxBytes);
   } catch (error) {
-    throw new GatewayUnavailableError(operation, failureOf(error));
+    throw new GatewayUnavailableError(operation, error instanceof BodyTooLarge ? 'too_large' : failureOf(error));
   }
-  return text + decoder.decode();
 }
 
 /** True when an answer is XML: by its content type, or by its first character when the type says nothing. */

@@ -12,7 +12,9 @@ import {
   apiRoot,
   checkConnection,
   ConfigError,
+  connectionOf,
   identifier,
+  type GatewayConnection,
   isLoopback,
   problemCollector,
   serviceUrl,
@@ -90,23 +92,10 @@ export interface IssuedBill extends BillResult {
   readonly gateway: Readonly<Record<string, unknown>>;
 }
 
-export interface EndpointConfig {
-  /** `merchant_identifier` from the back-office. */
-  readonly merchantIdentifier: string;
-  /** `access_code` from the back-office. */
-  readonly accessCode: string;
-  /** The back-office SHA type; use `parseShaType("SHA-256")` to read a setting. */
-  readonly shaType: ShaType;
-  /** SHA request phrase: signs every request. Never leaves the server. */
-  readonly requestPhrase: string;
-  /** SHA response phrase: verifies every answer. Never leaves the server. */
-  readonly responsePhrase: string;
-  /** Host of the payment services API; calls go to `{gatewayBaseUrl}/{apiRoot}/paymentApi`. */
-  readonly gatewayBaseUrl: string;
+/** The endpoint's configuration: the connection to the gateway (identity, phrases, API host) and the rest. */
+export interface EndpointConfig extends GatewayConnection {
   /** Host of the hosted payment page; forms post to `{checkoutUrl}/{apiRoot}/paymentPage`. */
   readonly checkoutUrl: string;
-  /** The fixed first path segment of every gateway path. */
-  readonly apiRoot: string;
   /** Absolute URL where this endpoint is reachable from the customer's browser (origin and any prefix before basePath). */
   readonly publicUrl: string;
   /** Where the routes are mounted, e.g. `/pg`; default `''`. */
@@ -173,21 +162,13 @@ export interface EndpointConfig {
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
-export interface EndpointSettings {
-  readonly merchantIdentifier: string;
-  readonly accessCode: string;
-  readonly shaType: ShaType;
-  readonly requestPhrase: string;
-  readonly responsePhrase: string;
+export interface EndpointSettings extends GatewayConnection {
   readonly basePath: string;
   readonly allowedOrigins: ReadonlySet<string>;
   /** Origin of `publicUrl`: requests from it are same-origin even behind a proxy. */
   readonly publicOrigin: string;
   readonly paymentPageUrl: string;
   readonly paymentApiUrl: string;
-  /** `{base_url}` and `{api_root}`, for the gateway client the endpoint calls through. */
-  readonly gatewayBaseUrl: string;
-  readonly apiRoot: string;
   /** The `return_url` sent to the gateway. */
   readonly returnUrl: string;
   readonly resultUrl: string | undefined;
@@ -376,18 +357,12 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
   const now = config.now ?? (() => new Date());
   return {
-    merchantIdentifier: config.merchantIdentifier,
-    accessCode: config.accessCode,
-    shaType: config.shaType,
-    requestPhrase: config.requestPhrase,
-    responsePhrase: config.responsePhrase,
+    ...connectionOf(config),
     basePath: base,
     allowedOrigins: new Set(config.allowedOrigins ?? []),
     publicOrigin: new URL(publicUrl).origin,
     paymentPageUrl: `${trimSlash(config.checkoutUrl)}/${root}/paymentPage`,
     paymentApiUrl: `${trimSlash(config.gatewayBaseUrl)}/${root}/paymentApi`,
-    gatewayBaseUrl: config.gatewayBaseUrl,
-    apiRoot: root,
     returnUrl: returnUrlOf(`${publicUrl}${base}${ROUTES.gatewayReturn}`, config.returnParameters),
     resultUrl: config.resultUrl,
     resolveOrder: config.resolveOrder,

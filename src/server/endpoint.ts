@@ -19,7 +19,7 @@ import { endpointGateway } from './gateway-client.ts';
 import { handleGatewayReturn } from './gateway-return.ts';
 import {
   assertJsonContentType,
-  assertJsonDepth,
+  parseJsonObject,
   corsHeaders,
   isOriginAllowed,
   jsonResponse,
@@ -151,16 +151,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
 }
 
 async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
-  const text = await readBodyText(request, maxBytes);
-  assertJsonDepth(text);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new EndpointRefusal('invalid_json');
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
-  return body as Record<string, unknown>;
+  return parseJsonObject(await readBodyText(request, maxBytes));
 }
 
 /** The name (path) of the first card field anywhere in `value`, if any. */

@@ -20,6 +20,7 @@ import type { SignableParams } from '../core/signature.ts';
 import type { Language } from '../core/language.ts';
 import { createGatewayClient } from '../gateway/client.ts';
 import { GatewayRequestError, GatewayUnavailableError } from '../gateway/transport.ts';
+import { connectionOf } from '../gateway/settings.ts';
 import type { EndpointSettings } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import type { Logger } from './logger.ts';
@@ -41,13 +42,7 @@ export interface EndpointGateway {
 
 export function endpointGateway(settings: EndpointSettings, log: Logger): EndpointGateway {
   const client = createGatewayClient({
-    merchantIdentifier: settings.merchantIdentifier,
-    accessCode: settings.accessCode,
-    shaType: settings.shaType,
-    requestPhrase: settings.requestPhrase,
-    responsePhrase: settings.responsePhrase,
-    gatewayBaseUrl: settings.gatewayBaseUrl,
-    apiRoot: settings.apiRoot,
+    ...connectionOf(settings),
     fetch: settings.fetch,
     timeoutMs: settings.gatewayTimeoutMs,
     retry: false,

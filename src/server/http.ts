@@ -4,6 +4,7 @@
  */
 import { ORDER_TOKEN_HEADER } from '../core/endpoint-api.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { BodyNotUtf8, BodyTooLarge, readLimitedText } from '../gateway/body.ts';
 import { EndpointRefusal } from './errors.ts';
 
 /** What the runtime knows about a request beyond the Request itself. */
@@ -39,32 +40,12 @@ export function redirectResponse(location: string): Response {
  * Content-Length or while it streams in, whichever shows it first).
  */
 export async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw new EndpointRefusal('body_too_large');
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new EndpointRefusal('body_too_large');
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new EndpointRefusal('invalid_json');
+    return await readLimitedText(request, maxBytes, { fatal: true });
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new EndpointRefusal('body_too_large');
+    if (error instanceof BodyNotUtf8) throw new EndpointRefusal('invalid_json');
+    throw error;
   }
 }
 
@@ -196,4 +177,17 @@ export function preflightResponse(request: Request, policy: OriginPolicy): Respo
       ...SECURITY_HEADERS,
     },
   });
+}
+
+/** A JSON object from a body's text: nested no deeper than the limit, an object (not a list or a scalar), else `invalid_json`. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  assertJsonDepth(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new EndpointRefusal('invalid_json');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
+  return body as Record<string, unknown>;
 }

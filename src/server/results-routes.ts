@@ -13,7 +13,7 @@ import { validate } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { EndpointRefusal } from './errors.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from './hook-signature.ts';
-import { assertJsonContentType, assertJsonDepth, jsonResponse, languageFromHeaders, readBodyText } from './http.ts';
+import { assertJsonContentType, jsonResponse, languageFromHeaders, parseJsonObject, readBodyText } from './http.ts';
 import type { Logger } from './logger.ts';
 import type { ResultOutbox } from './result-outbox.ts';
 import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES } from './shop-protocol.ts';
@@ -54,15 +54,7 @@ export function createResultsRoutes(options: ResultsRoutesOptions): (request: Re
       log.warn('results_signature_invalid', { reason: verified.reason });
       throw new EndpointRefusal('hook_signature_invalid', { field: HOOK_SIGNATURE_HEADER.toLowerCase() });
     }
-    assertJsonDepth(text);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new EndpointRefusal('invalid_json');
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new EndpointRefusal('invalid_json');
-    const parsed = validate(schema, body, language);
+    const parsed = validate(schema, parseJsonObject(text), language);
     if (!parsed.ok) {
       const [first] = parsed.errors;
       throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });

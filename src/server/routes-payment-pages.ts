@@ -21,11 +21,14 @@ import {
   type SaveCardRequest,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
 import { hostedPaymentRequest, installmentsMerchantPageMerchantFields, tokenizationMerchantFields } from '../core/schemas/index.ts';
 import { signParams } from '../core/signature.ts';
+import type { EndpointSettings } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
 import { assertOrderPayable } from './gateway-status.ts';
+import type { MerchantOrder } from './orders.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -115,12 +118,7 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
     await assertOrderPayable(runtime, order, language);
     const standalone = input.installments === 'STANDALONE';
     const params = {
-      service_command: 'TOKENIZATION',
-      ...identityParams(settings),
-      merchant_reference: order.merchant_reference,
-      language,
-      return_url: returnUrlFor(settings, input.framed === true),
-      [COMPLETION_FIELDS.command]: input.command ?? 'PURCHASE',
+      ...tokenizationParams(settings, order, language, input.framed === true, input.command ?? 'PURCHASE'),
       [COMPLETION_FIELDS.plan_code]: input.plan_code,
       [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
       // Installments through the merchant page (spec): the gateway's page shows the order's plans.
@@ -141,6 +139,27 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
 });
 
 /**
+ * The fields of every TOKENIZATION the endpoint signs: identity, the order's reference, the
+ * return URL (framed or not) and what the return completes it with (`COMPLETION_FIELDS.command`).
+ */
+function tokenizationParams(
+  settings: EndpointSettings,
+  order: MerchantOrder,
+  language: Language,
+  framed: boolean,
+  completion: string,
+) {
+  return {
+    service_command: 'TOKENIZATION',
+    ...identityParams(settings),
+    merchant_reference: order.merchant_reference,
+    language,
+    return_url: returnUrlFor(settings, framed),
+    [COMPLETION_FIELDS.command]: completion,
+  };
+}
+
+/**
  * Save a card without paying: the spec's "create new token" (TOKENIZATION; the card is verified
  * and a token issued, nothing charged). The completion choice says so, signed, so the return
  * confirms the token with GET_TOKENS and charges nothing. `remember_me` YES is the customer's
@@ -153,12 +172,7 @@ export const saveCardRoute: JsonRoute<unknown> = defineRoute<SaveCardRequest>({
     const { settings } = runtime;
     await assertOrderPayable(runtime, order, language);
     const params = {
-      service_command: 'TOKENIZATION',
-      ...identityParams(settings),
-      merchant_reference: order.merchant_reference,
-      language,
-      return_url: returnUrlFor(settings, input.framed === true),
-      [COMPLETION_FIELDS.command]: SAVE_CARD_COMPLETION,
+      ...tokenizationParams(settings, order, language, input.framed === true, SAVE_CARD_COMPLETION),
       remember_me: 'YES',
     };
     const check = { operation: 'TOKENIZATION save card', schema: tokenizationMerchantFields, language };

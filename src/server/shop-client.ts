@@ -4,6 +4,7 @@
  * retry fails; the log says so once when it goes down and once when it comes back, never once
  * per attempt.
  */
+import { BodyTooLarge, readLimitedText } from '../gateway/body.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature, type HookVerification } from './hook-signature.ts';
 import type { Logger } from './logger.ts';
 
@@ -67,28 +68,14 @@ export async function postToShop(settings: ShopCallSettings, body: string): Prom
   }
 }
 
+/** The answer's text; an answer over the limit reads as empty, so its signature cannot verify. */
 async function readLimited(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      break;
-    }
-    chunks.push(value);
+  try {
+    return await readLimitedText(response, maxBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return '';
+    throw error;
   }
-  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
 }
 
 /**
