@@ -10,46 +10,9 @@
 import * as z from 'zod/mini';
 import { installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/installment-shapes.ts';
 import { pure } from './schemas/pure.ts';
-import type {
-  BillRequestBody,
-  FinancingOtpRequestBody,
-  FinancingPurchaseRequestBody,
-  FinancingVerifyCustomerRequestBody,
-  FinancingVerifyOtpRequestBody,
-  HostedPageRequestBody,
-  InstallmentPlansRequestBody,
-  MerchantPageRequestBody,
-  OrderRequestBody,
-  SaveCardRequestBody,
-  StatusRequestBody,
-} from './endpoint-api.ts';
+import { FRAMED_MESSAGE_TYPES, type ClientRouteName, type EndpointCall } from './endpoint-routes.ts';
 
-/** Route paths, relative to the endpoint URL the element is given. */
-export const ROUTES = {
-  order: '/order',
-  hostedPage: '/hosted-page',
-  merchantPage: '/merchant-page',
-  /** Save a card without paying: a signed TOKENIZATION with the customer's consent (remember_me YES). */
-  saveCard: '/save-card',
-  installmentPlans: '/installment-plans',
-  bill: '/bill',
-  financingVerifyCustomer: '/financing/verify-customer',
-  financingOtp: '/financing/otp',
-  financingVerifyOtp: '/financing/verify-otp',
-  financingPurchase: '/financing/purchase',
-  status: '/status',
-  /** The gateway's return URL (form post or query string); not called by the elements. */
-  gatewayReturn: '/return',
-} as const;
-
-export type RouteName = keyof typeof ROUTES;
-
-/**
- * The request header carrying the element's `order-token`: an opaque value the shop rendered into
- * its page for this order and customer, which a standalone endpoint passes on to the shop's order
- * lookup so the shop can tell its customer's requests from anyone else's (docs/standalone.md).
- */
-export const ORDER_TOKEN_HEADER = 'pg-order-token';
+export * from './endpoint-routes.ts';
 
 /** Integer minor units, as the merchant's order holds them. */
 export const minorUnits = pure(() => z.number().check(z.int(), z.nonnegative()));
@@ -142,66 +105,7 @@ export const statusResult = pure(() => z.object({
   refunded_amount: z.optional(minorUnits),
 }));
 
-// ---- The routes as the browser calls them ----
-
-/** A route the elements call: every route but the gateway's return address. */
-export type ClientRouteName = Exclude<RouteName, 'gatewayReturn'>;
-
-/**
- * One route as an element calls it: its name (what the request events carry) and the schema its
- * answer must pass. `Body` is the type of the body the element sends, type only: the endpoint
- * parses every request with the request schema above, and the browser does not check again the
- * bodies it builds itself.
- */
-export interface EndpointCall<Name extends ClientRouteName = ClientRouteName, Body = unknown, Result = unknown> {
-  readonly name: Name;
-  readonly result: z.ZodMiniType<Result>;
-  /** Never set; carries the body's type. */
-  readonly body?: Body;
-}
-
-/* @__NO_SIDE_EFFECTS__ */
-function endpointCall<Name extends ClientRouteName, Body, Result>(name: Name, result: z.ZodMiniType<Result>): EndpointCall<Name, Body, Result> {
-  return { name, result };
-}
-
-// One constant per route, so that a bundle holds the result schemas of the routes its elements call.
-export const orderCall = endpointCall<'order', OrderRequestBody, OrderResult>('order', orderResult);
-export const hostedPageCall = endpointCall<'hostedPage', HostedPageRequestBody, FormPostResult>('hostedPage', formPostResult);
-export const merchantPageCall = endpointCall<'merchantPage', MerchantPageRequestBody, FormPostResult>('merchantPage', formPostResult);
-export const saveCardCall = endpointCall<'saveCard', SaveCardRequestBody, FormPostResult>('saveCard', formPostResult);
-export const installmentPlansCall = endpointCall<'installmentPlans', InstallmentPlansRequestBody, InstallmentPlansResult>(
-  'installmentPlans',
-  installmentPlansResult,
-);
-export const billCall = endpointCall<'bill', BillRequestBody, BillResult>('bill', billResult);
-export const financingVerifyCustomerCall = endpointCall<
-  'financingVerifyCustomer',
-  FinancingVerifyCustomerRequestBody,
-  FinancingVerifyCustomerResult
->('financingVerifyCustomer', financingVerifyCustomerResult);
-export const financingOtpCall = endpointCall<'financingOtp', FinancingOtpRequestBody, FinancingOtpResult>(
-  'financingOtp',
-  financingOtpResult,
-);
-export const financingVerifyOtpCall = endpointCall<'financingVerifyOtp', FinancingVerifyOtpRequestBody, FinancingVerifyOtpResult>(
-  'financingVerifyOtp',
-  financingVerifyOtpResult,
-);
-export const financingPurchaseCall = endpointCall<'financingPurchase', FinancingPurchaseRequestBody, PaymentResult>(
-  'financingPurchase',
-  paymentResult,
-);
-export const statusCall = endpointCall<'status', StatusRequestBody, StatusResult>('status', statusResult);
-
 // ---- Messages of the endpoint's framed pages (endpoint page in a frame → element) ----
-
-/** `type` of every message a framed page posts to the element. */
-export const FRAMED_MESSAGE_TYPES = {
-  result: 'pg-checkout:result',
-  threeDs: 'pg-checkout:3ds',
-  height: 'pg-checkout:height',
-} as const;
 
 /**
  * A verified, confirmed outcome, as the endpoint's framed return page tells the element. Never a
@@ -257,37 +161,40 @@ export const endpointError = pure(() => z.object({
   }),
 }));
 
-/** Stable error codes of the endpoint, documented in docs/endpoint.md. */
-export type EndpointErrorCode =
-  | 'invalid_request'
-  | 'invalid_json'
-  | 'json_too_deep'
-  | 'unsupported_media_type'
-  | 'body_too_large'
-  | 'unknown_order'
-  | 'amount_mismatch'
-  | 'currency_mismatch'
-  | 'order_already_paid'
-  | 'order_in_progress'
-  | 'card_data_refused'
-  | 'command_refused'
-  | 'origin_refused'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'currency_not_supported'
-  | 'service_not_configured'
-  | 'flow_invalid'
-  | 'step_out_of_order'
-  | 'otp_resend_limited'
-  | 'gateway_unreachable'
-  | 'gateway_signature_invalid'
-  | 'gateway_answer_invalid'
-  | 'gateway_refused'
-  | 'order_lookup_failed'
-  | 'hook_signature_invalid'
-  | 'unknown_result'
-  | 'card_not_saved'
-  | 'internal_error';
+/** Every result schema an {@link EndpointCall} names. */
+const resultSchemas = {
+  orderResult,
+  formPostResult,
+  installmentPlansResult,
+  billResult,
+  financingVerifyCustomerResult,
+  financingOtpResult,
+  financingVerifyOtpResult,
+  paymentResult,
+  statusResult,
+};
+
+export type ResultSchemaName = keyof typeof resultSchemas;
+/** What the schema `Name` gives. */
+export type ResultOf<Name extends ResultSchemaName> = z.infer<(typeof resultSchemas)[Name]>;
+
+/** The answer of `call` if it passes the route's result schema, else undefined. */
+export function checkedResult<Result>(call: EndpointCall<ClientRouteName, unknown, Result>, payload: unknown): Result | undefined {
+  const checked = z.safeParse(resultSchemas[call.result], payload);
+  return checked.success ? (checked.data as Result) : undefined;
+}
+
+/** The refusal in a 4xx answer, if it has the endpoint's error shape. */
+export function checkedRefusal(payload: unknown): EndpointError['error'] | undefined {
+  const checked = z.safeParse(endpointError, payload);
+  return checked.success ? checked.data.error : undefined;
+}
+
+/** A framed page's message, if it is one the element knows. */
+export function checkedFramedMessage(data: unknown): FramedMessage | undefined {
+  const checked = z.safeParse(framedMessage, data);
+  return checked.success ? checked.data : undefined;
+}
 
 export type OrderResult = z.infer<typeof orderResult>;
 export type FormPostResult = z.infer<typeof formPostResult>;

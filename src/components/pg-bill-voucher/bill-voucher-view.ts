@@ -6,7 +6,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
-import { billCall, orderCall, type BillResult, type OrderResult } from '../../core/endpoint-results.ts';
+import type { BillResult, OrderResult } from '../../core/endpoint-results.ts';
+import { billCall, orderCall } from '../../core/endpoint-routes.ts';
 import { VOUCHER_CURRENCY } from '../../core/partners.ts';
 import {
   billReminder,

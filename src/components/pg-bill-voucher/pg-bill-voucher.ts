@@ -1,5 +1,5 @@
 import type { Language } from '../../core/language.ts';
-import { systemClock, type Clock } from '../../core/voucher.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { property } from '../shared/property.ts';

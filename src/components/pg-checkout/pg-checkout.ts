@@ -4,15 +4,8 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import {
-  hostedPageCall,
-  merchantPageCall,
-  orderCall,
-  saveCardCall,
-  type FormPostResult,
-  type FramedResultMessage,
-  type OrderResult,
-} from '../../core/endpoint-results.ts';
+import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-results.ts';
+import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';

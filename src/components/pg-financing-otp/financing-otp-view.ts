@@ -7,14 +7,8 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import {
-  financingOtpCall,
-  financingPurchaseCall,
-  financingVerifyCustomerCall,
-  financingVerifyOtpCall,
-  orderCall,
-  type PaymentResult,
-} from '../../core/endpoint-results.ts';
+import type { PaymentResult } from '../../core/endpoint-results.ts';
+import { financingOtpCall, financingPurchaseCall, financingVerifyCustomerCall, financingVerifyOtpCall, orderCall } from '../../core/endpoint-routes.ts';
 import type { Language } from '../../core/language.ts';
 import { normalizeFinancingPhone } from '../../core/partners.ts';
 import { countdownDigits, timeLeft } from '../../core/voucher.ts';

@@ -1,6 +1,6 @@
 import type { FinancingProduct } from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
-import { systemClock, type Clock } from '../../core/voucher.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { property } from '../shared/property.ts';

@@ -1,6 +1,5 @@
 /** Text of `<pg-installments>` in English and Arabic. */
 import { html } from 'lit';
-import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedEn, type SharedMessages } from '../shared/messages.ts';
 

@@ -5,8 +5,8 @@
  * the bodies the elements build are not checked again here, since the endpoint parses every one.
  * Elements never call `fetch`.
  */
-import * as z from 'zod/mini';
-import { ORDER_TOKEN_HEADER, ROUTES, endpointError, type ClientRouteName, type EndpointCall } from '../../core/endpoint-results.ts';
+import { ORDER_TOKEN_HEADER, ROUTES, type ClientRouteName, type EndpointCall } from '../../core/endpoint-routes.ts';
+import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
 
 /** A route the elements call (every route but the gateway's return address). */
@@ -96,6 +96,9 @@ export class EndpointClient {
       throw new EndpointRequestError(route, 'invalid_request', 'no endpoint URL configured', { field: 'endpoint' });
     }
 
+    // The schemas load while the request travels (once per page; at hand afterwards).
+    const contract = loadContract();
+    contract.catch(() => {});
     let response: Response;
     try {
       response = await this.#fetch(this.urlOf(route), {
@@ -117,10 +120,16 @@ export class EndpointClient {
 
     const payload = await readJson(response);
     if (signal?.aborted) throw signal.reason;
+    let check: Awaited<typeof contract>;
+    try {
+      check = await contract;
+    } catch {
+      throw new EndpointRequestError(route, 'network', 'the checkout could not load the code that reads the answer');
+    }
     if (!response.ok) {
-      const refusal = z.safeParse(endpointError, payload);
-      if (refusal.success) {
-        const { code, message, field, response_code: responseCode } = refusal.data.error;
+      const refusal = check.checkedRefusal(payload);
+      if (refusal) {
+        const { code, message, field, response_code: responseCode } = refusal;
         const retryAfterSeconds = retryAfterOf(response);
         return Promise.reject(
           new EndpointRequestError(route, 'refused', message, {
@@ -136,13 +145,13 @@ export class EndpointClient {
         httpStatus: response.status,
       });
     }
-    const checkedResult = z.safeParse(call.result, payload);
-    if (!checkedResult.success) {
+    const result = check.checkedResult(call, payload);
+    if (result === undefined) {
       throw new EndpointRequestError(route, 'invalid_response', `the answer of ${route} does not match the contract`, {
         httpStatus: response.status,
       });
     }
-    return checkedResult.data;
+    return result;
   }
 }
 

@@ -12,7 +12,9 @@
  * action). Anything else is ignored.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { FRAMED_MESSAGE_TYPES, framedMessage, type FormPostResult, type FramedResultMessage } from '../../core/endpoint-results.ts';
+import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
+import { FRAMED_MESSAGE_TYPES } from '../../core/endpoint-routes.ts';
+import { loadContract } from './contract.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
 import type { PaymentResultDetails } from './events.ts';
 
@@ -206,13 +208,21 @@ export class FramedFlowController implements ReactiveController {
     const fromPayment = source === this.#paymentFrame?.contentWindow;
     const fromChallenge = source === this.#challengeFrame?.contentWindow;
     if (!fromPayment && !fromChallenge) return;
-    const parsed = framedMessage.safeParse(event.data);
-    if (!parsed.success) return;
-    const message = parsed.data;
+    // The contract loaded with the request that signed the form; messages keep their order (one settled promise).
+    loadContract().then(
+      (contract) => {
+        const message = contract.checkedFramedMessage(event.data);
+        if (message) this.#take(message, event.origin, fromPayment);
+      },
+      () => {},
+    );
+  };
+
+  #take(message: FramedMessage, origin: string, fromPayment: boolean): void {
     const endpointOrigin = this.#endpointOrigin;
 
     if (message.type === FRAMED_MESSAGE_TYPES.height) {
-      const trusted = event.origin === endpointOrigin || event.origin === this.#gatewayOrigin;
+      const trusted = origin === endpointOrigin || origin === this.#gatewayOrigin;
       if (fromPayment && trusted && this.#stage === 'embedded') {
         this.#frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height)));
         this.#host.requestUpdate();
@@ -220,7 +230,7 @@ export class FramedFlowController implements ReactiveController {
       return;
     }
     // An outcome or a 3-D Secure address comes from the endpoint, about this element's order.
-    if (endpointOrigin === undefined || event.origin !== endpointOrigin) return;
+    if (endpointOrigin === undefined || origin !== endpointOrigin) return;
     if (message.merchant_reference !== undefined && message.merchant_reference !== this.#host.merchantReference) return;
 
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {
@@ -233,7 +243,7 @@ export class FramedFlowController implements ReactiveController {
     this.#closeDialog();
     this.#setStage('idle');
     this.#options.onResult(message);
-  };
+  }
 
   readonly #onTimeout = (): void => {
     this.#timeout = undefined;

@@ -3,7 +3,6 @@
  * card form. Element catalogs spread these in and add their own keys.
  */
 import { html } from 'lit';
-import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from './localize.ts';
 
 export interface SharedMessages {
