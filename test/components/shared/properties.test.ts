@@ -8,6 +8,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/define.ts';
 import { createManualClock, systemClock } from '../../../src/core/voucher.ts';
+import type { SharedMessages } from '../../../src/components/shared/messages.ts';
 import { PgBillVoucher, PgCheckout, PgFinancingOtp, PgInstallments, type PgElement } from '../../../src/index.ts';
 import { settled, shadowQuery, shadowQueryAll, textOf } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/network.ts';
@@ -69,7 +70,7 @@ const clock: PropertyCase = { initial: systemClock, values: [[manualClock, manua
 
 const text = (attribute: string, sample: string): PropertyCase => ({ attribute, initial: '', texts: [[sample, sample]] });
 
-const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElement; readonly cases: Cases }[] = [
+const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElement<SharedMessages>; readonly cases: Cases }[] = [
   {
     tag: 'pg-checkout',
     element: PgCheckout,
