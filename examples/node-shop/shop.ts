@@ -1,6 +1,6 @@
 /**
  * The PHP example shop again, in Hono on Node: a product, an order per checkout with an opaque
- * token for its customer, <pg-checkout> from the one-file bundle, the two signed hooks that
+ * token for its customer, <pg-checkout> from the bundle, the two signed hooks that
  * `pg-checkout serve` calls, and a result page that shows what the webhook stored.
  *
  *   PG_HOOK_SECRET=… npx tsx examples/node-shop/shop.ts      (see README.md)
@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
@@ -69,8 +69,15 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     return order && sameText(order.session, session(c)) ? order : undefined;
   };
 
-  app.get('/assets/pg-checkout.js', async (c) =>
-    c.body(await readFile(files.resolve('pg-checkout/bundle')), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  // The bundle: pg-checkout.js and the chunks it imports from chunks/ when a page needs them.
+  const bundle = files.resolve('pg-checkout/bundle');
+  app.get('/assets/pg-checkout.js', async (c) => c.body(await readFile(bundle), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  app.get('/assets/chunks/:name', async (c) => {
+    const name = c.req.param('name');
+    if (!/^[\w-][\w.-]*\.js$/.test(name)) return c.notFound();
+    const chunk = await readFile(join(dirname(bundle), 'chunks', name)).catch(() => undefined);
+    return chunk ? c.body(chunk, 200, { 'content-type': 'text/javascript; charset=utf-8' }) : c.notFound();
+  });
   app.get('/assets/default.css', async (c) =>
     c.body(await readFile(files.resolve('pg-checkout/themes/default.css')), 200, { 'content-type': 'text/css; charset=utf-8' }));
 

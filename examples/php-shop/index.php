@@ -17,11 +17,16 @@ $method = $_SERVER['REQUEST_METHOD'];
 if ($method === 'POST' && $path === '/pg-hooks/order') return order_lookup_hook();
 if ($method === 'POST' && $path === '/pg-hooks/result') return result_webhook_hook();
 
-// The package's files: the one-file bundle of the elements and a theme (after `npm run build`).
+// The package's files: the bundle of the elements and a theme (after `npm run build`). The bundle
+// is pg-checkout.js and the chunks it imports from chunks/ when a page needs them (the views of
+// the other elements, the Arabic text).
 $assets = [
     '/assets/pg-checkout.js' => ['bundle/pg-checkout.js', 'text/javascript'],
     '/assets/default.css' => ['../themes/default.css', 'text/css'],
 ];
+if (preg_match('#^/assets/chunks/([A-Za-z0-9_-][A-Za-z0-9_.-]*\.js)$#', $path, $chunk)) {
+    $assets[$path] = ['bundle/chunks/' . $chunk[1], 'text/javascript'];
+}
 if (isset($assets[$path])) {
     [$file, $type] = $assets[$path];
     $full = setting('PG_CHECKOUT_DIST', __DIR__ . '/../../dist') . '/' . $file;
