@@ -32,6 +32,8 @@ class ViewGate {
   failures = 0;
   /** Calls to the Arabic catalog of the modules that arrived. */
   arabicLoads = 0;
+  /** Arabic catalog loads still to fail. */
+  arabicFailures = 0;
   /** The last import: resolves when its module has arrived (rejects when it failed). */
   lastImport: Promise<unknown> = Promise.resolve();
   /** Resolves when an element's Arabic catalog has arrived. */
@@ -40,7 +42,7 @@ class ViewGate {
   #held: Promise<void> = Promise.resolve();
 
   reset(): void {
-    this.imports = this.failures = this.arabicLoads = 0;
+    this.imports = this.failures = this.arabicLoads = this.arabicFailures = 0;
     this.lastImport = Promise.resolve();
     this.arabicArrived = new Promise((resolve) => (this.#arabicArrived = resolve));
     this.#held = Promise.resolve();
@@ -79,6 +81,10 @@ class ViewGate {
       ar: async () => {
         this.arabicLoads += 1;
         await this.#held;
+        if (this.arabicFailures > 0) {
+          this.arabicFailures -= 1;
+          throw new TypeError('Failed to fetch dynamically imported module');
+        }
         const messages = await catalogs.ar();
         this.#arabicArrived();
         return messages;
@@ -301,6 +307,20 @@ describe('elements loaded on demand', () => {
       await gate.arabicArrived;
       await new Promise(requestAnimationFrame);
       expect(loading(el), ':state(loading)').to.equal(false);
+      expect(legend(el)).to.equal((await checkoutMessages.ar()).methodsLegend);
+    });
+
+    it('shows a failed Arabic catalog with Try again in Arabic, and loads it when the customer tries again', async () => {
+      gate.arabicFailures = 1;
+      const el = await elementReady(await checkout('ar'));
+      expect(textOf(shadowQuery(el, '[part~="failure"] [part~="error"]'))).to.equal(TEXT.ar.failed);
+      const retry = shadowQuery<HTMLButtonElement>(el, '[part~="failure"] [part~="retry"]');
+      expect(textOf(retry)).to.equal(TEXT.ar.retry);
+      expect(el.shadowRoot!.querySelector('[part~="methods"]'), 'no content').to.equal(null);
+
+      retry.click();
+      await elementReady(el);
+      expect(gate.arabicLoads).to.equal(2);
       expect(legend(el)).to.equal((await checkoutMessages.ar()).methodsLegend);
     });
   });
