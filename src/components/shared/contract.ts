@@ -5,15 +5,24 @@
  */
 import type * as EndpointResults from '../../core/endpoint-results.ts';
 
-type Contract = typeof EndpointResults;
+export type Contract = typeof EndpointResults;
 
 let loading: Promise<Contract> | undefined;
+let loaded: Contract | undefined;
 
 /** The contract's checks; a load that failed (the network) is tried again by the next call. */
 export function loadContract(): Promise<Contract> {
-  loading ??= import('../../core/endpoint-results.ts').catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
+  loading ??= import('../../core/endpoint-results.ts').then(
+    (contract) => (loaded = contract),
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
+}
+
+/** The contract's checks if they have loaded already (they have once any request was answered). */
+export function loadedContract(): Contract | undefined {
+  return loaded;
 }

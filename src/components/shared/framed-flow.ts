@@ -14,7 +14,7 @@
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
 import { FRAMED_MESSAGE_TYPES } from '../../core/endpoint-routes.ts';
-import { loadContract } from './contract.ts';
+import { loadContract, loadedContract, type Contract } from './contract.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
 import type { PaymentResultDetails } from './events.ts';
 
@@ -130,6 +130,8 @@ export class FramedFlowController implements ReactiveController {
     this.#closeDialog();
     this.#setStage(flow === 'embedded' ? 'embedded' : 'processing');
     this.#frameHeight = DEFAULT_FRAME_HEIGHT;
+    // Loaded already by the request that signed the form, unless a host gave the form itself.
+    loadContract().catch(() => {});
     try {
       this.#gatewayOrigin = new URL(post.action, location.href).origin;
     } catch {
@@ -208,14 +210,14 @@ export class FramedFlowController implements ReactiveController {
     const fromPayment = source === this.#paymentFrame?.contentWindow;
     const fromChallenge = source === this.#challengeFrame?.contentWindow;
     if (!fromPayment && !fromChallenge) return;
-    // The contract loaded with the request that signed the form; messages keep their order (one settled promise).
-    loadContract().then(
-      (contract) => {
-        const message = contract.checkedFramedMessage(event.data);
-        if (message) this.#take(message, event.origin, fromPayment);
-      },
-      () => {},
-    );
+    const take = (contract: Contract): void => {
+      const message = contract.checkedFramedMessage(event.data);
+      if (message) this.#take(message, event.origin, fromPayment);
+    };
+    // The contract loaded with the request that signed the form, so a message is taken at once.
+    const contract = loadedContract();
+    if (contract) take(contract);
+    else loadContract().then(take, () => {});
   };
 
   #take(message: FramedMessage, origin: string, fromPayment: boolean): void {
