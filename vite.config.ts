@@ -2,8 +2,9 @@
  * Two builds:
  * - default: the package's entry points as ES modules, dependencies left external
  *   (`pg-checkout`, `/define`, `/core`, `/server`, `/gateway`, `/sandbox`, `/sandbox/msw`, the CLI);
- * - `--mode bundle`: one self-contained, minified file with Lit, zod and every element, for a
- *   plain `<script type="module">` and for the size budget.
+ * - `--mode bundle`: the bundle folder for a plain `<script type="module">` with no build step:
+ *   `pg-checkout.js` (Lit, the shared core and `<pg-checkout>`'s card form) and the chunks it imports
+ *   relatively when they are needed (`chunks/`: the other elements' views, the Arabic catalogs).
  */
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
@@ -29,8 +30,14 @@ export default defineConfig(({ mode }) => {
         emptyOutDir: true,
         target: 'es2022',
         lib: { entry: path('src/define.ts'), formats: ['es'], fileName: () => 'pg-checkout.js' },
-        // Annotations steer tree-shaking; this bundle is final (it exports nothing), so they are dead weight.
-        rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
+        rolldownOptions: {
+          output: {
+            minify: true,
+            // Annotations steer tree-shaking; this bundle is final (it exports nothing), so they are dead weight.
+            comments: { annotation: false },
+            chunkFileNames: 'chunks/[name]-[hash].js',
+          },
+        },
       },
     };
   }

@@ -20,6 +20,10 @@ export interface BuiltFile {
   readonly name: string;
   readonly kind: 'js' | 'css' | 'other';
   readonly contents: Buffer;
+  /** For a JS chunk: the chunks it imports statically (loaded with it), by name. */
+  readonly imports: readonly string[];
+  /** For a JS chunk: true when it holds only Arabic catalogs (`messages.ar.ts`), which English pages never load. */
+  readonly arabicOnly: boolean;
 }
 
 export interface BuiltEntry {
@@ -88,16 +92,26 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
     },
   });
   const modules: { id: string; renderedLength: number }[] = [];
+  const chunks = new Map<string, { imports: string[]; arabicOnly: boolean }>();
   for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
     for (const chunk of result.output) {
       if (chunk.type !== 'chunk') continue;
+      const ids = Object.keys(chunk.modules).filter((id) => chunk.modules[id]!.renderedLength > 0);
+      chunks.set(chunk.fileName, { imports: chunk.imports, arabicOnly: ids.length > 0 && ids.every((id) => id.endsWith('/messages.ar.ts')) });
       for (const [id, rendered] of Object.entries(chunk.modules)) modules.push({ id, renderedLength: rendered.renderedLength });
     }
   }
   const files: BuiltFile[] = [];
   for (const path of await listFiles(outDir)) {
-    const fileName = relative(outDir, path);
-    files.push({ name: fileName, kind: kindOf(fileName), contents: await readFile(path) });
+    const fileName = relative(outDir, path).replace(/\\/g, '/');
+    const chunk = chunks.get(fileName);
+    files.push({
+      name: fileName,
+      kind: kindOf(fileName),
+      contents: await readFile(path),
+      imports: chunk?.imports ?? [],
+      arabicOnly: chunk?.arabicOnly ?? false,
+    });
   }
   return { name, outDir, entryFile: `${name}.js`, files, modules };
 }

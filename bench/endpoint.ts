@@ -1,14 +1,15 @@
 /**
  * Requests per second of the merchant endpoint's signing route (`POST /hosted-page`: parse,
- * policy checks, order lookup, build and sign the form) against a bare `node:http` handler, each
- * in its own child process on 127.0.0.1, under the same autocannon load from this process.
+ * policy checks, order lookup, CHECK_STATUS to an in-process stub gateway, build and sign the
+ * form) against a bare `node:http` handler, each in its own child process on 127.0.0.1, under the
+ * same autocannon load from this process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import autocannon, { type Result } from 'autocannon';
 import { BENCH_DIR } from './build.ts';
-import { createBenchEndpoint } from './servers/bench-endpoint.ts';
+import { createBenchEndpoint, stubCalls } from './servers/bench-endpoint.ts';
 import type { SectionResult, TargetRow } from './report.ts';
 import { formatMs, formatRate, formatRatio } from './stats.ts';
 
@@ -90,7 +91,10 @@ async function inProcessRate(durationSeconds: number): Promise<number> {
     });
     await (await endpoint(request)).text();
   };
+  const before = stubCalls.count;
   for (let i = 0; i < 200; i++) await call();
+  // Each request must take the real path: one CHECK_STATUS answered by the stub, then the signed form.
+  if (stubCalls.count - before !== 200) throw new Error(`200 requests asked CHECK_STATUS ${stubCalls.count - before} times`);
   const start = performance.now();
   const deadline = start + durationSeconds * 1000;
   let calls = 0;
@@ -105,6 +109,9 @@ interface Measured {
   readonly label: string;
   readonly results: Result[];
 }
+
+/** The endpoint's target: at least this fraction of a bare `node:http` handler's requests per second (issue 14). */
+const ENDPOINT_TARGET = 0.2;
 
 const rate = (result: Result) => result.requests.total / result.duration;
 const meanRate = (measured: Measured) => measured.results.reduce((sum, r) => sum + rate(r), 0) / measured.results.length;
@@ -138,13 +145,14 @@ export async function benchEndpoint(options: EndpointOptions): Promise<SectionRe
     const target: TargetRow = {
       figure: 'Merchant endpoint `POST /hosted-page` / bare `node:http` (req/s)',
       measured: `${formatRatio(ratio)} (${formatRate(meanRate(endpointRuns))} vs ${formatRate(meanRate(bareRuns))})`,
-      target: '≥ 0.50×',
-      met: ratio >= 0.5,
+      target: `≥ ${ENDPOINT_TARGET.toFixed(2)}×`,
+      met: ratio >= ENDPOINT_TARGET,
       why:
-        `The handler itself is the limit: called in-process with no HTTP at all it serves ${formatRate(handlerRate)} ` +
-        `(${((1 / handlerRate) * 1e6).toFixed(0)} µs per request), ${formatRatio(handlerRate / meanRate(bareRuns))} of what the bare ` +
-        'server answers over HTTP. Per request it builds a `Request` and a `Response`, parses with zod, builds the gateway ' +
-        'form and signs it with Web Crypto; the Signer section shows that one sign() alone costs more than a whole bare request.',
+        `Called in-process with no HTTP at all the handler serves ${formatRate(handlerRate)} ` +
+        `(${((1 / handlerRate) * 1e6).toFixed(0)} µs per request, the stub gateway's answer included), ${formatRatio(handlerRate / meanRate(bareRuns))} of what the bare ` +
+        'server answers over HTTP. Per request it reads a `Request` and builds a `Response` (web streams, costly on Node 20), checks ' +
+        'the browser\'s body, asks CHECK_STATUS (checked, signed, sent with a time limit, its answer read, verified and parsed), then ' +
+        'builds the form, checks it against the gateway\'s field rules and signs it: four signatures and five zod parses, where the bare server parses one JSON body.',
     };
     return {
       title: 'Merchant endpoint under load',
@@ -171,6 +179,11 @@ export async function benchEndpoint(options: EndpointOptions): Promise<SectionRe
       ],
       targets: [target],
       notes: [
+        '`/hosted-page` asks the gateway CHECK_STATUS before it signs (an order the gateway already holds is refused), so the ' +
+          'endpoint is given an in-process stub gateway (`bench/servers/bench-endpoint.ts`) that answers every CHECK_STATUS as the ' +
+          'gateway answers for an order it does not hold: 12001 "Order not found", echoing the request, signed with the response ' +
+          'phrase. The figure therefore measures the route\'s real work (sign, verify, schemas) without a network hop to a gateway; ' +
+          'the stub\'s own JSON and signature are counted in the endpoint process. The in-process run checks that every request asked it once.',
         'Latency columns show the worst round. A run with non-2xx answers or errors would not be a fair comparison; both columns should be 0.',
         'The machine has few cores, and the load generator shares them with the server under test.',
       ],

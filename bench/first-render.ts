@@ -16,7 +16,7 @@ import { formatMs, formatRatio, median, percentile } from './stats.ts';
 export interface FirstRenderCase {
   readonly name: string;
   readonly label: string;
-  /** The page script: imports `pages/evaluation-start.ts` first, mounts the widget, reports. */
+  /** The page script: imports `pages/evaluation-start.ts` (which reads the template's mark) first, mounts the widget, reports. */
   readonly script: string;
   readonly markup: string;
 }
@@ -43,11 +43,6 @@ export async function runFirstRender(
   const pages: string[] = [];
   for (const testCase of cases) {
     const built = await buildEntry(testCase.name, testCase.script);
-    const source = built.files.find((file) => file.name === built.entryFile)?.contents.toString('utf8') ?? '';
-    // The mark must open the bundle, or "from module evaluation" would start late.
-    if (!source.slice(0, 200).includes('bench:evaluation-start')) {
-      throw new Error(`${testCase.name}: the evaluation-start mark is not the first statement of the bundle`);
-    }
     pages.push(await writePage({ name: testCase.name, built, markup: testCase.markup }));
     samples.push({ testCase, results: [], failures: [], externalRequests: new Set() });
   }
@@ -86,10 +81,10 @@ export function firstRenderTable(samples: readonly CaseSamples[]) {
     headers: [
       'Case',
       'loads ok / failed',
-      'evaluation → painted, median',
+      'mark → painted, median',
       'p90',
-      'evaluation → DOM ready, median',
-      'navigation → evaluation start, median',
+      'mark → DOM ready, median',
+      'navigation → mark, median',
     ],
     rows: samples.map((sample) => {
       const painted = sample.results.map((r) => r.paintedMs ?? Number.NaN);
@@ -163,8 +158,11 @@ export async function benchFirstRender(
     '"Ready" is the card-number field present in the DOM (pg-checkout: after `updateComplete`, enabled in the shadow root; ' +
       'Adyen: its card-number slot mounted). "Painted" is ready plus two `requestAnimationFrame` ticks, so it includes ' +
       'waiting for up to two frames (about 16.7 ms each) in both cases.',
-    'Times start at a `performance.mark` in the first module the page bundle evaluates, built into the same kind of ' +
-      'bundle as the size section; "navigation → evaluation start" covers fetching and compiling the bundle (loopback, no cache).',
+    'Times start at a `performance.mark` set by a classic script just before the page\'s module script, so fetching, ' +
+      'compiling and evaluating the whole module graph counts (pg-checkout\'s entry and the chunks it imports statically; ' +
+      'Adyen\'s one file), built as in the size section; "navigation → mark" is the page itself up to that script (loopback, no cache). ' +
+      'Until issue 14 the mark was the first statement of a one-file bundle, so fetching and compiling were not counted: ' +
+      'the 0.33–0.35× of that time is not comparable with this figure (the same runs gave about 0.5× from navigation).',
     `Adyen Web ${adyenVersion} is mounted with a fake test client key and a local \`paymentMethodsResponse\` ` +
       '(no session call), analytics disabled. Its card number, expiry and security code are iframes served by Adyen ' +
       '(`securedFields.html`), which this loopback-only machine cannot reach: ' +
@@ -184,7 +182,7 @@ export async function benchFirstRender(
     title: 'First render',
     method:
       `${options.loads} cold loads per case (a new browser context each, cases interleaved, one unmeasured warm-up load each) ` +
-      'of the same page template served from a loopback `node:http` server; medians from module evaluation to the card form painted.',
+      'of the same page template served from a loopback `node:http` server; medians from the mark before the page\'s module script to the card form painted.',
     tables: [firstRenderTable([ours, adyen])],
     targets: [target],
     notes,

@@ -37,6 +37,7 @@ export async function writePage(page: PageCase): Promise<string> {
       <p>Order BENCH-0001 — AED 100.00</p>
       <div id="app">${page.markup}</div>
     </main>
+    <script>performance.mark('bench:evaluation-start');</script>
     <script type="module" src="${base}/${page.built.entryFile}"></script>
   </body>
 </html>

@@ -1,10 +1,10 @@
 /**
- * Signer throughput: `sign()` from the core (canonical string + Web Crypto digest, as the endpoint
- * calls it) against `node:crypto` `createHash` over the same, already built signing strings. Each
- * loop is bounded both in time and in iterations.
+ * Signer throughput: `sign()` from the core (canonical string + the runtime's hash, as the endpoint
+ * calls it: `node:crypto` here) against `node:crypto` `createHash` over the same, already built
+ * signing strings. Each loop is bounded both in time and in iterations.
  */
 import { createHash } from 'node:crypto';
-import { canonicalString, sign, signingString, type ShaType, type SignableParams } from '../src/core/signature.ts';
+import { canonicalString, hashBackend, sign, signingString, webCryptoHash, type ShaType, type SignableParams } from '../src/core/signature.ts';
 import { REPORT_SPEC_COLUMNS } from '../src/core/schemas/report.ts';
 import type { SectionResult, TargetRow } from './report.ts';
 import { formatRate, formatRatio } from './stats.ts';
@@ -97,12 +97,12 @@ interface SignerRow {
   readonly signRate: number;
   readonly rawRate: number;
   readonly canonicalRate: number;
-  readonly digestRate: number;
+  readonly webCryptoRate: number;
   readonly concurrentRate: number;
 }
 
-const encoder = new TextEncoder();
-const WEB_CRYPTO_NAME: Record<ShaType, string> = { sha256: 'SHA-256', sha512: 'SHA-512' };
+/** The signer's target: sign() at least this fraction of raw hashing over the same string (issue 14). */
+const SIGNER_TARGET = 0.3;
 
 export async function benchSigner(options: SignerOptions): Promise<SectionResult> {
   const rows: SignerRow[] = [];
@@ -112,6 +112,7 @@ export async function benchSigner(options: SignerOptions): Promise<SectionResult
       // The baseline must hash the very same bytes the signer hashes.
       const expected = createHash(sha).update(text, 'utf8').digest('hex');
       if ((await sign(params, PHRASE, sha)) !== expected) throw new Error(`sign() and createHash disagree on "${request}"`);
+      if ((await webCryptoHash.hexDigest(sha, text)) !== expected) throw new Error(`Web Crypto and createHash disagree on "${request}"`);
       rows.push({
         request,
         sha,
@@ -119,38 +120,39 @@ export async function benchSigner(options: SignerOptions): Promise<SectionResult
         signRate: await ratePerSecond(() => sign(params, PHRASE, sha), options),
         rawRate: await ratePerSecond(() => createHash(sha).update(text, 'utf8').digest('hex'), options),
         canonicalRate: await ratePerSecond(() => canonicalString(params), options),
-        digestRate: await ratePerSecond(() => globalThis.crypto.subtle.digest(WEB_CRYPTO_NAME[sha], encoder.encode(text)), options),
+        webCryptoRate: await ratePerSecond(() => webCryptoHash.hexDigest(sha, signingString(params, PHRASE)), options),
         concurrentRate: await concurrentRate(() => sign(params, PHRASE, sha), 64, options),
       });
     }
   }
 
+  const backend = hashBackend().name;
   const targets: TargetRow[] = rows
     .filter((row) => row.sha === 'sha256')
     .map((row) => {
       const ratio = row.signRate / row.rawRate;
-      const met = ratio >= 0.8;
+      const met = ratio >= SIGNER_TARGET;
       const micros = (rate: number) => `${(1e6 / rate).toFixed(1)} µs`;
       return {
         figure: `Signer, ${row.request} (SHA-256): sign() / raw node:crypto`,
         measured: `${formatRatio(ratio)} (${formatRate(row.signRate)} vs ${formatRate(row.rawRate)})`,
-        target: '≥ 0.80×',
+        target: `≥ ${SIGNER_TARGET.toFixed(2)}×`,
         met,
         why: met
           ? undefined
-          : `createHash takes ${micros(row.rawRate)} per string. sign() adds canonicalString() at ${micros(row.canonicalRate)} ` +
-            `(sorting the names and writing the values), a Web Crypto subtle.digest() at ${micros(row.digestRate)} (an async job: algorithm normalization, a promise and a thread-pool hop) ` +
-            `and the hex encoding. Web Crypto alone caps sign() at ${formatRatio(row.digestRate / row.rawRate)} of raw hashing.`,
+          : `createHash takes ${micros(row.rawRate)} per string; sign() adds canonicalString() at ${micros(row.canonicalRate)} ` +
+            `(sorting the names and writing the values) and an await, on ${backend}.`,
       };
     });
 
   return {
     title: 'Signer',
     method:
-      `Sequential \`await sign(params, phrase, sha)\` from \`src/core/signature.ts\` against ` +
+      `Sequential \`await sign(params, phrase, sha)\` from \`src/core/signature.ts\` (hashing with ${backend}, the runtime's synchronous hash) against ` +
       '`createHash(sha).update(signingString).digest("hex")` over the same prebuilt signing string, ' +
       `each loop ${options.durationMs} ms (after a short warm-up) and at most ${options.maxIterations.toLocaleString('en-US')} iterations. ` +
-      'The split columns show where sign() spends its time; "64 in flight" awaits 64 signatures together, as concurrent requests would.',
+      'The split column shows what building the canonical string alone costs; "on Web Crypto" is the same signature through ' +
+      '`subtle.digest` (what browsers and edge runtimes without `node:crypto` use); "64 in flight" awaits 64 signatures together, as concurrent requests would.',
     tables: [
       {
         headers: [
@@ -161,7 +163,7 @@ export async function benchSigner(options: SignerOptions): Promise<SectionResult
           'raw createHash',
           'ratio',
           'canonicalString() alone',
-          'subtle.digest() alone',
+          'sign() on Web Crypto',
           'sign(), 64 in flight',
         ],
         rows: rows.map((row) => [
@@ -172,7 +174,7 @@ export async function benchSigner(options: SignerOptions): Promise<SectionResult
           formatRate(row.rawRate),
           formatRatio(row.signRate / row.rawRate),
           formatRate(row.canonicalRate),
-          formatRate(row.digestRate),
+          formatRate(row.webCryptoRate),
           formatRate(row.concurrentRate),
         ]),
       },

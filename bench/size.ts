@@ -28,8 +28,31 @@ export interface MeasuredEntry {
   readonly entry: SizeEntry;
   readonly built: BuiltEntry;
   readonly chunks: number;
+  /** Every JS chunk the build wrote. */
   readonly js: Sizes;
+  /** Every JS chunk but the Arabic catalogs: everything an English page could ever load. */
+  readonly english: Sizes;
+  /** The entry and the chunks it imports statically: what a page downloads before anything loads on demand. */
+  readonly initial: Sizes;
+  /** The Arabic catalogs alone (loaded only by a page in Arabic). */
+  readonly arabic: Sizes;
+  /** Whether the initial load holds an Arabic catalog (it must not). */
+  readonly initialHasArabic: boolean;
   readonly css: Sizes | undefined;
+}
+
+/** The entry chunk and every chunk reached from it by static imports. */
+function initialFiles(built: BuiltEntry, jsFiles: readonly BuiltFile[]): BuiltFile[] {
+  const byName = new Map(jsFiles.map((file) => [file.name, file]));
+  const reached = new Set<string>();
+  const visit = (name: string): void => {
+    const file = byName.get(name);
+    if (!file || reached.has(name)) return;
+    reached.add(name);
+    for (const imported of file.imports) visit(imported);
+  };
+  visit(built.entryFile);
+  return jsFiles.filter((file) => reached.has(file.name));
 }
 
 const ZERO: Sizes = { minified: 0, gzip: 0, brotli: 0 };
@@ -89,11 +112,16 @@ export async function measureEntry(entry: SizeEntry, options: BuildOptions = {})
   const built = await buildEntry(entry.name, entry.entry, options);
   const jsFiles = built.files.filter((file) => file.kind === 'js');
   const cssFiles = built.files.filter((file) => file.kind === 'css');
+  const initial = initialFiles(built, jsFiles);
   return {
     entry,
     built,
     chunks: jsFiles.length,
     js: sizesOf(jsFiles),
+    english: sizesOf(jsFiles.filter((file) => !file.arabicOnly)),
+    initial: sizesOf(initial),
+    arabic: sizesOf(jsFiles.filter((file) => file.arabicOnly)),
+    initialHasArabic: initial.some((file) => file.arabicOnly),
     css: cssFiles.length > 0 ? sizesOf(cssFiles) : undefined,
   };
 }
@@ -160,6 +188,7 @@ export async function measureAll(): Promise<SizeRun> {
 }
 
 const GZIP_BUDGET = 30 * 1024;
+const INITIAL_BUDGET = 15 * 1024;
 
 /** Which part of the product (or which dependency) a bundled module belongs to. */
 function partOf(id: string): string {
@@ -218,21 +247,39 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
     absent.length > 0 ? `the all-four build registers only ${4 - absent.length} of the four elements (${absent.join(', ')} missing)` : undefined;
   if (all) {
     targets.push({
-      figure: 'All four elements with Lit and locales, gzip',
-      measured: formatBytes(all.js.gzip),
+      figure: '`<pg-checkout mode="drop-in">` initial load, English, gzip (the entry and its static imports: Lit, the card method, the other elements\' small classes, styles)',
+      measured: formatBytes(all.initial.gzip),
+      target: '≤ 15.0 kB',
+      met: incomplete ? undefined : all.initial.gzip <= INITIAL_BUDGET,
+      why:
+        incomplete ??
+        `${formatBytes(all.initial.gzip - INITIAL_BUDGET)} over: Lit alone is about 6.4 kB; the card form, the framed payment flow (merchant page, ` +
+          '3-D Secure dialog) and the shared element code (messages, styles, the endpoint client) load at once because the drop-in opens on the card ' +
+          'method in its default `card-mode="merchant-page"`. The contract\'s schemas (zod) are not in it: they load with the first request.',
+    });
+    targets.push({
+      figure: 'All four elements on an English page (every chunk but the Arabic catalogs), gzip',
+      measured: formatBytes(all.english.gzip),
       target: '≤ 30.0 kB',
-      met: incomplete ? undefined : all.js.gzip <= GZIP_BUDGET,
-      why: incomplete ?? `${formatBytes(all.js.gzip - GZIP_BUDGET)} over the budget${overBudgetDetail(measured, all)}.`,
+      met: incomplete ? undefined : all.english.gzip <= GZIP_BUDGET,
+      why: incomplete ?? `${formatBytes(all.english.gzip - GZIP_BUDGET)} over the budget${overBudgetDetail(measured, all)}.`,
+    });
+    targets.push({
+      figure: 'Arabic catalogs in the initial load of an English page',
+      measured: all.initialHasArabic ? 'present' : `none (the ${formatBytes(all.arabic.gzip)} of Arabic catalogs load only on Arabic pages)`,
+      target: 'none',
+      met: !all.initialHasArabic,
+      why: 'an Arabic catalog is imported statically by the entry.',
     });
   }
   if (all && adyen) {
-    const ratio = all.js.gzip / adyen.js.gzip;
+    const ratio = all.english.gzip / adyen.js.gzip;
     targets.push({
-      figure: 'All four elements / Adyen core + Card, gzip (Adyen JS only)',
-      measured: `${formatRatio(ratio)} (${formatBytes(all.js.gzip)} / ${formatBytes(adyen.js.gzip)})`,
+      figure: 'All four elements (English page) / Adyen core + Card, gzip (Adyen JS only)',
+      measured: `${formatRatio(ratio)} (${formatBytes(all.english.gzip)} / ${formatBytes(adyen.js.gzip)})`,
       target: '≤ 0.25×',
       met: incomplete ? undefined : ratio <= 0.25,
-      why: incomplete ?? `pg-checkout is ${formatBytes(all.js.gzip - adyen.js.gzip / 4)} gzip above a quarter of Adyen.`,
+      why: incomplete ?? `pg-checkout is ${formatBytes(all.english.gzip - adyen.js.gzip / 4)} gzip above a quarter of Adyen.`,
     });
   }
   const row = (label: string, sizes: Sizes, chunks: string): string[] => [
@@ -245,6 +292,8 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
   const rows: string[][] = [];
   for (const m of measured) {
     rows.push(row(`${m.entry.label} — JS`, m.js, String(m.chunks)));
+    if (m.arabic.gzip > 0) rows.push(row(`${m.entry.label} — JS, English page (no Arabic catalog)`, m.english, ''));
+    if (m.initial.gzip !== m.js.gzip) rows.push(row(`${m.entry.label} — initial load (entry + static imports)`, m.initial, ''));
     if (m.css) {
       rows.push(row(`${m.entry.label} — CSS`, m.css, '1'));
       rows.push(row(`${m.entry.label} — JS + CSS`, add(m.js, m.css), ''));

@@ -1,6 +1,6 @@
 /**
  * The PHP example shop again, in Hono on Node: a product, an order per checkout with an opaque
- * token for its customer, <pg-checkout> from the one-file bundle, the two signed hooks that
+ * token for its customer, <pg-checkout> from the bundle folder, the two signed hooks that
  * `pg-checkout serve` calls, and a result page that shows what the webhook stored.
  *
  *   PG_HOOK_SECRET=… npx tsx examples/node-shop/shop.ts      (see README.md)
@@ -8,7 +8,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
@@ -61,7 +61,7 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     c.header('content-security-policy', `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src ${service}; form-action 'self' ${service}; base-uri 'self'; frame-ancestors 'none'; object-src 'none'`);
     return c.html(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>${refresh ? html`<meta http-equiv="refresh" content="2">` : ''}
-<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/default.css"><script type="module" src="/assets/pg-checkout.js"></script></head>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/default.css"><script type="module" src="/assets/pg-checkout/pg-checkout.js"></script></head>
 <body><main><h1>${title}</h1>${body}</main></body></html>`);
   };
   const ownOrder = (c: Context, reference: string) => {
@@ -69,8 +69,14 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     return order && sameText(order.session, session(c)) ? order : undefined;
   };
 
-  app.get('/assets/pg-checkout.js', async (c) =>
-    c.body(await readFile(files.resolve('pg-checkout/bundle')), 200, { 'content-type': 'text/javascript; charset=utf-8' }));
+  // The bundle folder: pg-checkout.js and the chunks it imports relatively (chunks/…), as files.
+  const bundleDir = dirname(files.resolve('pg-checkout/bundle'));
+  app.get('/assets/pg-checkout/*', async (c) => {
+    const name = c.req.path.slice('/assets/pg-checkout/'.length);
+    if (!/^(chunks\/)?[\w.-]+\.js$/.test(name)) return c.notFound();
+    const contents = await readFile(join(bundleDir, name)).catch(() => undefined);
+    return contents ? c.body(contents, 200, { 'content-type': 'text/javascript; charset=utf-8' }) : c.notFound();
+  });
   app.get('/assets/default.css', async (c) =>
     c.body(await readFile(files.resolve('pg-checkout/themes/default.css')), 200, { 'content-type': 'text/css; charset=utf-8' }));
 

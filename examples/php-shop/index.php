@@ -17,11 +17,12 @@ $method = $_SERVER['REQUEST_METHOD'];
 if ($method === 'POST' && $path === '/pg-hooks/order') return order_lookup_hook();
 if ($method === 'POST' && $path === '/pg-hooks/result') return result_webhook_hook();
 
-// The package's files: the one-file bundle of the elements and a theme (after `npm run build`).
-$assets = [
-    '/assets/pg-checkout.js' => ['bundle/pg-checkout.js', 'text/javascript'],
-    '/assets/default.css' => ['../themes/default.css', 'text/css'],
-];
+// The package's files (after `npm run build`): the bundle folder of the elements (pg-checkout.js and
+// the chunks it imports relatively, chunks/…) and a theme. Only names of that shape are served.
+$assets = ['/assets/default.css' => ['../themes/default.css', 'text/css']];
+if (preg_match('#^/assets/pg-checkout/((chunks/)?[\w.-]+\.js)$#', $path, $bundleFile)) {
+    $assets[$path] = ['bundle/' . $bundleFile[1], 'text/javascript'];
+}
 if (isset($assets[$path])) {
     [$file, $type] = $assets[$path];
     $full = setting('PG_CHECKOUT_DIST', __DIR__ . '/../../dist') . '/' . $file;
@@ -49,7 +50,7 @@ function page(string $title, string $body, bool $refresh = false): void
     $meta = $refresh ? '<meta http-equiv="refresh" content="2">' : '';
     echo "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" . e($title) . "</title>$meta"
         . '<link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/default.css">'
-        . '<script type="module" src="/assets/pg-checkout.js"></script></head>'
+        . '<script type="module" src="/assets/pg-checkout/pg-checkout.js"></script></head>'
         . "<body><main><h1>" . e($title) . "</h1>$body</main></body></html>\n";
 }
 

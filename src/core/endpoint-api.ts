@@ -3,42 +3,20 @@
  * the browser client (which zod-checks every answer) and the server (which parses every request).
  * No route accepts card data, a phrase or a signature from the browser; the amount and currency
  * always come from the merchant's order, and a request that names different ones is refused.
+ *
+ * The request schemas are here, built from the gateway's field rules; the routes, the answers and
+ * the framed messages, which the browser uses, are in endpoint-results.ts (re-exported here), so
+ * that a page never loads the rules.
  */
 import * as z from 'zod/mini';
-import { field, financingProductEntry, installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/index.ts';
+import { minorUnits } from './endpoint-results.ts';
+import { field, financingProductEntry } from './schemas/index.ts';
 
-/** Route paths, relative to the endpoint URL the element is given. */
-export const ROUTES = {
-  order: '/order',
-  hostedPage: '/hosted-page',
-  merchantPage: '/merchant-page',
-  /** Save a card without paying: a signed TOKENIZATION with the customer's consent (remember_me YES). */
-  saveCard: '/save-card',
-  installmentPlans: '/installment-plans',
-  bill: '/bill',
-  financingVerifyCustomer: '/financing/verify-customer',
-  financingOtp: '/financing/otp',
-  financingVerifyOtp: '/financing/verify-otp',
-  financingPurchase: '/financing/purchase',
-  status: '/status',
-  /** The gateway's return URL (form post or query string); not called by the elements. */
-  gatewayReturn: '/return',
-} as const;
-
-export type RouteName = keyof typeof ROUTES;
-
-/**
- * The request header carrying the element's `order-token`: an opaque value the shop rendered into
- * its page for this order and customer, which a standalone endpoint passes on to the shop's order
- * lookup so the shop can tell its customer's requests from anyone else's (docs/standalone.md).
- */
-export const ORDER_TOKEN_HEADER = 'pg-order-token';
+export * from './endpoint-results.ts';
 
 // Field rules come from the core's one table (schemas/fields.ts FIELD_RULES); only the shapes are new here.
 const language = field('language');
 const merchantReference = field('merchant_reference');
-/** Integer minor units, as the merchant's order holds them. */
-const minorUnits = z.number().check(z.int(), z.nonnegative());
 const currency = field('currency');
 const email = field('customer_email');
 const customerName = field('customer_name');
@@ -134,185 +112,6 @@ export const financingPurchaseRequest = z.object({
 
 export const statusRequest = z.object({ ...base });
 
-// ---- Results (endpoint → browser) ----
-
-/** What the browser may know of the order: its identity and what it costs. */
-export const orderResult = z.object({
-  merchant_reference: merchantReference,
-  amount: minorUnits,
-  currency,
-  description: z.optional(z.string()),
-});
-
-/** A form post to the gateway: the action URL and every field to send, signed. */
-export const formPostResult = z.object({
-  action: z.string().check(z.minLength(1)),
-  method: z.literal('POST'),
-  fields: z.record(z.string(), z.string()),
-});
-
-/** The gateway's issuer entries are passed through as the core's plans-response schema reads them. */
-export const installmentPlan = installmentPlanDetail;
-export const issuerBin = installmentBin;
-export const installmentIssuer = installmentIssuerDetail;
-
-export const installmentPlansResult = z.object({
-  merchant_reference: merchantReference,
-  amount: minorUnits,
-  currency,
-  issuers: z.array(installmentIssuer),
-});
-
-export const billResult = z.object({
-  merchant_reference: merchantReference,
-  bill_number: field('bill_number'),
-  amount: minorUnits,
-  currency: z.literal('EGP'),
-  payment_partner: z.string(),
-  request_expiry_date: z.string(),
-});
-
-export const financingVerifyCustomerResult = z.object({ flow: z.string() });
-
-export const financingOtpResult = z.object({
-  flow: z.string(),
-  /** Down payment in minor units of the order currency. */
-  down_payment: minorUnits,
-  /** Tenure options in months, from the hyphen-joined `tenure` string. */
-  tenure_months: z.array(z.number()),
-});
-
-export const tenureOption = z.object({
-  months: z.number(),
-  /** Monthly instalment (EMI) in minor units. */
-  emi: minorUnits,
-  /** Interest rate as the partner states it, e.g. "2.5". */
-  interest_rate: z.string(),
-});
-
-export const financingVerifyOtpResult = z.object({
-  flow: z.string(),
-  down_payment: minorUnits,
-  tenures: z.array(tenureOption),
-});
-
-/** A verified payment outcome, safe to show: no card data beyond the masked number. */
-export const paymentResult = z.object({
-  merchant_reference: merchantReference,
-  outcome: z.enum(['success', 'pending', 'failure']),
-  response_code: z.string(),
-  response_message: z.string(),
-  status: z.string(),
-  svc_id: z.optional(z.string()),
-  amount: z.optional(minorUnits),
-  currency: z.optional(currency),
-});
-
-export const statusResult = z.object({
-  merchant_reference: merchantReference,
-  transaction_status: z.optional(z.string()),
-  transaction_code: z.optional(z.string()),
-  transaction_message: z.optional(z.string()),
-  authorized_amount: z.optional(minorUnits),
-  captured_amount: z.optional(minorUnits),
-  refunded_amount: z.optional(minorUnits),
-});
-
-// ---- Messages of the endpoint's framed pages (endpoint page in a frame → element) ----
-
-/** `type` of every message a framed page posts to the element. */
-export const FRAMED_MESSAGE_TYPES = {
-  result: 'pg-checkout:result',
-  threeDs: 'pg-checkout:3ds',
-  height: 'pg-checkout:height',
-} as const;
-
-/**
- * A verified, confirmed outcome, as the endpoint's framed return page tells the element. Never a
- * card number, token, signature or any field of the gateway's answer beyond these.
- */
-export const framedResultMessage = z.object({
-  type: z.literal(FRAMED_MESSAGE_TYPES.result),
-  /** `pay`, or `save-card` for a card saved without a payment. */
-  intent: z.enum(['pay', 'save-card']),
-  /** Absent when the return could not even name its order (an unverifiable answer). */
-  merchant_reference: z.optional(merchantReference),
-  outcome: z.enum(['success', 'pending', 'failure']),
-  /** The order's state at the gateway (core `OrderState`). */
-  order_state: z.optional(z.string()),
-  /** The gateway's message or the endpoint's reason, in the request's language. */
-  message: z.string(),
-  response_code: z.optional(z.string()),
-  /** The endpoint's reason when it overruled the gateway or could not confirm (an `EndpointErrorCode`). */
-  error: z.optional(z.string()),
-  /** The plan of an installments payment. */
-  installments: z.optional(
-    z.object({ number_of_installments: z.number(), plan_code: z.optional(planCode), issuer_code: z.optional(issuerCode) }),
-  ),
-  /** The saved card as a customer recognizes it: brand and last four digits. */
-  card: z.optional(z.object({ brand: z.optional(z.string()), last_four: z.optional(z.string().check(z.regex(/^\d{4}$/))) })),
-  /** The merchant's result page for this order (`resultUrl` with its query). */
-  result_url: z.optional(z.string()),
-});
-
-/** The completion needs 3-D Secure: the element opens `url` in its dialog. */
-export const framedThreeDsMessage = z.object({
-  type: z.literal(FRAMED_MESSAGE_TYPES.threeDs),
-  merchant_reference: merchantReference,
-  url: z.string().check(z.regex(/^https?:\/\//)),
-});
-
-/** A framed page's content height in CSS pixels (the sandbox's pages send it; the live gateway's may not). */
-export const framedHeightMessage = z.object({
-  type: z.literal(FRAMED_MESSAGE_TYPES.height),
-  height: z.number().check(z.nonnegative()),
-});
-
-export const framedMessage = z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage]);
-
-/** Every refusal: a 4xx with a stable code, the field when one is at fault, and a localized message. */
-export const endpointError = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    field: z.optional(z.string()),
-    /** The gateway's five-digit response_code when the gateway refused (`gateway_refused`). */
-    response_code: z.optional(z.string()),
-  }),
-});
-
-/** Stable error codes of the endpoint, documented in docs/endpoint.md. */
-export type EndpointErrorCode =
-  | 'invalid_request'
-  | 'invalid_json'
-  | 'json_too_deep'
-  | 'unsupported_media_type'
-  | 'body_too_large'
-  | 'unknown_order'
-  | 'amount_mismatch'
-  | 'currency_mismatch'
-  | 'order_already_paid'
-  | 'order_in_progress'
-  | 'card_data_refused'
-  | 'command_refused'
-  | 'origin_refused'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'currency_not_supported'
-  | 'service_not_configured'
-  | 'flow_invalid'
-  | 'step_out_of_order'
-  | 'otp_resend_limited'
-  | 'gateway_unreachable'
-  | 'gateway_signature_invalid'
-  | 'gateway_answer_invalid'
-  | 'gateway_refused'
-  | 'order_lookup_failed'
-  | 'hook_signature_invalid'
-  | 'unknown_result'
-  | 'card_not_saved'
-  | 'internal_error';
-
 export type OrderRequest = z.infer<typeof orderRequest>;
 export type HostedPageRequest = z.infer<typeof hostedPageRequest>;
 export type MerchantPageRequest = z.infer<typeof merchantPageRequest>;
@@ -324,22 +123,20 @@ export type FinancingOtpRequest = z.infer<typeof financingOtpRequest>;
 export type FinancingVerifyOtpRequest = z.infer<typeof financingVerifyOtpRequest>;
 export type FinancingPurchaseRequest = z.infer<typeof financingPurchaseRequest>;
 export type StatusRequest = z.infer<typeof statusRequest>;
-export type OrderResult = z.infer<typeof orderResult>;
-export type FormPostResult = z.infer<typeof formPostResult>;
-export type InstallmentPlansResult = z.infer<typeof installmentPlansResult>;
-export type BillResult = z.infer<typeof billResult>;
-export type FinancingVerifyCustomerResult = z.infer<typeof financingVerifyCustomerResult>;
-export type FinancingOtpResult = z.infer<typeof financingOtpResult>;
-export type FinancingVerifyOtpResult = z.infer<typeof financingVerifyOtpResult>;
-export type TenureOption = z.infer<typeof tenureOption>;
-export type PaymentResult = z.infer<typeof paymentResult>;
-export type StatusResult = z.infer<typeof statusResult>;
-export type EndpointError = z.infer<typeof endpointError>;
 export type FinancingProduct = z.infer<typeof financingProduct>;
-export type FramedResultMessage = z.infer<typeof framedResultMessage>;
-export type FramedThreeDsMessage = z.infer<typeof framedThreeDsMessage>;
-export type FramedHeightMessage = z.infer<typeof framedHeightMessage>;
-export type FramedMessage = z.infer<typeof framedMessage>;
+
+/** The body of each route as the browser sends it (before the schema's defaults). */
+export type OrderRequestBody = z.input<typeof orderRequest>;
+export type HostedPageRequestBody = z.input<typeof hostedPageRequest>;
+export type MerchantPageRequestBody = z.input<typeof merchantPageRequest>;
+export type SaveCardRequestBody = z.input<typeof saveCardRequest>;
+export type InstallmentPlansRequestBody = z.input<typeof installmentPlansRequest>;
+export type BillRequestBody = z.input<typeof billRequest>;
+export type FinancingVerifyCustomerRequestBody = z.input<typeof financingVerifyCustomerRequest>;
+export type FinancingOtpRequestBody = z.input<typeof financingOtpRequest>;
+export type FinancingVerifyOtpRequestBody = z.input<typeof financingVerifyOtpRequest>;
+export type FinancingPurchaseRequestBody = z.input<typeof financingPurchaseRequest>;
+export type StatusRequestBody = z.input<typeof statusRequest>;
 
 /** Fields no element request may carry: card data goes from the browser to the gateway only. */
 export const CARD_FIELDS: readonly string[] = ['card_number', 'card_security_code', 'expiry_date'];

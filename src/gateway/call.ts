@@ -23,6 +23,7 @@ import {
   isRetryable,
   post,
   readText,
+  timeLimit,
   type FailureKind,
 } from './transport.ts';
 
@@ -121,9 +122,17 @@ async function attempt<Answer>(
     body = JSON.stringify(signed);
     headers = { ...headers, 'content-type': 'application/json; charset=utf-8' };
   }
-  const { response } = await post({ fetch: settings.fetch, url, timeoutMs: settings.timeoutMs, operation: operation.name, body, headers });
-  const text = await readText(response, request.maxAnswerBytes ?? settings.maxAnswerBytes, operation.name);
-  const fields = answerFields(text, response.headers.get('content-type') ?? '', operation.name);
+  const limit = timeLimit(settings.timeoutMs);
+  let text: string;
+  let contentType: string;
+  try {
+    const response = await post({ fetch: settings.fetch, url, operation: operation.name, body, headers, signal: limit.signal });
+    contentType = response.headers.get('content-type') ?? '';
+    text = await readText(response, request.maxAnswerBytes ?? settings.maxAnswerBytes, operation.name);
+  } finally {
+    limit.clear();
+  }
+  const fields = answerFields(text, contentType, operation.name);
 
   const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields));
   if (!verified.valid) {

@@ -112,22 +112,44 @@ export function failureOf(error: unknown): FailureKind {
 export interface Exchange {
   readonly fetch: typeof fetch;
   readonly url: string;
-  readonly timeoutMs: number;
   readonly operation: string;
   readonly body: BodyInit;
   readonly headers: Readonly<Record<string, string>>;
+  /** The exchange's time limit ({@link timeLimit}), which covers reading the body too. */
+  readonly signal: AbortSignal;
+}
+
+/** A time limit: `signal` aborts with a `TimeoutError` once `ms` have passed, unless `clear()` came first. */
+export interface TimeLimit {
+  readonly signal: AbortSignal;
+  clear(): void;
 }
 
 /**
- * Posts the request and waits for the head of the answer; the time limit also covers reading the
- * body (the same signal). A 5xx is an outage of the gateway, never an answer: the gateway states
- * outcomes in `response_code`.
+ * Starts a time limit. Cleared when the answer has been read, so a timer lives no longer than its
+ * exchange (`AbortSignal.timeout` costs a weak reference and a finalizer per call on Node).
  */
-export async function post(exchange: Exchange): Promise<{ response: Response; signal: AbortSignal }> {
-  const signal = AbortSignal.timeout(exchange.timeoutMs);
+export function timeLimit(ms: number): TimeLimit {
+  const controller = new AbortController();
+  const timer: unknown = setTimeout(() => controller.abort(new DOMException('no answer within the time limit', 'TimeoutError')), ms);
+  // Like AbortSignal.timeout's, the timer alone does not keep a Node process running.
+  (timer as { unref?: () => void }).unref?.();
+  return { signal: controller.signal, clear: () => clearTimeout(timer as ReturnType<typeof setTimeout>) };
+}
+
+/**
+ * Posts the request and waits for the head of the answer, within the exchange's time limit. A 5xx
+ * is an outage of the gateway, never an answer: the gateway states outcomes in `response_code`.
+ */
+export async function post(exchange: Exchange): Promise<Response> {
   let response: Response;
   try {
-    response = await exchange.fetch(exchange.url, { method: 'POST', headers: exchange.headers, body: exchange.body, signal });
+    response = await exchange.fetch(exchange.url, {
+      method: 'POST',
+      headers: exchange.headers,
+      body: exchange.body,
+      signal: exchange.signal,
+    });
   } catch (error) {
     throw new GatewayUnavailableError(exchange.operation, failureOf(error));
   }
@@ -135,7 +157,7 @@ export async function post(exchange: Exchange): Promise<{ response: Response; si
     await response.body?.cancel().catch(() => {});
     throw new GatewayUnavailableError(exchange.operation, 'http_error', { httpStatus: response.status });
   }
-  return { response, signal };
+  return response;
 }
 
 /** Reads the body as UTF-8 text, refusing more than `maxBytes`. */

@@ -76,8 +76,9 @@ export function createJsonLogger(write: (line: string) => void, now: () => Date 
   return { info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
-/** Wraps a merchant's logger so that everything it receives is redacted first. */
+/** Wraps a merchant's logger so that everything it receives is redacted first (nothing to redact for the silent one). */
 export function redactingLogger(inner: Logger): Logger {
+  if (inner === silentLogger) return silentLogger;
   const wrap = (log: Logger['info']) => (event: string, data?: LogData) =>
     log(event, data === undefined ? undefined : (redactForLog(data) as LogData));
   return { info: wrap(inner.info.bind(inner)), warn: wrap(inner.warn.bind(inner)), error: wrap(inner.error.bind(inner)) };

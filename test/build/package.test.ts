@@ -5,7 +5,7 @@
  * editing this test: JavaScript entries are imported in Node, and those that need a browser are
  * bundled with esbuild from the installed copy and run in Chromium; type-only entries must have
  * their declarations; the themes and custom-elements.json must be there. The CLI must run, and the
- * one-file bundle must load under a strict Content-Security-Policy. Runs after `npm run build`.
+ * bundle folder must load (its chunks too) under a strict Content-Security-Policy. Runs after `npm run build`.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -162,7 +162,7 @@ describe('the packed package, installed into an empty project', () => {
     }
   });
 
-  it('loads the one-file bundle with a theme in Chromium under a strict Content-Security-Policy', async () => {
+  it('loads the bundle folder from a deep path with a theme in Chromium under a strict Content-Security-Policy, chunks and the Arabic catalog included', async () => {
     const bundle = typeof manifest.exports['./bundle'] === 'string' ? manifest.exports['./bundle'] : '';
     const base = `/node_modules/${manifest.name}`;
     const { page, problems } = await openPage(
@@ -170,10 +170,17 @@ describe('the packed package, installed into an empty project', () => {
       `<!doctype html><html lang="ar" dir="rtl"><head><title>bundle</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/themes/default.css">
 <script type="module" src="${base}/${bundle.replace(/^\.\//, '')}"></script></head>
-<body><pg-checkout mode="redirect" language="ar"></pg-checkout></body></html>`,
+<body><pg-checkout mode="redirect" language="ar"></pg-checkout><pg-installments language="ar"></pg-installments></body></html>`,
     );
     await page.waitForFunction(() => customElements.get('pg-checkout') !== undefined);
     assert.deepEqual(await definedTags(page), ELEMENT_TAGS);
+    // The installments view and both Arabic catalogs are chunks beside the entry, imported relatively.
+    await page.waitForFunction(() => ['pg-checkout', 'pg-installments'].every((tag) => {
+      const element = document.querySelector(tag);
+      return element?.shadowRoot?.querySelector('[part="frame"]') && !element.matches(':state(loading)') && !element.shadowRoot.querySelector('[part="failure"]');
+    }));
+    const title = await page.evaluate(() => document.querySelector('pg-installments')?.shadowRoot?.textContent ?? '');
+    assert.match(title, /[\u0600-\u06FF]/, 'the installments element speaks Arabic');
     assert.equal(await page.evaluate(() => document.querySelector('pg-checkout')?.shadowRoot?.querySelector('[part="frame"]')?.getAttribute('dir')), 'rtl');
     const themed = await page.evaluate(() => [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/themes/default.css') && sheet.cssRules.length > 0));
     assert.ok(themed, 'the theme loaded');

@@ -240,6 +240,35 @@ describe('canonical string properties', () => {
     );
   });
 
+  it('writes any parameters as the definition reads (byte order of names, lists, objects, absent values)', () => {
+    // The spec's rule written plainly, to hold the optimized canonicalString to it.
+    const written = (value: unknown): string => {
+      if (value === null || value === undefined) return '';
+      if (Array.isArray(value)) return `[${value.map(written).join(', ')}]`;
+      if (typeof value === 'object') {
+        const entries = Object.entries(value).filter(([, v]) => v !== null && v !== undefined);
+        return `{${entries.map(([k, v]) => `${k}=${written(v)}`).join(', ')}}`;
+      }
+      return String(value);
+    };
+    const definition = (params: Record<string, unknown>, unsigned: readonly string[]) =>
+      Object.entries(params)
+        .filter(([key, v]) => key !== 'signature' && v !== null && v !== undefined && !unsigned.includes(key))
+        .sort(([a], [b]) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')))
+        .map(([key, v]) => `${key}=${written(v)}`)
+        .join('');
+    const scalar = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined));
+    const nested = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.array(fc.dictionary(fc.string({ maxLength: 4 }), scalar), { maxLength: 2 }));
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.oneof(name, fc.string({ unit: 'grapheme', maxLength: 4 }), fc.constant('signature')), nested),
+        fc.subarray(['card_number', 'remember_me', 'a', 'installment_detail']),
+        (params, unsigned) => canonicalString(params, { unsigned }) === definition(params, unsigned),
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it('verifies what it signed, and not after any one value changes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.dictionary(name, value, { minKeys: 1 }), fc.string({ minLength: 1 }), async (params, phrase) => {

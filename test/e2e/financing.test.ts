@@ -21,6 +21,9 @@ import {
 import { startDemoSession, type DemoSession } from './support/demo.ts';
 import { assertAccessible, assertNoCspViolation, chooseMethod, expectResult, openCheckout } from './support/flows.ts';
 
+/** The element's text in each language (Arabic is a module loaded on demand). */
+const catalogs = { en: financingOtpMessages.en, ar: await financingOtpMessages.ar() };
+
 /** The demo cart's total (one Nile X phone and one leather case), in piastres. */
 const ORDER_AMOUNT = 1_284_850;
 const DOWN_PAYMENT = Math.round((ORDER_AMOUNT * FINANCING_DOWN_PAYMENT_PERCENT) / 100);
@@ -42,7 +45,7 @@ after(async () => {
 });
 
 for (const language of ['en', 'ar'] as const) {
-  const m = financingOtpMessages[language];
+  const m = catalogs[language];
   const typed = (digits: string) => (language === 'ar' ? arabicIndic(digits) : digits);
 
   describe(`consumer financing in ${language === 'en' ? 'English' : 'Arabic'}`, () => {
@@ -132,7 +135,7 @@ describe('consumer financing refusals', () => {
     await financing.locator('button.Pay').click();
     const error = financing.locator('#phone-error');
     await error.waitFor();
-    assert.equal((await error.textContent())?.trim(), financingOtpMessages.ar.phone.notRegistered);
+    assert.equal((await error.textContent())?.trim(), catalogs.ar.phone.notRegistered);
     // Numbers in Arabic text use the Arabic-Indic digits of the amounts.
     assert.equal((await financing.locator('[part~="progress"]').textContent())?.trim(), 'الخطوة ١ من ٤');
     assert.equal(await phone.getAttribute('aria-invalid'), 'true');

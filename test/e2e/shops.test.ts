@@ -131,10 +131,17 @@ for (const shopUnderTest of SHOPS) {
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
       page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      const scripts: string[] = [];
+      page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
       await page.goto(`${shopUrl}/`);
       await page.locator('#buy').click();
       await page.waitForURL(/\/checkout\?merchant_reference=/);
       const reference = (await page.locator('#order-ref').textContent()) ?? '';
+      await page.locator('pg-checkout button.Pay').waitFor();
+      // The bundle's chunks come from the shop; an English redirect checkout needs no other element's view and no Arabic text.
+      assert.ok(scripts.includes('/assets/pg-checkout/pg-checkout.js'), `scripts: ${scripts.join(', ')}`);
+      assert.ok(scripts.some((path) => path.startsWith('/assets/pg-checkout/chunks/')), `scripts: ${scripts.join(', ')}`);
+      assert.deepEqual(scripts.filter((path) => /\/(messages\.ar|installments-view|bill-voucher-view|financing-otp-view)-/.test(path)), []);
       await page.locator('pg-checkout button.Pay').click();
       await payOnHostedPage(page, { number: successCard, language: 'en' });
       await page.waitForURL(new RegExp(`^${shopUrl}/result\\?merchant_reference=${reference}`), { timeout: 20_000 });

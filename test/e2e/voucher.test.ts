@@ -16,6 +16,9 @@ import { MESSAGES } from '../../demo/i18n.ts';
 import { startDemoSession, type DemoSession } from './support/demo.ts';
 import { assertAccessible, assertNoCspViolation, chooseMethod, expectResult, openCheckout } from './support/flows.ts';
 
+/** The element's text in each language (Arabic is a module loaded on demand). */
+const catalogs = { en: billVoucherMessages.en, ar: await billVoucherMessages.ar() };
+
 /** The demo cart's total (one Nile X phone and one leather case), in piastres. */
 const ORDER_AMOUNT = 1_284_850;
 
@@ -42,7 +45,7 @@ async function merchantRow(page: Page, reference: string) {
 }
 
 for (const language of ['en', 'ar'] as const) {
-  const m = billVoucherMessages[language];
+  const m = catalogs[language];
   const words = MESSAGES[language];
 
   describe(`cash bill in ${language === 'en' ? 'English' : 'Arabic'}`, () => {

@@ -17,6 +17,9 @@ import {
 
 let server: RunningServer;
 const logs: string[] = [];
+/** The waiting handler's request arrived, and later its signal aborted. */
+let arrived: () => void = () => {};
+let abortSeen: () => void = () => {};
 
 before(async () => {
   server = await serve(
@@ -35,8 +38,18 @@ before(async () => {
       logger: createJsonLogger((line) => logs.push(line)),
       fetch: createFakeGateway().fetch,
       mount: [
-        (request) => {
-          if (new URL(request.url).pathname === '/broken') throw new Error('the shop handler failed');
+        async (request) => {
+          const path = new URL(request.url).pathname;
+          if (path === '/broken') throw new Error('the shop handler failed');
+          if (path === '/echo-length') return new Response(String((await request.arrayBuffer()).byteLength));
+          if (path === '/wait-for-abort') {
+            // Answers only when the client has gone away: the signal is what tells the handler.
+            const abort = new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
+            arrived();
+            await abort;
+            abortSeen();
+            return new Response('too late');
+          }
           return undefined;
         },
       ],
@@ -53,17 +66,17 @@ interface RawAnswer {
 }
 
 /** A request as a client writes it on the wire, with whatever method and Host it likes. */
-function raw(method: string, path: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+function raw(method: string, path: string, headers: Record<string, string> = {}, body?: Buffer): Promise<RawAnswer> {
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (incoming) => {
-      let body = '';
+      let text = '';
       incoming.setEncoding('utf8');
-      incoming.on('data', (chunk: string) => (body += chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body }));
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text }));
     });
     outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.end(body);
   });
 }
 
@@ -99,6 +112,25 @@ describe('the Node adapter', () => {
     const line = logs.find((entry) => entry.includes('"event":"internal_error"'));
     assert.ok(line, 'serve logs the error');
     assert.match(line, /the shop handler failed/);
+  });
+
+  it('hands a handler the whole body, small (read at once) or large (streamed)', async () => {
+    for (const size of [70, 200_000]) {
+      const answer = await raw('POST', '/echo-length', { 'content-type': 'application/octet-stream' }, Buffer.alloc(size, 1));
+      assert.equal(answer.body, String(size));
+    }
+  });
+
+  it('aborts the request signal when the client goes away before the answer', async () => {
+    const { port } = new URL(server.url);
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+    const signalled = new Promise<void>((resolve) => (abortSeen = resolve));
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method: 'GET', path: '/wait-for-abort' });
+    outgoing.on('error', () => {});
+    outgoing.end();
+    await inHandler;
+    outgoing.destroy();
+    await signalled;
   });
 
   it('still answers a well-formed request', async () => {

@@ -4,7 +4,7 @@
  * (a second BILL_PRESENTMENT for the same reference would be refused as a duplicate).
  */
 import * as z from 'zod/mini';
-import { billResult, type BillResult } from '../../core/endpoint-api.ts';
+import { billResult, type BillResult } from '../../core/endpoint-results.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 
 function storageKey(merchantReference: string): string {

@@ -1,9 +1,8 @@
 /** Text of `<pg-bill-voucher>` in English and Arabic. */
 import { html } from 'lit';
-import { formatCount } from '../../core/language.ts';
 import type { TimeLeft } from '../../core/voucher.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
-import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
+import { sharedEn, type SharedMessages } from '../shared/messages.ts';
 
 export interface BillVoucherMessages extends SharedMessages {
   readonly title: string;
@@ -43,7 +42,7 @@ export interface BillVoucherMessages extends SharedMessages {
 
 export const billVoucherMessages: Catalogs<BillVoucherMessages> = {
   en: {
-    ...sharedMessages.en,
+    ...sharedEn,
     title: 'Pay in cash',
     intro: 'Get a bill number, then pay it in cash at a payment outlet before it expires.',
     issue: 'Get a bill number',
@@ -89,56 +88,5 @@ export const billVoucherMessages: Catalogs<BillVoucherMessages> = {
     unreadable: 'This bill cannot be shown: its number or expiry date is not valid. Please contact the store.',
     billRefusedExpired: 'This bill has expired and can no longer be paid.',
   },
-  ar: {
-    ...sharedMessages.ar,
-    title: 'الدفع نقدًا',
-    intro: 'احصل على رقم فاتورة، ثم ادفعها نقدًا لدى أحد منافذ الدفع قبل انتهاء صلاحيتها.',
-    issue: 'احصل على رقم الفاتورة',
-    issuing: 'جارٍ إصدار فاتورتك…',
-    issued: (billNumber, expiry) => `رقم فاتورتك هو ${billNumber}. ادفعها قبل ${expiry}.`,
-    billNumber: 'رقم الفاتورة',
-    billNumberSpoken: (groups) => groups.join(' '),
-    copy: 'نسخ',
-    copied: 'تم النسخ',
-    copyDone: 'تم نسخ رقم الفاتورة.',
-    copyFailed: 'تعذّر النسخ. حدّد رقم الفاتورة وانسخه بنفسك.',
-    amount: 'المبلغ',
-    partner: 'مكان الدفع',
-    anyPartner: 'شريك الدفع',
-    payBefore: 'ادفع قبل',
-    timeLeft: 'الوقت المتبقي',
-    countdown: (left, digits) => {
-      if (left.days === 0) return digits;
-      const count = formatCount(left.days, 'ar');
-      const days = left.days === 1 ? 'يوم واحد' : left.days === 2 ? 'يومان' : left.days <= 10 ? `${count} أيام` : `${count} يومًا`;
-      return html`${days}، ${digits}`;
-    },
-    instructionsTitle: 'طريقة الدفع',
-    instructions: (partner, amount, expiry) => [
-      html`توجّه إلى أحد منافذ ${partner} أو وكلائه.`,
-      'أخبرهم أنك تريد دفع فاتورة وأعطهم رقم الفاتورة.',
-      amount ? html`ادفع ${amount} نقدًا واحتفظ بالإيصال.` : 'ادفع المبلغ نقدًا واحتفظ بالإيصال.',
-      `ادفع قبل ${expiry}. بعد ذلك تنتهي صلاحية الفاتورة ويُلغى حجز طلبك.`,
-    ],
-    calendar: 'أضف تذكيرًا إلى التقويم',
-    print: 'طباعة',
-    reminderSummary: (billNumber, partner) => `ادفع الفاتورة ${billNumber} لدى ${partner}`,
-    reminderDescription: (billNumber, amount, partner, expiry) =>
-      [
-        `رقم الفاتورة: ${billNumber}`,
-        ...(amount ? [`المبلغ: ${amount}`] : []),
-        `مكان الدفع: ${partner}`,
-        `ادفع قبل: ${expiry}`,
-        'إذا لم تُدفع حتى ذلك الوقت يُلغى حجز طلبك.',
-      ].join('\n'),
-    expiredTitle: 'انتهت صلاحية هذه الفاتورة',
-    expiredBody: (billNumber, expiry) =>
-      html`لم تُدفع الفاتورة ${billNumber} قبل ${expiry}. أُلغي حجز طلبك ولم يعد من الممكن دفع هذه الفاتورة.`,
-    expiredNow: 'انتهت صلاحية الفاتورة. أُلغي حجز طلبك.',
-    reissue: 'أصدر فاتورة جديدة',
-    currencyRefused: (currency) =>
-      html`الدفع نقدًا متاح فقط للطلبات بالجنيه المصري (EGP). عملة هذا الطلب ${currency}؛ يُرجى اختيار طريقة دفع أخرى.`,
-    unreadable: 'لا يمكن عرض هذه الفاتورة: رقمها أو تاريخ انتهائها غير صالح. يُرجى التواصل مع المتجر.',
-    billRefusedExpired: 'انتهت صلاحية هذه الفاتورة ولم يعد من الممكن دفعها.',
-  },
+  ar: () => import('./messages.ar.ts').then((module) => module.billVoucherAr),
 };

@@ -1,8 +1,7 @@
 /** Text of `<pg-checkout>` in English and Arabic. */
 import { html } from 'lit';
-import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
-import { sharedMessages, type SharedMessages } from '../shared/messages.ts';
+import { sharedEn, type SharedMessages } from '../shared/messages.ts';
 import type { PaymentMethod } from './events.ts';
 
 export interface CheckoutMessages extends SharedMessages {
@@ -34,7 +33,7 @@ export interface CheckoutMessages extends SharedMessages {
 
 export const checkoutMessages: Catalogs<CheckoutMessages> = {
   en: {
-    ...sharedMessages.en,
+    ...sharedEn,
     methodsLegend: 'Payment method',
     methods: {
       card: 'Card',
@@ -65,43 +64,5 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
       seeOrder: 'See your order',
     },
   },
-  ar: {
-    ...sharedMessages.ar,
-    methodsLegend: 'طريقة الدفع',
-    methods: {
-      card: 'بطاقة',
-      installments: 'التقسيط',
-      voucher: 'نقدًا لدى منفذ دفع',
-      financing: 'التمويل الاستهلاكي',
-    },
-    redirectNote: 'ستُدخل بيانات بطاقتك في الصفحة الآمنة لبوابة الدفع.',
-    merchantPageNote: 'تُرسل بيانات بطاقتك مباشرةً إلى بوابة الدفع ولا يطّلع عليها المتجر.',
-    embeddedNote: 'أدخل بطاقتك في الصفحة الآمنة لبوابة الدفع أدناه؛ لا يطّلع عليها المتجر.',
-    payInFullWithCard: 'ادفع المبلغ كاملًا ببطاقتك.',
-    save: {
-      note: 'تتحقق بوابة الدفع من بطاقتك وتحفظها لمدفوعاتك القادمة. لن يتم خصم أي مبلغ الآن.',
-      consent: 'احفظ هذه البطاقة للمدفوعات القادمة. أفهم أنه لن يتم خصم أي مبلغ الآن.',
-      consentRequired: 'ضع علامة في المربع للموافقة على حفظ بطاقتك.',
-      button: 'احفظ البطاقة',
-      continue: 'تابع إلى صفحة البطاقة الآمنة',
-    },
-    outcome: {
-      paySuccess: 'تم الدفع بنجاح',
-      payPending: 'الدفع قيد الانتظار',
-      payFailure: 'لم يكتمل الدفع',
-      saveSuccess: 'تم حفظ البطاقة',
-      savePending: 'لم تُحفظ البطاقة بعد',
-      saveFailure: 'لم تُحفظ البطاقة',
-      installments: (months) =>
-        months === 1
-          ? 'على قسط شهري واحد'
-          : months === 2
-            ? 'على قسطين شهريين'
-            : months <= 10
-              ? `على ${formatCount(months, 'ar')} أقساط شهرية`
-              : `على ${formatCount(months, 'ar')} قسطًا شهريًا`,
-      savedCard: (brand, lastFour) => html`${brand} المنتهية بالأرقام ${lastFour}`,
-      seeOrder: 'عرض طلبك',
-    },
-  },
+  ar: () => import('./messages.ar.ts').then((module) => module.checkoutAr),
 };

@@ -4,14 +4,15 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-api.ts';
+import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-results.ts';
+import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/events.ts';
 import { FramedFlowController, framedFlowStyles, resultDetailsOf } from '../shared/framed-flow.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
-import { ltr, messagesFor } from '../shared/localize.ts';
+import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { property } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
@@ -105,8 +106,10 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @cssprop --pg-color-mastercard - MasterCard brand colour.
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
-export class PgCheckout extends PgElement {
+export class PgCheckout extends PgElement<CheckoutMessages> {
   static override styles = [PgElement.styles, cardFormStyles, framedFlowStyles, checkoutStyles];
+
+  protected override catalogs = checkoutMessages;
 
   /** `redirect` (hosted page, default), `merchant-page` (card form), `embedded` (the gateway's page here) or `drop-in` (several methods). */
   @property({ converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
@@ -171,7 +174,7 @@ export class PgCheckout extends PgElement {
   }
 
   get #messages(): CheckoutMessages {
-    return messagesFor(checkoutMessages, this.language);
+    return this.messages;
   }
 
   /** The method on screen: always `card` outside the drop-in, and when only saving a card. */
@@ -230,7 +233,7 @@ export class PgCheckout extends PgElement {
 
   // ---- Rendering ----
 
-  override render(): TemplateResult {
+  protected override renderContent(): TemplateResult {
     if (this.outcome) return this.renderFrame(this.#renderOutcome(this.outcome));
     return this.renderFrame(html`
       ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
@@ -446,7 +449,7 @@ export class PgCheckout extends PgElement {
   async #loadOrder(): Promise<void> {
     if (!this.endpoint || !this.merchantReference) return;
     this.order = undefined;
-    const outcome = await this.endpointRequests.request('order', {
+    const outcome = await this.endpointRequests.request(orderCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
     });
@@ -495,7 +498,7 @@ export class PgCheckout extends PgElement {
     const loading = this.#embeddedFor;
     this.paying = true;
     this.failure = undefined;
-    const outcome = await this.endpointRequests.request('merchantPage', {
+    const outcome = await this.endpointRequests.request(merchantPageCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       command: this.command,
@@ -532,7 +535,7 @@ export class PgCheckout extends PgElement {
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
-    const outcome = await this.endpointRequests.request('saveCard', {
+    const outcome = await this.endpointRequests.request(saveCardCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       framed: flow !== 'hosted-page',
@@ -629,11 +632,11 @@ export class PgCheckout extends PgElement {
     const selection = installments?.selection;
     const outcome =
       flow === 'hosted-page'
-        ? await this.endpointRequests.request('hostedPage', {
+        ? await this.endpointRequests.request(hostedPageCall, {
             ...base,
             ...(this.customerEmail ? { customer_email: this.customerEmail } : {}),
           })
-        : await this.endpointRequests.request('merchantPage', {
+        : await this.endpointRequests.request(merchantPageCall, {
             ...base,
             framed: true,
             ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),

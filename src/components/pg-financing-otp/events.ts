@@ -2,7 +2,7 @@
  * Events of `<pg-financing-otp>`; the request lifecycle events come from the shared foundation.
  * No payload carries the one-time password or the phone number.
  */
-import type { PaymentResult } from '../../core/endpoint-api.ts';
+import type { PaymentResult } from '../../core/endpoint-results.ts';
 import { PgEvent } from '../shared/events.ts';
 import type { FinancingStep } from './flow-state.ts';
 

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { normalizeDigits } from '../../core/language.ts';
-import { paymentResult, tenureOption } from '../../core/endpoint-api.ts';
+import { paymentResult, tenureOption } from '../../core/endpoint-results.ts';
 
 /**
  * - `phone`: nothing done yet;

@@ -3,7 +3,7 @@
  * plans the order may use, each quoted by the core formulas (src/core/installments.ts). No DOM.
  */
 import { parseWireAmount, toMinorUnits } from '../../core/amounts.ts';
-import type { InstallmentPlansResult } from '../../core/endpoint-api.ts';
+import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
 import { InstallmentError, eligiblePlans, matchIssuerByBin, planQuote } from '../../core/installments.ts';
 import type { Language } from '../../core/language.ts';
 

@@ -1,57 +1,19 @@
 /**
- * The one client the elements use to reach the merchant endpoint. Every body is checked against
- * the route's request schema before it leaves and every answer against its result schema before
- * an element sees it (src/core/endpoint-api.ts is the contract). Elements never call `fetch`.
+ * The one client the elements use to reach the merchant endpoint. Every answer is checked against
+ * its route's result schema before an element sees it (src/core/endpoint-results.ts, the browser's half of
+ * the contract in src/core/endpoint-api.ts);
+ * the bodies the elements build are not checked again here, since the endpoint parses every one.
+ * Elements never call `fetch`.
  */
-import * as z from 'zod/mini';
-import {
-  ORDER_TOKEN_HEADER,
-  ROUTES,
-  billRequest,
-  billResult,
-  endpointError,
-  financingOtpRequest,
-  financingOtpResult,
-  financingPurchaseRequest,
-  financingVerifyCustomerRequest,
-  financingVerifyCustomerResult,
-  financingVerifyOtpRequest,
-  financingVerifyOtpResult,
-  formPostResult,
-  hostedPageRequest,
-  installmentPlansRequest,
-  installmentPlansResult,
-  merchantPageRequest,
-  orderRequest,
-  saveCardRequest,
-  orderResult,
-  paymentResult,
-  statusRequest,
-  statusResult,
-} from '../../core/endpoint-api.ts';
+import { ORDER_TOKEN_HEADER, ROUTES, type ClientRouteName, type EndpointCall } from '../../core/endpoint-routes.ts';
+import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
 
-/** Request and result schema of each route the elements call. */
-export const CLIENT_CONTRACT = {
-  order: { request: orderRequest, result: orderResult },
-  hostedPage: { request: hostedPageRequest, result: formPostResult },
-  merchantPage: { request: merchantPageRequest, result: formPostResult },
-  saveCard: { request: saveCardRequest, result: formPostResult },
-  installmentPlans: { request: installmentPlansRequest, result: installmentPlansResult },
-  bill: { request: billRequest, result: billResult },
-  financingVerifyCustomer: { request: financingVerifyCustomerRequest, result: financingVerifyCustomerResult },
-  financingOtp: { request: financingOtpRequest, result: financingOtpResult },
-  financingVerifyOtp: { request: financingVerifyOtpRequest, result: financingVerifyOtpResult },
-  financingPurchase: { request: financingPurchaseRequest, result: paymentResult },
-  status: { request: statusRequest, result: statusResult },
-} as const;
-
 /** A route the elements call (every route but the gateway's return address). */
-export type ClientRoute = keyof typeof CLIENT_CONTRACT;
-/** The body a route accepts (what the element sends, before the schema's defaults). */
-export type RequestOf<R extends ClientRoute> = z.input<(typeof CLIENT_CONTRACT)[R]['request']>;
-/** The checked answer of a route. */
-export type ResultOf<R extends ClientRoute> = z.output<(typeof CLIENT_CONTRACT)[R]['result']>;
+export type ClientRoute = ClientRouteName;
+
+/** What `command` may say: the page gives it (an attribute), so it is checked here, where a typo stops before any request. */
+const PAYMENT_COMMANDS: readonly unknown[] = ['AUTHORIZATION', 'PURCHASE'];
 
 /**
  * A failed call. `kind` says where it failed; `code` and `field` come from the endpoint, and
@@ -120,23 +82,23 @@ export class EndpointClient {
   }
 
   /**
-   * Sends one request. Throws {@link EndpointRequestError} for a body the contract refuses, a
-   * network failure, a refusal by the endpoint or an answer that breaks the result schema; an
-   * aborted request rejects with the signal's `AbortError` unchanged.
+   * Sends one request. Throws {@link EndpointRequestError} for a missing endpoint URL, a network
+   * failure, a refusal by the endpoint or an answer that breaks the result schema; an aborted
+   * request rejects with the signal's `AbortError` unchanged.
    */
-  async request<R extends ClientRoute>(route: R, body: RequestOf<R>, signal?: AbortSignal): Promise<ResultOf<R>> {
-    const contract = CLIENT_CONTRACT[route];
-    const checkedBody = z.safeParse(contract.request as z.ZodMiniType, body);
-    if (!checkedBody.success) {
-      const issue = checkedBody.error.issues[0];
-      throw new EndpointRequestError(route, 'invalid_request', `invalid request to ${route}`, {
-        field: issue?.path.join('.') || undefined,
-      });
+  async request<Body, Result>(call: EndpointCall<ClientRoute, Body, Result>, body: Body, signal?: AbortSignal): Promise<Result> {
+    const route = call.name;
+    const command = (body as { command?: unknown }).command;
+    if (command !== undefined && !PAYMENT_COMMANDS.includes(command)) {
+      throw new EndpointRequestError(route, 'invalid_request', `invalid command for ${route}`, { field: 'command' });
     }
     if (!this.endpoint) {
       throw new EndpointRequestError(route, 'invalid_request', 'no endpoint URL configured', { field: 'endpoint' });
     }
 
+    // The schemas load while the request travels (once per page; at hand afterwards).
+    const contract = loadContract();
+    contract.catch(() => {});
     let response: Response;
     try {
       response = await this.#fetch(this.urlOf(route), {
@@ -147,7 +109,7 @@ export class EndpointClient {
           // A standalone endpoint on another origin gets no cookie: this tells the shop whose request it is.
           ...(this.orderToken ? { [ORDER_TOKEN_HEADER]: this.orderToken } : {}),
         },
-        body: JSON.stringify(checkedBody.data),
+        body: JSON.stringify(body),
         credentials: 'same-origin',
         signal,
       });
@@ -158,10 +120,16 @@ export class EndpointClient {
 
     const payload = await readJson(response);
     if (signal?.aborted) throw signal.reason;
+    let check: Awaited<typeof contract>;
+    try {
+      check = await contract;
+    } catch {
+      throw new EndpointRequestError(route, 'network', 'the checkout could not load the code that reads the answer');
+    }
     if (!response.ok) {
-      const refusal = z.safeParse(endpointError, payload);
-      if (refusal.success) {
-        const { code, message, field, response_code: responseCode } = refusal.data.error;
+      const refusal = check.checkedRefusal(payload);
+      if (refusal) {
+        const { code, message, field, response_code: responseCode } = refusal;
         const retryAfterSeconds = retryAfterOf(response);
         return Promise.reject(
           new EndpointRequestError(route, 'refused', message, {
@@ -177,13 +145,13 @@ export class EndpointClient {
         httpStatus: response.status,
       });
     }
-    const checkedResult = z.safeParse(contract.result as z.ZodMiniType, payload);
-    if (!checkedResult.success) {
+    const result = check.checkedResult(call, payload);
+    if (result === undefined) {
       throw new EndpointRequestError(route, 'invalid_response', `the answer of ${route} does not match the contract`, {
         httpStatus: response.status,
       });
     }
-    return checkedResult.data as ResultOf<R>;
+    return result;
   }
 }
 

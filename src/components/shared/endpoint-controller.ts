@@ -4,14 +4,8 @@
  * in flight when the host leaves the page.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import {
-  EndpointClient,
-  EndpointRequestError,
-  type ClientRoute,
-  type EndpointClientOptions,
-  type RequestOf,
-  type ResultOf,
-} from './endpoint-client.ts';
+import type { EndpointCall } from '../../core/endpoint-results.ts';
+import { EndpointClient, EndpointRequestError, type ClientRoute, type EndpointClientOptions } from './endpoint-client.ts';
 import {
   PgRequestCompleteEvent,
   PgRequestErrorEvent,
@@ -77,13 +71,14 @@ export class EndpointController implements ReactiveController {
    * Fires `pg-request-start` (synchronously, before this returns its promise), sends the request
    * unless a listener cancelled it, then fires success or error, and complete last.
    */
-  async request<R extends ClientRoute>(route: R, body: RequestOf<R>): Promise<RequestOutcome<ResultOf<R>>> {
+  async request<Body, Result>(call: EndpointCall<ClientRoute, Body, Result>, body: Body): Promise<RequestOutcome<Result>> {
+    const route = call.name;
     if (!this.#host.dispatchEvent(new PgRequestStartEvent(route))) return { status: 'cancelled' };
     const abort = new AbortController();
     this.#inFlight.set(abort, route);
     this.#host.requestUpdate();
     try {
-      const value = await this.client.request(route, body, abort.signal);
+      const value = await this.client.request(call, body, abort.signal);
       this.#host.dispatchEvent(new PgRequestSuccessEvent(route));
       this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'success'));
       return { status: 'success', value };

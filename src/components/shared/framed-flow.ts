@@ -12,7 +12,9 @@
  * action). Anything else is ignored.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { FRAMED_MESSAGE_TYPES, framedMessage, type FormPostResult, type FramedResultMessage } from '../../core/endpoint-api.ts';
+import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
+import { FRAMED_MESSAGE_TYPES } from '../../core/endpoint-routes.ts';
+import { loadContract, loadedContract, type Contract } from './contract.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
 import type { PaymentResultDetails } from './events.ts';
 
@@ -128,6 +130,8 @@ export class FramedFlowController implements ReactiveController {
     this.#closeDialog();
     this.#setStage(flow === 'embedded' ? 'embedded' : 'processing');
     this.#frameHeight = DEFAULT_FRAME_HEIGHT;
+    // Loaded already by the request that signed the form, unless a host gave the form itself.
+    loadContract().catch(() => {});
     try {
       this.#gatewayOrigin = new URL(post.action, location.href).origin;
     } catch {
@@ -206,13 +210,21 @@ export class FramedFlowController implements ReactiveController {
     const fromPayment = source === this.#paymentFrame?.contentWindow;
     const fromChallenge = source === this.#challengeFrame?.contentWindow;
     if (!fromPayment && !fromChallenge) return;
-    const parsed = framedMessage.safeParse(event.data);
-    if (!parsed.success) return;
-    const message = parsed.data;
+    const take = (contract: Contract): void => {
+      const message = contract.checkedFramedMessage(event.data);
+      if (message) this.#take(message, event.origin, fromPayment);
+    };
+    // The contract loaded with the request that signed the form, so a message is taken at once.
+    const contract = loadedContract();
+    if (contract) take(contract);
+    else loadContract().then(take, () => {});
+  };
+
+  #take(message: FramedMessage, origin: string, fromPayment: boolean): void {
     const endpointOrigin = this.#endpointOrigin;
 
     if (message.type === FRAMED_MESSAGE_TYPES.height) {
-      const trusted = event.origin === endpointOrigin || event.origin === this.#gatewayOrigin;
+      const trusted = origin === endpointOrigin || origin === this.#gatewayOrigin;
       if (fromPayment && trusted && this.#stage === 'embedded') {
         this.#frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(MIN_FRAME_HEIGHT, Math.ceil(message.height)));
         this.#host.requestUpdate();
@@ -220,7 +232,7 @@ export class FramedFlowController implements ReactiveController {
       return;
     }
     // An outcome or a 3-D Secure address comes from the endpoint, about this element's order.
-    if (endpointOrigin === undefined || event.origin !== endpointOrigin) return;
+    if (endpointOrigin === undefined || origin !== endpointOrigin) return;
     if (message.merchant_reference !== undefined && message.merchant_reference !== this.#host.merchantReference) return;
 
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {
@@ -233,7 +245,7 @@ export class FramedFlowController implements ReactiveController {
     this.#closeDialog();
     this.#setStage('idle');
     this.#options.onResult(message);
-  };
+  }
 
   readonly #onTimeout = (): void => {
     this.#timeout = undefined;

@@ -3,7 +3,7 @@
  * the fields; card fields, when present, are added here in the browser and go straight to the
  * gateway, never to the merchant endpoint.
  */
-import type { FormPostResult } from '../../core/endpoint-api.ts';
+import type { FormPostResult } from '../../core/endpoint-results.ts';
 import { PgPaymentSubmitEvent } from './events.ts';
 
 /** An element that posts to the gateway. `submitForm` is its test and integration seam. */

@@ -1,20 +1,54 @@
 /**
  * Localization: every visible string (and every accessible name) comes from a typed catalog per
- * language. A catalog is a plain object typed by its element's messages interface, so a key that
- * is missing in `en` or `ar` fails type-checking.
+ * language. English is in the bundle; Arabic is a module of its own, loaded the first time an
+ * element shows Arabic, so that a page in English never downloads it. Both satisfy the element's
+ * messages interface, so a key missing in either fails type-checking.
  */
 import { html, type TemplateResult } from 'lit';
 import type { Language } from '../../core/language.ts';
 
-/** One catalog per language; both must satisfy the same interface. */
-export type Catalogs<Messages> = { readonly [L in Language]: Messages };
+/** An element's catalogs: English at hand, Arabic loaded on first use. */
+export interface Catalogs<Messages> {
+  readonly en: Messages;
+  readonly ar: () => Promise<Messages>;
+}
 
 /** What a message function may receive and return: text, or a template with islands inside. */
 export type Renderable = string | TemplateResult;
 
-/** The catalog of `language`, falling back to English for a language the catalogs lack. */
-export function messagesFor<Messages>(catalogs: Catalogs<Messages>, language: Language): Messages {
-  return catalogs[language] ?? catalogs.en;
+/** Catalogs already loaded, and loads under way, by catalog and language. */
+const loaded = new WeakMap<Catalogs<unknown>, Map<Language, unknown>>();
+const loading = new WeakMap<Catalogs<unknown>, Map<Language, Promise<unknown>>>();
+
+/** The catalog of `language` if it is at hand (English always is), else undefined. */
+export function loadedCatalog<Messages>(catalogs: Catalogs<Messages>, language: Language): Messages | undefined {
+  if (language === 'en') return catalogs.en;
+  return loaded.get(catalogs)?.get(language) as Messages | undefined;
+}
+
+/** Loads the catalog of `language`, once; a load that failed is tried again by the next call. */
+export function loadCatalog<Messages>(catalogs: Catalogs<Messages>, language: Language): Promise<Messages> {
+  const ready = loadedCatalog(catalogs, language);
+  if (ready) return Promise.resolve(ready);
+  const underWay = loading.get(catalogs) ?? new Map<Language, Promise<unknown>>();
+  loading.set(catalogs, underWay);
+  const existing = underWay.get(language) as Promise<Messages> | undefined;
+  if (existing) return existing;
+  // English returned above: the one other language loads.
+  const load = catalogs.ar().then(
+    (messages) => {
+      const done = loaded.get(catalogs) ?? new Map<Language, unknown>();
+      loaded.set(catalogs, done.set(language, messages));
+      underWay.delete(language);
+      return messages;
+    },
+    (error: unknown) => {
+      underWay.delete(language);
+      throw error;
+    },
+  );
+  underWay.set(language, load);
+  return load;
 }
 
 /**

@@ -3,7 +3,6 @@
  * card form. Element catalogs spread these in and add their own keys.
  */
 import { html } from 'lit';
-import { formatCount } from '../../core/language.ts';
 import type { Catalogs, Renderable } from './localize.ts';
 
 export interface SharedMessages {
@@ -75,155 +74,81 @@ export interface SharedMessages {
   };
 }
 
-export const sharedMessages: Catalogs<SharedMessages> = {
-  en: {
-    loading: 'Loading…',
-    retry: 'Try again',
-    redirecting: 'Taking you to the secure payment page…',
-    fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
-    payInFull: 'Pay in full instead',
-    pay: 'Pay',
-    payAmount: (amount) => html`Pay ${amount}`,
-    errors: {
-      network: 'We could not reach the payment service. Check your connection and try again.',
-      unavailable: 'The payment service is not available right now. Please try again in a moment.',
-      invalidResponse: 'The payment service sent an answer we could not read. Please try again.',
-      invalidRequest: 'This payment form is not set up correctly. Please contact the store.',
-      gatewayUnreachable: 'The payment gateway is not responding. Nothing was charged; please try again.',
-      gatewayRefused: 'The payment gateway refused the request. Nothing was charged; please try again.',
-      unknownOrder: 'This order could not be found. Please go back to the store and try again.',
-      orderChanged: 'This order has changed. Please reload the page.',
-      refused: 'The store could not start this payment. Please try again.',
-      orderAlreadyPaid: 'This order has already been paid. There is nothing more to pay.',
-      orderInProgress:
-        'A payment for this order is already under way (a bill waiting to be paid, or a card check). Finish it, or try again in a few minutes.',
-      otpResendLimited: (minutes) =>
-        minutes === undefined
-          ? 'Too many codes have been sent for this order. Please wait before asking for another.'
-          : `Too many codes have been sent for this order. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
-      serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
-      currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
-      requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',
-      sessionExpired: 'This session has expired. Please start again.',
-      stepOutOfOrder: 'Please finish the previous step first.',
-      gatewayAnswerInvalid: 'The payment gateway sent an answer that cannot be used. Nothing was charged; please try again later.',
-      gatewaySignatureInvalid: 'The payment gateway’s answer could not be verified. Nothing was charged; please try again.',
-      internalError: 'Something went wrong at the store. Please try again.',
-    },
-    framed: {
-      frameTitle: 'Card details, on the payment gateway’s secure page',
-      processingFrameTitle: 'Payment in progress',
-      challengeTitle: 'Confirm the payment with your bank',
-      challengeText: 'Your bank asks you to confirm this payment. Follow its steps below.',
-      challengeFrameTitle: 'Your bank’s card check',
-      close: 'Close',
-      loadingPage: 'Loading the secure card page…',
-      processing: 'Processing your payment…',
-      challengeOpened: 'Your bank’s card check is open.',
-      cancelled: 'You closed your bank’s card check, so the payment was not completed.',
-      timeout: 'The payment is taking longer than expected. Please check your order before trying again.',
-    },
-    card: {
-      legend: 'Card details',
-      number: 'Card number',
-      numberHint: 'The long number on the front of your card',
-      expiry: 'Expiry date',
-      expiryHint: 'MM/YY',
-      cvv: 'Security code',
-      cvvHint: '3 or 4 digits on the back of your card',
-      holder: 'Name on card',
-      rememberMe: 'Remember this card for next time',
-      brand: (brand) => `Card brand: ${brand}`,
-      numberRequired: 'Enter your card number.',
-      numberInvalid: 'This card number is not valid. Check it and try again.',
-      numberIncomplete: 'This card number is too short.',
-      expiryRequired: 'Enter the expiry date.',
-      expiryInvalid: 'Enter the expiry date as MM/YY.',
-      expiryPast: 'This card has expired.',
-      cvvRequired: 'Enter the security code.',
-      cvvInvalid: 'The security code has the wrong number of digits.',
-      holderRequired: 'Enter the name on the card.',
-      holderInvalid: 'Use letters, spaces, dots, hyphens and apostrophes only.',
-    },
+export const sharedEn: SharedMessages = {
+  loading: 'Loading…',
+  retry: 'Try again',
+  redirecting: 'Taking you to the secure payment page…',
+  fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
+  payInFull: 'Pay in full instead',
+  pay: 'Pay',
+  payAmount: (amount) => html`Pay ${amount}`,
+  errors: {
+    network: 'We could not reach the payment service. Check your connection and try again.',
+    unavailable: 'The payment service is not available right now. Please try again in a moment.',
+    invalidResponse: 'The payment service sent an answer we could not read. Please try again.',
+    invalidRequest: 'This payment form is not set up correctly. Please contact the store.',
+    gatewayUnreachable: 'The payment gateway is not responding. Nothing was charged; please try again.',
+    gatewayRefused: 'The payment gateway refused the request. Nothing was charged; please try again.',
+    unknownOrder: 'This order could not be found. Please go back to the store and try again.',
+    orderChanged: 'This order has changed. Please reload the page.',
+    refused: 'The store could not start this payment. Please try again.',
+    orderAlreadyPaid: 'This order has already been paid. There is nothing more to pay.',
+    orderInProgress:
+      'A payment for this order is already under way (a bill waiting to be paid, or a card check). Finish it, or try again in a few minutes.',
+    otpResendLimited: (minutes) =>
+      minutes === undefined
+        ? 'Too many codes have been sent for this order. Please wait before asking for another.'
+        : `Too many codes have been sent for this order. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+    serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
+    currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
+    requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',
+    sessionExpired: 'This session has expired. Please start again.',
+    stepOutOfOrder: 'Please finish the previous step first.',
+    gatewayAnswerInvalid: 'The payment gateway sent an answer that cannot be used. Nothing was charged; please try again later.',
+    gatewaySignatureInvalid: 'The payment gateway’s answer could not be verified. Nothing was charged; please try again.',
+    internalError: 'Something went wrong at the store. Please try again.',
   },
-  ar: {
-    loading: 'جارٍ التحميل…',
-    retry: 'حاول مرة أخرى',
-    redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
-    fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),
-    payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
-    pay: 'ادفع',
-    payAmount: (amount) => html`ادفع ${amount}`,
-    errors: {
-      network: 'تعذّر الوصول إلى خدمة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
-      unavailable: 'خدمة الدفع غير متاحة الآن. يُرجى المحاولة بعد قليل.',
-      invalidResponse: 'أرسلت خدمة الدفع ردًا تعذّرت قراءته. يُرجى المحاولة مرة أخرى.',
-      invalidRequest: 'نموذج الدفع هذا غير مُعدّ بشكل صحيح. يُرجى التواصل مع المتجر.',
-      gatewayUnreachable: 'بوابة الدفع لا تستجيب. لم يتم خصم أي مبلغ؛ يُرجى المحاولة مرة أخرى.',
-      gatewayRefused: 'رفضت بوابة الدفع الطلب. لم يتم خصم أي مبلغ؛ يُرجى المحاولة مرة أخرى.',
-      unknownOrder: 'تعذّر العثور على هذا الطلب. يُرجى العودة إلى المتجر والمحاولة مرة أخرى.',
-      orderChanged: 'تغيّر هذا الطلب. يُرجى إعادة تحميل الصفحة.',
-      refused: 'تعذّر على المتجر بدء عملية الدفع. يُرجى المحاولة مرة أخرى.',
-      orderAlreadyPaid: 'تم دفع هذا الطلب بالفعل. لا يوجد مبلغ آخر للدفع.',
-      orderInProgress:
-        'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة). أكملها، أو حاول مرة أخرى بعد بضع دقائق.',
-      otpResendLimited: (minutes) =>
-        minutes === undefined
-          ? 'تم إرسال عدد كبير من الرموز لهذا الطلب. يُرجى الانتظار قبل طلب رمز آخر.'
-          : `تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد ${arabicMinutes(minutes)}.`,
-      serviceNotConfigured: 'طريقة الدفع هذه غير متاحة في هذا المتجر. يُرجى اختيار طريقة أخرى.',
-      currencyNotSupported: 'طريقة الدفع هذه غير متاحة بعملة الطلب. يُرجى اختيار طريقة أخرى.',
-      requestUnreadable: 'تعذّر على خدمة الدفع في المتجر قراءة هذا الطلب. يُرجى إعادة تحميل الصفحة والمحاولة مرة أخرى.',
-      sessionExpired: 'انتهت صلاحية هذه الجلسة. يُرجى البدء من جديد.',
-      stepOutOfOrder: 'يُرجى إكمال الخطوة السابقة أولًا.',
-      gatewayAnswerInvalid: 'أرسلت بوابة الدفع ردًا لا يمكن استخدامه. لم يتم خصم أي مبلغ؛ يُرجى المحاولة لاحقًا.',
-      gatewaySignatureInvalid: 'تعذّر التحقق من رد بوابة الدفع. لم يتم خصم أي مبلغ؛ يُرجى المحاولة مرة أخرى.',
-      internalError: 'حدث خطأ لدى المتجر. يُرجى المحاولة مرة أخرى.',
-    },
-    framed: {
-      frameTitle: 'بيانات البطاقة، على الصفحة الآمنة لبوابة الدفع',
-      processingFrameTitle: 'الدفع قيد المعالجة',
-      challengeTitle: 'أكّد الدفع مع البنك',
-      challengeText: 'يطلب البنك تأكيد عملية الدفع هذه. اتبع الخطوات أدناه.',
-      challengeFrameTitle: 'تحقق البنك من البطاقة',
-      close: 'إغلاق',
-      loadingPage: 'جارٍ تحميل صفحة البطاقة الآمنة…',
-      processing: 'جارٍ معالجة الدفع…',
-      challengeOpened: 'تم فتح تحقق البنك من البطاقة.',
-      cancelled: 'أغلقت تحقق البنك من البطاقة، لذلك لم تكتمل عملية الدفع.',
-      timeout: 'يستغرق الدفع وقتًا أطول من المتوقع. يُرجى التحقق من طلبك قبل المحاولة مرة أخرى.',
-    },
-    card: {
-      legend: 'بيانات البطاقة',
-      number: 'رقم البطاقة',
-      numberHint: 'الرقم الطويل على وجه البطاقة',
-      expiry: 'تاريخ الانتهاء',
-      expiryHint: 'MM/YY',
-      cvv: 'رمز الأمان',
-      cvvHint: '٣ أو ٤ أرقام على ظهر البطاقة',
-      holder: 'الاسم على البطاقة',
-      rememberMe: 'تذكّر هذه البطاقة للمرة القادمة',
-      brand: (brand) => `نوع البطاقة: ${brand}`,
-      numberRequired: 'أدخل رقم البطاقة.',
-      numberInvalid: 'رقم البطاقة غير صحيح. تحقّق منه وحاول مرة أخرى.',
-      numberIncomplete: 'رقم البطاقة قصير جدًا.',
-      expiryRequired: 'أدخل تاريخ الانتهاء.',
-      expiryInvalid: 'أدخل تاريخ الانتهاء بالصيغة MM/YY.',
-      expiryPast: 'انتهت صلاحية هذه البطاقة.',
-      cvvRequired: 'أدخل رمز الأمان.',
-      cvvInvalid: 'عدد أرقام رمز الأمان غير صحيح.',
-      holderRequired: 'أدخل الاسم كما هو على البطاقة.',
-      holderInvalid: 'استخدم الحروف والمسافات والنقاط والشرطات والفواصل العليا فقط.',
-    },
+  framed: {
+    frameTitle: 'Card details, on the payment gateway’s secure page',
+    processingFrameTitle: 'Payment in progress',
+    challengeTitle: 'Confirm the payment with your bank',
+    challengeText: 'Your bank asks you to confirm this payment. Follow its steps below.',
+    challengeFrameTitle: 'Your bank’s card check',
+    close: 'Close',
+    loadingPage: 'Loading the secure card page…',
+    processing: 'Processing your payment…',
+    challengeOpened: 'Your bank’s card check is open.',
+    cancelled: 'You closed your bank’s card check, so the payment was not completed.',
+    timeout: 'The payment is taking longer than expected. Please check your order before trying again.',
+  },
+  card: {
+    legend: 'Card details',
+    number: 'Card number',
+    numberHint: 'The long number on the front of your card',
+    expiry: 'Expiry date',
+    expiryHint: 'MM/YY',
+    cvv: 'Security code',
+    cvvHint: '3 or 4 digits on the back of your card',
+    holder: 'Name on card',
+    rememberMe: 'Remember this card for next time',
+    brand: (brand) => `Card brand: ${brand}`,
+    numberRequired: 'Enter your card number.',
+    numberInvalid: 'This card number is not valid. Check it and try again.',
+    numberIncomplete: 'This card number is too short.',
+    expiryRequired: 'Enter the expiry date.',
+    expiryInvalid: 'Enter the expiry date as MM/YY.',
+    expiryPast: 'This card has expired.',
+    cvvRequired: 'Enter the security code.',
+    cvvInvalid: 'The security code has the wrong number of digits.',
+    holderRequired: 'Enter the name on the card.',
+    holderInvalid: 'Use letters, spaces, dots, hyphens and apostrophes only.',
   },
 };
 
-/** "دقيقة واحدة", "دقيقتين", "٥ دقائق", "١٥ دقيقة": the Arabic count form of minutes. */
-function arabicMinutes(minutes: number): string {
-  if (minutes === 1) return 'دقيقة واحدة';
-  if (minutes === 2) return 'دقيقتين';
-  return minutes <= 10 ? `${formatCount(minutes, 'ar')} دقائق` : `${formatCount(minutes, 'ar')} دقيقة`;
-}
+export const sharedMessages: Catalogs<SharedMessages> = {
+  en: sharedEn,
+  ar: () => import('./messages.ar.ts').then((module) => module.sharedAr),
+};
 
 /** The customer-facing text for a failed endpoint request; every code of the endpoint has its own. */
 export function describeRequestError(

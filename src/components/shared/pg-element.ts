@@ -1,18 +1,40 @@
 /**
  * The base class of every pg- element: the attributes they all share (endpoint, merchant
  * reference, language, theme file), the endpoint controller, the single polite live region, the
- * right-to-left frame and the focus-the-first-error rule.
+ * right-to-left frame, the focus-the-first-error rule, and what the element shows while a part of
+ * it loads (its catalog in a language other than English, or the code of a lazily loaded element):
+ * a pending state, or an error with a way to try again, never text in two languages.
  */
 import { LitElement, html, nothing, unsafeCSS, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
-import { messagesFor, type Renderable } from './localize.ts';
-import { describeRequestError, sharedMessages } from './messages.ts';
+import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
+import { describeRequestError, type SharedMessages } from './messages.ts';
 import { property } from './property.ts';
 import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
+
+/** Whether the element's code and catalog are at hand. */
+export type LoadState = 'ready' | 'loading' | 'failed';
+
+/**
+ * The little an element says before its catalog or code has arrived, in both languages: it is
+ * what an Arabic page shows while the Arabic catalog loads, so it cannot live in that catalog.
+ */
+const LOADING_TEXT = {
+  en: {
+    loading: 'Loading…',
+    failed: 'This part of the checkout could not be loaded. Check your connection and try again.',
+    retry: 'Try again',
+  },
+  ar: {
+    loading: 'جارٍ التحميل…',
+    failed: 'تعذّر تحميل هذا الجزء من صفحة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
+    retry: 'حاول مرة أخرى',
+  },
+} as const;
 
 /** Tone of the live region's current message. */
 export type StatusTone = 'info' | 'error' | 'success';
@@ -42,12 +64,14 @@ export interface StatusMessage {
  * @csspart frame - The element's outer container; carries `dir` and `lang`.
  * @csspart status - The polite live region with the element's current message.
  * @cssstate pending - A request to the merchant endpoint is in flight.
+ * @cssstate loading - The element's code, or its text in the page's language, is still loading.
+ * @csspart failure - A failed request's (or a failed load's) message and retry button.
  * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
  * @fires pg-request-success - A request succeeded and its answer passed the contract.
  * @fires pg-request-error - A request failed; carries the route, kind, endpoint code and shown message.
  * @fires pg-request-complete - Last event of every started request.
  */
-export abstract class PgElement extends LitElement {
+export abstract class PgElement<Messages extends SharedMessages = SharedMessages> extends LitElement {
   static override styles: CSSResultGroup = foundationStyles;
 
   /**
@@ -83,12 +107,22 @@ export abstract class PgElement extends LitElement {
   /** The live region's current message. */
   @state() protected status: StatusMessage | undefined;
 
+  /** A catalog that could not be loaded (the network failed): shown with a way to try again. */
+  @state() private catalogFailed = false;
+
+  /**
+   * The element's text in every language; set by the element (a lazily loaded element sets it
+   * when its code arrives). Until then, and while the page's language loads, the element shows
+   * its pending state.
+   */
+  protected catalogs: Catalogs<Messages> | undefined;
+
   /** Custom states (`:state(pending)`) and, for form controls, the form value and validity. */
   protected readonly internals: ElementInternals = this.attachInternals();
 
   /** Every call to the merchant endpoint goes through this controller. */
   protected readonly endpointRequests = new EndpointController(this, {
-    describeError: (error) => describeRequestError(error, messagesFor(sharedMessages, this.language)),
+    describeError: (error) => describeRequestError(error, this.messages),
   });
 
   /** True while a request to the merchant endpoint is in flight (also `:state(pending)`). */
@@ -99,6 +133,48 @@ export abstract class PgElement extends LitElement {
   /** `ltr` or `rtl`, from the language. */
   protected get direction(): 'ltr' | 'rtl' {
     return directionOf(this.language);
+  }
+
+  /**
+   * The element's text in its language, once loaded; English until then (what an announcement or
+   * an event made while the language loads says; the element itself shows its pending state).
+   */
+  protected get messages(): Messages {
+    const catalogs = this.catalogs;
+    if (!catalogs) throw new Error(`<${this.localName}> has no catalog yet`);
+    return loadedCatalog(catalogs, this.language) ?? catalogs.en;
+  }
+
+  /** Whether the element can show its content: its catalog in its language is at hand. */
+  protected get loadState(): LoadState {
+    if (this.catalogFailed) return 'failed';
+    return this.catalogs && loadedCatalog(this.catalogs, this.language) ? 'ready' : 'loading';
+  }
+
+  /** The element's content once everything it needs has loaded (what `render()` is to other Lit elements). */
+  protected abstract renderContent(): unknown;
+
+  /** The content, or the pending state while a part of the element loads, or the failed load with a retry. */
+  override render(): unknown {
+    const state = this.loadState;
+    return state === 'ready' ? this.renderContent() : this.renderFrame(this.renderLoadState(state));
+  }
+
+  /** The pending state (a polite "Loading…") or a failed load's message with **Try again**. */
+  protected renderLoadState(state: Exclude<LoadState, 'ready'>): TemplateResult {
+    const text = LOADING_TEXT[this.language];
+    if (state === 'loading') return html`<p class="loading muted">${text.loading}</p>`;
+    return html`
+      <div class="failure" part="failure" role="alert">
+        <p class="error" part="error">${text.failed}</p>
+        <button type="button" class="retry" part="retry" @click=${() => this.retryLoad()}>${text.retry}</button>
+      </div>
+    `;
+  }
+
+  /** Tries again what failed to load. */
+  protected retryLoad(): void {
+    this.catalogFailed = false;
   }
 
   /**
@@ -124,7 +200,21 @@ export abstract class PgElement extends LitElement {
 
   protected override update(changed: PropertyValues): void {
     this.setCustomState('pending', this.endpointRequests.pending);
+    this.#loadLanguage();
+    this.setCustomState('loading', this.loadState === 'loading');
     super.update(changed);
+  }
+
+  /** Starts loading the catalog of the element's language unless it is at hand (or failed: the customer retries). */
+  #loadLanguage(): void {
+    const { catalogs, language } = this;
+    if (!catalogs || this.catalogFailed || loadedCatalog(catalogs, language)) return;
+    loadCatalog(catalogs, language).then(
+      () => this.requestUpdate(),
+      () => {
+        if (this.language === language) this.catalogFailed = true;
+      },
+    );
   }
 
   /** Adds or removes a custom state, styled from outside as `pg-checkout:state(name)`. */
@@ -152,7 +242,7 @@ export abstract class PgElement extends LitElement {
     // A radio group counts once.
     const fields = new Set(invalid.map((element) => element.getAttribute('name') || element.id || element));
     invalid[0]?.focus();
-    if (fields.size > 0) this.announce(messagesFor(sharedMessages, this.language).fixErrors(fields.size), 'error');
+    if (fields.size > 0) this.announce(this.messages.fixErrors(fields.size), 'error');
     return fields.size;
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { ComplexAttributeConverter } from 'lit';
 import { isLanguage, normalizeDigits, type Language } from '../../core/language.ts';
-import { systemClock, type Clock } from '../../core/voucher.ts';
+import { systemClock, type Clock } from '../../core/clock.ts';
 
 export interface PropertyReader<T> extends ComplexAttributeConverter<T> {
   fromAttribute(value: string | null): T;

@@ -14,6 +14,9 @@
  */
 import * as z from 'zod/mini';
 import { MAX_AMOUNT_DIGITS } from '../amounts.ts';
+import { pure } from './pure.ts';
+
+export { pure } from './pure.ts';
 
 // ---- Field rules ----
 
@@ -399,13 +402,3 @@ export function digitsFromRule(rule: FieldRule): z.ZodMiniType<string | number, 
   );
   return z.union([digits, asWritten]);
 }
-
-/**
- * Runs `build` at once. Bundlers take the call as pure, so a bundle drops every schema it does not
- * use: a bare object spread or `.check()` at module level would be kept as a possible side effect.
- */
-/* @__NO_SIDE_EFFECTS__ */
-export function pure<T>(build: () => T): T {
-  return build();
-}
-

@@ -1,7 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { checkoutMessages } from '../../../src/components/pg-checkout/messages.ts';
+import { billVoucherMessages } from '../../../src/components/pg-bill-voucher/messages.ts';
+import { financingOtpMessages } from '../../../src/components/pg-financing-otp/messages.ts';
 import { installmentsMessages } from '../../../src/components/pg-installments/messages.ts';
-import { ltr, ltrText } from '../../../src/components/shared/localize.ts';
+import { loadCatalog, loadedCatalog, ltr, ltrText, type Catalogs } from '../../../src/components/shared/localize.ts';
 import { describeRequestError, sharedMessages } from '../../../src/components/shared/messages.ts';
 
 /** Every key path of a catalog (functions are leaves). */
@@ -11,13 +13,13 @@ function keyPaths(value: unknown, prefix = ''): string[] {
 }
 
 describe('message catalogs', () => {
-  for (const [name, catalogs] of Object.entries({ sharedMessages, checkoutMessages, installmentsMessages })) {
-    it(`${name}: Arabic has every English key and nothing else`, () => {
-      expect(keyPaths(catalogs.ar).sort()).to.deep.equal(keyPaths(catalogs.en).sort());
+  for (const [name, catalogs] of Object.entries({ sharedMessages, checkoutMessages, installmentsMessages, billVoucherMessages, financingOtpMessages })) {
+    it(`${name}: Arabic has every English key and nothing else`, async () => {
+      expect(keyPaths(await catalogs.ar()).sort()).to.deep.equal(keyPaths(catalogs.en).sort());
     });
 
-    it(`${name}: no Arabic text is left in English`, () => {
-      const strings = Object.entries(catalogs.ar).filter(([, value]) => typeof value === 'string');
+    it(`${name}: no Arabic text is left in English`, async () => {
+      const strings = Object.entries(await catalogs.ar()).filter(([, value]) => typeof value === 'string');
       for (const [key, value] of strings) {
         if (key === 'expiryHint') continue; // "MM/YY" is the format, the same in both
         expect(value, key).not.to.equal((catalogs.en as unknown as Record<string, unknown>)[key]);
@@ -33,7 +35,7 @@ describe('message catalogs', () => {
     expect(describeRequestError({ kind: 'refused', code: 'something_new' }, en)).to.equal(en.errors.refused);
   });
 
-  it('gives each endpoint refusal its own message instead of the generic "refused", in both languages', () => {
+  it('gives each endpoint refusal its own message instead of the generic "refused", in both languages', async () => {
     const codes = [
       'order_already_paid',
       'order_in_progress',
@@ -55,8 +57,8 @@ describe('message catalogs', () => {
       'step_out_of_order',
       'internal_error',
     ];
-    for (const language of ['en', 'ar'] as const) {
-      const messages = sharedMessages[language];
+    const ar = await sharedMessages.ar();
+    for (const messages of [sharedMessages.en, ar]) {
       for (const code of codes) {
         expect(describeRequestError({ kind: 'refused', code }, messages), code).not.to.equal(messages.errors.refused);
       }
@@ -69,7 +71,7 @@ describe('message catalogs', () => {
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited' }, en)).to.equal(
       'Too many codes have been sent for this order. Please wait before asking for another.',
     );
-    expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 60 }, sharedMessages.ar)).to.equal(
+    expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 60 }, ar)).to.equal(
       'تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد دقيقة واحدة.',
     );
   });
@@ -77,5 +79,49 @@ describe('message catalogs', () => {
   it('makes left-to-right islands for rich and plain text', () => {
     expect(ltr('EGP 1.00').strings.join('')).to.contain('dir="ltr"');
     expect(ltrText('EGP 1.00')).to.equal('\u2066EGP 1.00\u2069');
+  });
+
+  describe('loading a catalog', () => {
+    /** Catalogs whose Arabic load fails `failures` times first; counts the loads. */
+    function countedCatalogs(failures = 0) {
+      const counted = { loads: 0 };
+      const catalogs: Catalogs<{ readonly word: string }> = {
+        en: { word: 'word' },
+        ar: async () => {
+          counted.loads += 1;
+          if (counted.loads <= failures) throw new TypeError('Failed to fetch dynamically imported module');
+          return { word: 'كلمة' };
+        },
+      };
+      return { catalogs, counted };
+    }
+
+    it('has English at hand and never loads Arabic for it', async () => {
+      const { catalogs, counted } = countedCatalogs();
+      expect(loadedCatalog(catalogs, 'en')).to.equal(catalogs.en);
+      expect(await loadCatalog(catalogs, 'en')).to.equal(catalogs.en);
+      expect(counted.loads).to.equal(0);
+    });
+
+    it('loads Arabic once, however many ask at the same time, and keeps it at hand', async () => {
+      const { catalogs, counted } = countedCatalogs();
+      expect(loadedCatalog(catalogs, 'ar')).to.equal(undefined);
+      const [first, second] = await Promise.all([loadCatalog(catalogs, 'ar'), loadCatalog(catalogs, 'ar')]);
+      expect(first.word).to.equal('كلمة');
+      expect(second).to.equal(first);
+      expect(loadedCatalog(catalogs, 'ar')).to.equal(first);
+      expect(await loadCatalog(catalogs, 'ar')).to.equal(first);
+      expect(counted.loads).to.equal(1);
+    });
+
+    it('tries a failed load again on the next call', async () => {
+      const { catalogs, counted } = countedCatalogs(1);
+      let failure: unknown;
+      await loadCatalog(catalogs, 'ar').catch((error: unknown) => (failure = error));
+      expect(failure).to.be.instanceOf(TypeError);
+      expect(loadedCatalog(catalogs, 'ar')).to.equal(undefined);
+      expect((await loadCatalog(catalogs, 'ar')).word).to.equal('كلمة');
+      expect(counted.loads).to.equal(2);
+    });
   });
 });

@@ -8,8 +8,9 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../../src/define.ts';
 import { createManualClock, systemClock } from '../../../src/core/voucher.ts';
+import type { SharedMessages } from '../../../src/components/shared/messages.ts';
 import { PgBillVoucher, PgCheckout, PgFinancingOtp, PgInstallments, type PgElement } from '../../../src/index.ts';
-import { settled, shadowQuery, shadowQueryAll, textOf } from '../support/dom.ts';
+import { elementReady, settled, shadowQuery, shadowQueryAll, textOf } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/network.ts';
 
 interface PropertyCase {
@@ -69,7 +70,7 @@ const clock: PropertyCase = { initial: systemClock, values: [[manualClock, manua
 
 const text = (attribute: string, sample: string): PropertyCase => ({ attribute, initial: '', texts: [[sample, sample]] });
 
-const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElement; readonly cases: Cases }[] = [
+const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElement<SharedMessages>; readonly cases: Cases }[] = [
   {
     tag: 'pg-checkout',
     element: PgCheckout,
@@ -279,7 +280,7 @@ describe('properties set as text, as React 19 and Vue 3 set them', () => {
     el.clock = createManualClock(Date.UTC(2026, 10, 1));
     properties(el)['amount'] = '150000';
     properties(el)['expires'] = new Date(Date.UTC(2026, 11, 1, 16));
-    await el.updateComplete;
+    await elementReady(el);
     expect(el.issuedBill).to.include({ billNumber: '12345678901234', amount: 150000, expires: '2026-12-01T16:00:00.000Z' });
     expect(textOf(shadowQuery(el, '[part~="amount"]'))).to.contain('1,500.00');
   });
@@ -287,7 +288,7 @@ describe('properties set as text, as React 19 and Vue 3 set them', () => {
   it('shows the order total of a financing element whose amount was given as text', async () => {
     const el = await fixture<PgFinancingOtp>(html`<pg-financing-otp currency="EGP"></pg-financing-otp>`);
     properties(el)['amount'] = '250000';
-    await el.updateComplete;
+    await elementReady(el);
     expect(el.amount).to.equal(250000);
     expect(textOf(shadowQuery(el, 'form'))).to.contain('2,500.00');
   });

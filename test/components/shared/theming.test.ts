@@ -1,12 +1,22 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { CSSResultOrNative, CSSResultGroup } from 'lit';
 import '../../../src/define.ts';
+import { billVoucherView } from '../../../src/components/pg-bill-voucher/bill-voucher-view.ts';
+import { financingOtpView } from '../../../src/components/pg-financing-otp/financing-otp-view.ts';
+import { installmentsView } from '../../../src/components/pg-installments/installments-view.ts';
 import type { PgCheckout, PgInstallments } from '../../../src/index.ts';
 import { settled, shadowQuery, typeInto } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/network.ts';
 
 /** Every element of the package that is registered in this page, with its styles. */
 const TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];
+
+/** The styles of the elements whose view loads on demand: they come with the view, after the element's own. */
+const VIEW_STYLES: Readonly<Record<string, CSSResultGroup>> = {
+  'pg-installments': installmentsView.styles,
+  'pg-bill-voucher': billVoucherView.styles,
+  'pg-financing-otp': financingOtpView.styles,
+};
 
 function cssTextOf(styles: CSSResultGroup | undefined): string {
   if (!styles) return '';
@@ -19,7 +29,7 @@ function cssTextOf(styles: CSSResultGroup | undefined): string {
 function elementStyles(): Array<[string, string]> {
   return TAGS.flatMap((tag) => {
     const element = customElements.get(tag) as (CustomElementConstructor & { styles?: CSSResultGroup }) | undefined;
-    return element ? [[tag, cssTextOf(element.styles)] as [string, string]] : [];
+    return element ? [[tag, `${cssTextOf(element.styles)}\n${cssTextOf(VIEW_STYLES[tag])}`] as [string, string]] : [];
   });
 }
 

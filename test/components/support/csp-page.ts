@@ -31,10 +31,11 @@ async function until(condition: () => boolean): Promise<void> {
   if (!condition()) throw new Error('timed out');
 }
 
+/** Some element (or one inside it) still loads its view or its text, or waits for the endpoint. */
 function busy(): boolean {
   const hosts = [...document.querySelectorAll('pg-checkout, pg-installments')];
   const nested = hosts.flatMap((host) => [...(host.shadowRoot?.querySelectorAll('*') ?? [])]);
-  return [...hosts, ...nested].some((host) => host.matches(':state(pending)'));
+  return [...hosts, ...nested].some((host) => host.matches(':state(loading)') || host.matches(':state(pending)'));
 }
 
 function type(host: Element, selector: string, value: string): void {
@@ -104,6 +105,9 @@ async function run(): Promise<CspReport> {
     await dropIn.updateComplete;
     await frame();
     await until(() => !busy());
+    // The method's view arrived and rendered (a view that failed to load would be neither busy nor shown).
+    const shown = dropIn.shadowRoot!.querySelector('pg-installments, pg-bill-voucher, pg-financing-otp');
+    if (method !== 'card' && !shown?.shadowRoot?.querySelector('.title')) throw new Error(`the drop-in's ${method} shows no content`);
   }
 
   await until(() => canarySeen);

@@ -101,7 +101,29 @@ export function recordEvents(target: EventTarget, ...types: string[]): Event[] {
   return events;
 }
 
-/** Waits until no request of `element` (or of the elements inside it) is in flight and all have rendered. */
+/** Whether `element` shows its pending state: its code (a view loaded on demand) or its language's catalog is still loading. */
+function loading(element: Element): boolean {
+  return element.matches(':state(loading)');
+}
+
+/**
+ * Waits until `element` has loaded what it shows (its view, its language's catalog) and has
+ * rendered it: what a test does before looking at an element's content. Resolves with the element
+ * (also when the load failed: it then shows the failure and its retry).
+ */
+export async function elementReady<T extends HTMLElement & { updateComplete: Promise<boolean> }>(element: T): Promise<T> {
+  await element.updateComplete;
+  if (loading(element)) {
+    await waitUntil(() => !loading(element), `<${element.localName}> still loading`, { interval: 5, timeout: 5000 });
+  }
+  await element.updateComplete;
+  return element;
+}
+
+/**
+ * Waits until `element` and the elements inside it have loaded (see {@link elementReady}), no
+ * request of theirs is in flight and all have rendered.
+ */
 export async function settled(element: HTMLElement & { updateComplete: Promise<boolean> }): Promise<void> {
   const nested = (): Array<Partial<{ updateComplete: Promise<boolean> }> & Element> => [
     element,
@@ -110,12 +132,12 @@ export async function settled(element: HTMLElement & { updateComplete: Promise<b
   const renders = async (): Promise<void> => {
     for (const node of nested()) if (node.updateComplete) await node.updateComplete;
   };
-  const busy = (): boolean => nested().some((node) => node.matches(':state(pending)'));
-  // Nested elements start their own requests on their first render: settle until nothing moves.
+  const busy = (): boolean => nested().some((node) => loading(node) || node.matches(':state(pending)'));
+  // Nested elements load, then start their own requests on their first render: settle until nothing moves.
   for (let round = 0; round < 5; round += 1) {
     await renders();
     if (!busy()) return;
-    await waitUntil(() => !busy(), 'requests still pending', { timeout: 5000 });
+    await waitUntil(() => !busy(), 'still loading, or requests still pending', { interval: 5, timeout: 5000 });
   }
   await renders();
 }

@@ -1,0 +1,536 @@
+/**
+ * The body of `<pg-bill-voucher>`, loaded when the element first meets a document (see
+ * shared/element-view.ts): the offer to issue a bill, the bill with its countdown, copy, print and
+ * calendar, its expiry and reissue, and the session memory of an issued bill.
+ */
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { classMap } from 'lit/directives/class-map.js';
+import { formatMoney } from '../../core/amounts.ts';
+import type { BillResult, OrderResult } from '../../core/endpoint-results.ts';
+import { billCall, orderCall } from '../../core/endpoint-routes.ts';
+import { VOUCHER_CURRENCY } from '../../core/partners.ts';
+import {
+  billReminder,
+  billReminderFileName,
+  countdownDigits,
+  formatExpiry,
+  groupBillNumber,
+  isBillNumber,
+  parseExpiry,
+  timeLeft,
+} from '../../core/voucher.ts';
+import { CountdownController } from '../shared/countdown.ts';
+import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
+import { ltr } from '../shared/localize.ts';
+import { forgetBill, recallBill, rememberBill } from './bill-memory.ts';
+import { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillReissueEvent, type IssuedBill } from './events.ts';
+import { billVoucherMessages, type BillVoucherMessages } from './messages.ts';
+import type { PgBillVoucher } from './pg-bill-voucher.ts';
+import { billVoucherStyles } from './styles.ts';
+
+/** A bill as the element shows it, from the endpoint's answer, the session or the attributes. */
+interface ShownBill {
+  readonly billNumber: string;
+  readonly amount: number | undefined;
+  readonly paymentPartner: string;
+  readonly expires: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * - `idle`: no bill yet; offers to issue one;
+ * - `issuing`: the endpoint is issuing it;
+ * - `issued`: the bill is shown with its countdown;
+ * - `expired`: the expiry passed unpaid: the hold is cancelled;
+ * - `failed`: the request failed; offers to try again;
+ * - `currency-refused`: the order is not in EGP; nothing is requested;
+ * - `unreadable`: the stored bill given as attributes is not valid.
+ */
+type Phase = 'idle' | 'issuing' | 'issued' | 'expired' | 'failed' | 'currency-refused' | 'unreadable';
+
+/** The gateway's "bill expired" response code (src/core/response.ts). */
+const BILL_EXPIRED_CODE = '31001';
+
+export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessages> {
+  @viewState() private phase: Phase = 'idle';
+  @viewState() private bill: ShownBill | undefined;
+  @viewState() private order: OrderResult | undefined;
+  @viewState() private failure: { readonly message: string; readonly retry: boolean } | undefined;
+  @viewState() private now = 0;
+  @viewState() private copied = false;
+
+  readonly #countdown = new CountdownController(this.host, {
+    clock: () => this.host.clock,
+    deadline: () => (this.bill && this.phase === 'issued' ? this.bill.expiresAt : undefined),
+    tick: (now) => {
+      this.now = now;
+    },
+    reached: () => this.#expire(),
+  });
+  #cancelCopied: (() => void) | undefined;
+  #reminder: { key: string; href: string } | undefined;
+  #autoIssued = false;
+  /** The order is read once per merchant reference. */
+  #orderRead = false;
+
+  /** The bill on screen, as a page would store it (the element's `issuedBill`). */
+  get issuedBill(): IssuedBill | undefined {
+    const bill = this.bill;
+    if (!bill) return undefined;
+    return {
+      merchantReference: this.host.merchantReference,
+      billNumber: bill.billNumber,
+      amount: bill.amount,
+      currency: VOUCHER_CURRENCY,
+      paymentPartner: bill.paymentPartner,
+      expires: bill.expires,
+    };
+  }
+
+  get #messages(): BillVoucherMessages {
+    return this.kit.messages;
+  }
+
+  /** True when this element shows a bill given as attributes and never asks the endpoint for one. */
+  get #stored(): boolean {
+    return this.host.billNumber !== '';
+  }
+
+  /** The order currency as far as the page or the endpoint told it. */
+  get #knownCurrency(): string {
+    return this.host.currency.trim().toUpperCase() || this.order?.currency || '';
+  }
+
+  get #currencyRefused(): boolean {
+    const currency = this.#knownCurrency;
+    return currency !== '' && currency !== VOUCHER_CURRENCY;
+  }
+
+  // ---- Lifecycle ----
+
+  override disconnected(): void {
+    this.#cancelCopied?.();
+    // A request aborted by leaving the page is asked for again on return.
+    if (this.phase === 'issuing') this.phase = 'idle';
+  }
+
+  override willUpdate(changed: PropertyValues): void {
+    if (changed.has('clock')) this.now = this.host.clock.now();
+    if (changed.has('billNumber') || changed.has('expires') || changed.has('amount') || changed.has('paymentPartner')) {
+      if (this.#stored) this.#showStoredBill();
+    }
+    if ((changed.has('merchantReference') || changed.has('billNumber')) && !this.#stored) this.#resumeFromSession();
+    if (changed.has('currency') || changed.has('order')) {
+      if (this.#currencyRefused && (this.phase === 'idle' || this.phase === 'failed')) this.phase = 'currency-refused';
+      else if (!this.#currencyRefused && this.phase === 'currency-refused') this.phase = 'idle';
+    }
+    if (this.phase === 'idle' && !this.#stored && this.host.endpoint && this.host.merchantReference) {
+      if (!this.#orderRead && !this.host.currency) void this.#loadOrder();
+      if (this.host.autoIssue && !this.#autoIssued) {
+        this.#autoIssued = true;
+        void this.issue();
+      }
+    }
+    this.kit.setCustomState('expired', this.phase === 'expired');
+  }
+
+  override updated(changed: PropertyValues): void {
+    if (changed.has('clock') || changed.has('bill') || changed.has('phase')) this.#countdown.schedule();
+  }
+
+  // ---- Public actions ----
+
+  /**
+   * Asks the endpoint to issue the bill for the order. Refused without a request when the order is
+   * not in EGP. Does nothing while a bill is shown or being issued.
+   */
+  async issue(): Promise<void> {
+    if (this.#stored || (this.phase !== 'idle' && this.phase !== 'failed' && this.phase !== 'currency-refused')) return;
+    if (this.#currencyRefused) {
+      this.phase = 'currency-refused';
+      this.kit.announce(this.#messages.currencyRefused(ltr(this.#knownCurrency)), 'error');
+      return;
+    }
+    this.phase = 'issuing';
+    this.failure = undefined;
+    this.kit.announce(this.#messages.issuing);
+    const currency = this.host.currency.trim().toUpperCase();
+    const outcome = await this.kit.endpointRequests.request(billCall, {
+      merchant_reference: this.host.merchantReference,
+      language: this.host.language,
+      ...(currency ? { currency } : {}),
+      ...(currency && this.host.amount !== undefined ? { amount: this.host.amount } : {}),
+      ...(this.host.customerName ? { customer_name: this.host.customerName } : {}),
+      ...(this.host.customerEmail ? { customer_email: this.host.customerEmail } : {}),
+    });
+    switch (outcome.status) {
+      case 'success':
+        this.#showIssuedBill(outcome.value);
+        return;
+      case 'cancelled':
+      case 'aborted':
+        this.phase = 'idle';
+        this.kit.clearStatus();
+        return;
+      case 'error': {
+        const { error } = outcome;
+        if (error.code === 'currency_not_supported') {
+          this.phase = 'currency-refused';
+          this.kit.announce(this.#messages.currencyRefused(ltr(this.#knownCurrency || '—')), 'error');
+        } else {
+          // Asking again for a bill the gateway calls expired cannot help.
+          const expired = error.responseCode === BILL_EXPIRED_CODE;
+          const message = expired ? this.#messages.billRefusedExpired : outcome.message;
+          this.phase = 'failed';
+          this.failure = { message, retry: !expired };
+          this.kit.announce(message, 'error');
+        }
+      }
+    }
+  }
+
+  /** Copies the bill number, exactly as issued, and announces it. */
+  async copyBillNumber(): Promise<boolean> {
+    const bill = this.bill;
+    if (!bill) return false;
+    const copied = await copyText(bill.billNumber, this.host.renderRoot);
+    if (copied) {
+      this.copied = true;
+      this.#cancelCopied?.();
+      this.#cancelCopied = this.host.clock.schedule(() => (this.copied = false), 3000);
+      this.kit.announce(this.#messages.copyDone, 'success');
+      this.host.dispatchEvent(new PgBillCopyEvent(bill.billNumber));
+    } else {
+      this.#selectBillNumber();
+      this.kit.announce(this.#messages.copyFailed, 'error');
+    }
+    return copied;
+  }
+
+  // ---- State changes ----
+
+  #showStoredBill(): void {
+    const expiresAt = parseExpiry(this.host.expires);
+    if (!isBillNumber(this.host.billNumber) || expiresAt === undefined) {
+      this.bill = undefined;
+      this.phase = 'unreadable';
+      return;
+    }
+    this.bill = {
+      billNumber: this.host.billNumber,
+      amount: this.host.amount,
+      paymentPartner: this.host.paymentPartner,
+      expires: this.host.expires,
+      expiresAt,
+    };
+    this.now = this.host.clock.now();
+    this.phase = this.now >= expiresAt ? 'expired' : 'issued';
+  }
+
+  #resumeFromSession(): void {
+    const remembered = recallBill(this.host.merchantReference);
+    const expiresAt = remembered ? parseExpiry(remembered.request_expiry_date) : undefined;
+    this.order = undefined;
+    this.#orderRead = false;
+    if (!remembered || expiresAt === undefined) {
+      this.bill = undefined;
+      this.phase = this.#currencyRefused ? 'currency-refused' : 'idle';
+      return;
+    }
+    this.bill = fromResult(remembered, expiresAt);
+    this.now = this.host.clock.now();
+    this.phase = this.now >= expiresAt ? 'expired' : 'issued';
+  }
+
+  #showIssuedBill(result: BillResult): void {
+    const expiresAt = parseExpiry(result.request_expiry_date);
+    if (expiresAt === undefined) {
+      this.phase = 'failed';
+      this.failure = { message: this.#messages.errors.invalidResponse, retry: false };
+      this.kit.announce(this.failure.message, 'error');
+      return;
+    }
+    rememberBill(result);
+    this.bill = fromResult(result, expiresAt);
+    this.now = this.host.clock.now();
+    this.phase = this.now >= expiresAt ? 'expired' : 'issued';
+    const expiry = formatExpiry(expiresAt, this.host.language, this.host.timeZone || undefined);
+    this.kit.announce(this.#messages.issued(groupBillNumber(result.bill_number).join(' '), expiry), 'success');
+    const issued = this.issuedBill;
+    if (issued) this.host.dispatchEvent(new PgBillIssueEvent(issued));
+  }
+
+  async #loadOrder(): Promise<void> {
+    this.#orderRead = true;
+    const outcome = await this.kit.endpointRequests.request(orderCall, {
+      merchant_reference: this.host.merchantReference,
+      language: this.host.language,
+    });
+    // Without the order the customer can still ask for the bill; the endpoint checks the currency.
+    if (outcome.status === 'success') this.order = outcome.value;
+  }
+
+  async #reissue(): Promise<void> {
+    const expired = this.bill;
+    const event = new PgBillReissueEvent(expired?.billNumber ?? '');
+    if (!this.host.dispatchEvent(event)) return;
+    const reference = event.newMerchantReference;
+    if (reference) {
+      try {
+        this.host.merchantReference = await reference;
+      } catch {
+        this.kit.announce(this.#messages.errors.refused, 'error');
+        return;
+      }
+    }
+    forgetBill(this.host.merchantReference);
+    this.host.billNumber = '';
+    this.bill = undefined;
+    this.phase = 'idle';
+    await this.host.updateComplete;
+    await this.issue();
+  }
+
+  #expire(): void {
+    const bill = this.bill;
+    if (!bill) return;
+    this.phase = 'expired';
+    this.kit.announce(this.#messages.expiredNow, 'error');
+    this.host.dispatchEvent(new PgBillExpireEvent(bill.billNumber));
+  }
+
+  #selectBillNumber(): void {
+    const number = this.host.renderRoot.querySelector('.bill-number');
+    const selection = globalThis.getSelection?.();
+    if (!number || !selection) return;
+    const range = document.createRange();
+    range.selectNodeContents(number);
+    selection.removeAllRanges();
+    selection.addRange(range);
+  }
+
+  // ---- Rendering ----
+
+  render(): TemplateResult {
+    return this.kit.renderFrame(this.#renderPhase());
+  }
+
+  #renderPhase(): unknown {
+    switch (this.phase) {
+      case 'idle':
+      case 'issuing':
+        return this.#renderOffer();
+      case 'issued':
+        return this.#renderBill();
+      case 'expired':
+        return this.#renderExpired();
+      case 'failed':
+        return this.#renderFailure();
+      case 'currency-refused':
+        return html`<p class="error" part="error">${this.#messages.currencyRefused(ltr(this.#knownCurrency))}</p>`;
+      case 'unreadable':
+        return html`<p class="error" part="error">${this.#messages.unreadable}</p>`;
+    }
+  }
+
+  #renderOffer(): TemplateResult {
+    const m = this.#messages;
+    const issuing = this.phase === 'issuing';
+    const amount = this.order?.amount ?? this.host.amount;
+    return html`
+      <div class="bill offer" part="bill">
+        <p class="title" part="title">${m.title}</p>
+        <p>${m.intro}</p>
+        ${amount !== undefined && !this.#currencyRefused
+          ? html`<p>${m.amount}: <span part="amount">${ltr(formatMoney(amount, VOUCHER_CURRENCY, this.host.language))}</span></p>`
+          : nothing}
+        <button
+          type="button"
+          class="Pay issue"
+          part="issue Pay"
+          aria-disabled=${issuing ? 'true' : 'false'}
+          @click=${() => void this.issue()}
+        >
+          ${issuing ? m.issuing : m.issue}
+        </button>
+      </div>
+    `;
+  }
+
+  #renderFailure(): TemplateResult {
+    return html`
+      <div class="failure" part="failure">
+        <p class="error" part="error">${this.failure?.message}</p>
+        ${this.failure?.retry
+          ? html`<button type="button" class="retry" part="retry" @click=${() => void this.issue()}>
+              ${this.#messages.retry}
+            </button>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  #renderBill(): TemplateResult {
+    const bill = this.bill as ShownBill;
+    const m = this.#messages;
+    const expiry = this.#expiryText(bill);
+    const partner = this.host.partnerName || bill.paymentPartner;
+    const amount =
+      bill.amount === undefined ? undefined : ltr(formatMoney(bill.amount, VOUCHER_CURRENCY, this.host.language));
+    const left = timeLeft(bill.expiresAt, this.now);
+    return html`
+      <section class="bill" part="bill" aria-labelledby="bill-title">
+        <p class="title" part="title" id="bill-title">${m.title}</p>
+        <dl class="details">
+          <div class="row">
+            <dt>${m.billNumber}</dt>
+            <dd>
+              ${this.#renderBillNumber(bill.billNumber)}
+              <button type="button" class="copy" part="copy" @click=${() => void this.copyBillNumber()}>
+                ${this.copied ? m.copied : m.copy}
+              </button>
+            </dd>
+          </div>
+          ${amount
+            ? html`<div class="row">
+                <dt>${m.amount}</dt>
+                <dd part="amount">${amount}</dd>
+              </div>`
+            : nothing}
+          ${partner
+            ? html`<div class="row">
+                <dt>${m.partner}</dt>
+                <dd part="partner">${this.host.partnerName ? partner : ltr(partner)}</dd>
+              </div>`
+            : nothing}
+          <div class="row">
+            <dt>${m.payBefore}</dt>
+            <dd><time part="expiry" datetime=${new Date(bill.expiresAt).toISOString()}>${expiry}</time></dd>
+          </div>
+          <div class="row time-left">
+            <dt id="time-left-label">${m.timeLeft}</dt>
+            <dd>
+              <span class="countdown" part="countdown" role="timer" aria-labelledby="time-left-label">
+                ${m.countdown(left, ltr(countdownDigits(left, this.host.language)))}
+              </span>
+            </dd>
+          </div>
+        </dl>
+        <p class="instructions-title" id="instructions-title">${m.instructionsTitle}</p>
+        <ol class="instructions" part="instructions" aria-labelledby="instructions-title">
+          ${m
+            .instructions(partner ? (this.host.partnerName ? partner : ltr(partner)) : m.anyPartner, amount, expiry)
+            .map((step) => html`<li>${step}</li>`)}
+        </ol>
+        <div class="actions">
+          <a
+            class="calendar"
+            part="calendar"
+            href=${this.#reminderHref(bill, partner, expiry)}
+            download=${billReminderFileName(bill.billNumber)}
+            type="text/calendar"
+          >${m.calendar}</a>
+          <button type="button" class="print" part="print" @click=${() => this.host.printBill()}>${m.print}</button>
+        </div>
+      </section>
+    `;
+  }
+
+  #renderBillNumber(billNumber: string, inline = false): TemplateResult {
+    const groups = groupBillNumber(billNumber);
+    return html`<bdi dir="ltr" class=${classMap({ ltr: true, 'bill-number': true, inline })} part="bill-number"
+      ><span aria-hidden="true">${groups.map((group) => html`<span class="group">${group}</span>`)}</span
+      ><span class="visually-hidden spoken">${this.#messages.billNumberSpoken(groups)}</span></bdi
+    >`;
+  }
+
+  #renderExpired(): TemplateResult {
+    const bill = this.bill as ShownBill;
+    const m = this.#messages;
+    const canReissue = this.host.allowReissue && this.host.endpoint !== '' && this.host.merchantReference !== '';
+    const reissuing = this.kit.endpointRequests.isPending('bill');
+    return html`
+      <section class=${classMap({ bill: true, expired: true })} part="bill expired" aria-labelledby="bill-title">
+        <p class="title" part="title" id="bill-title">${m.expiredTitle}</p>
+        <p>${m.expiredBody(this.#renderBillNumber(bill.billNumber, true), this.#expiryText(bill))}</p>
+        ${canReissue
+          ? html`<button
+              type="button"
+              class="Pay reissue"
+              part="reissue Pay"
+              aria-disabled=${reissuing ? 'true' : 'false'}
+              @click=${() => void (reissuing || this.#reissue())}
+            >
+              ${reissuing ? m.issuing : m.reissue}
+            </button>`
+          : nothing}
+      </section>
+    `;
+  }
+
+  #expiryText(bill: ShownBill): string {
+    return formatExpiry(bill.expiresAt, this.host.language, this.host.timeZone || undefined);
+  }
+
+  /** The `.ics` reminder as a data URL, rebuilt only when the bill or the language changes. */
+  #reminderHref(bill: ShownBill, partner: string, expiry: string): string {
+    const key = `${bill.billNumber}|${bill.expiresAt}|${this.host.language}|${partner}|${expiry}`;
+    if (this.#reminder?.key === key) return this.#reminder.href;
+    const m = this.#messages;
+    const grouped = groupBillNumber(bill.billNumber).join(' ');
+    const amount = bill.amount === undefined ? undefined : formatMoney(bill.amount, VOUCHER_CURRENCY, this.host.language);
+    const text = billReminder({
+      billNumber: bill.billNumber,
+      expiresAt: bill.expiresAt,
+      now: this.host.clock.now(),
+      summary: m.reminderSummary(grouped, partner || m.anyPartner),
+      description: m.reminderDescription(bill.billNumber, amount, partner || m.anyPartner, expiry),
+      language: this.host.language,
+    });
+    const href = `data:text/calendar;charset=utf-8,${encodeURIComponent(text)}`;
+    this.#reminder = { key, href };
+    return href;
+  }
+}
+
+function fromResult(result: BillResult, expiresAt: number): ShownBill {
+  return {
+    billNumber: result.bill_number,
+    amount: result.amount,
+    paymentPartner: result.payment_partner,
+    expires: result.request_expiry_date,
+    expiresAt,
+  };
+}
+
+/** The Clipboard API, else a copy command on a hidden field; false when neither is allowed. */
+async function copyText(text: string, root: ParentNode & Node): Promise<boolean> {
+  try {
+    if (globalThis.navigator?.clipboard) {
+      await globalThis.navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Denied (no user activation, or a permissions policy): try the older way.
+  }
+  const field = document.createElement('textarea');
+  field.value = text;
+  field.setAttribute('readonly', '');
+  field.className = 'visually-hidden';
+  root.appendChild(field);
+  field.select();
+  try {
+    return document.execCommand('copy');
+  } catch {
+    return false;
+  } finally {
+    field.remove();
+  }
+}
+
+/** What the element loads: its view, styles and catalogs. */
+export const billVoucherView: ViewModule<PgBillVoucher, BillVoucherMessages> = {
+  catalogs: billVoucherMessages,
+  styles: billVoucherStyles,
+  create: (host: PgBillVoucher, kit: ElementKit<BillVoucherMessages>) => new BillVoucherView(host, kit),
+};
