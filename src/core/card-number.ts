@@ -53,16 +53,23 @@ const RUN_DIGIT = String.raw`(?:\p{Nd}|%3[0-9])`;
 // What may stand between the digits of a card number: whitespace, . _ - / \ +, bidi marks, or any
 // other percent-encoded byte (%20, %2D, %2E, ...); at most three of them between two digits.
 const RUN_SEPARATOR = String.raw`(?:[\s._\-/\\+\u200e\u200f\u2066-\u2069]|%(?!3[0-9])[0-9A-Fa-f]{2})`;
-/** 13 or more digits, however separated: every card number (13-19 digits) and any longer run holding one. */
-const POSSIBLE_CARD_NUMBER = new RegExp(`${RUN_DIGIT}(?:${RUN_SEPARATOR}{0,3}${RUN_DIGIT}){12,}`, 'gu');
+/** 12 or more digits, however separated: every card number (12-19 digits) and any longer run holding one. */
+const POSSIBLE_CARD_NUMBER = new RegExp(`${RUN_DIGIT}(?:${RUN_SEPARATOR}{0,3}${RUN_DIGIT}){11,}`, 'gu');
+const DOTTED_QUAD = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 
 /**
- * `text` with every run of 13 or more digits replaced by `[digits]`, whatever separates the digits
- * (spaces, dots, underscores, hyphens, slashes, plus signs, percent-encodings such as %20). Shorter
- * runs stay: an IPv4 address has at most 12 digits, a response code 5.
+ * `text` with every possible card number replaced by `[digits]`, whatever separates the digits
+ * (spaces, dots, underscores, hyphens, slashes, plus signs, percent-encodings such as %20): every
+ * run of 13 or more digits, and a run of 12 that passes the Luhn check unless it is an IPv4 address
+ * (which has at most 12 digits). Shorter runs stay: a response code has 5, a bill number 8 to 12
+ * that fail the Luhn check nine times in ten.
  */
 export function hideCardNumbers(text: string): string {
-  return text.replace(POSSIBLE_CARD_NUMBER, HIDDEN_DIGITS);
+  return text.replace(POSSIBLE_CARD_NUMBER, (run) => {
+    const digits = normalizeDigits(run.replace(/%3([0-9])/g, '$1')).replace(/\D+/g, '');
+    if (digits.length > 12) return HIDDEN_DIGITS;
+    return isLuhnValid(digits) && !DOTTED_QUAD.test(run) ? HIDDEN_DIGITS : run;
+  });
 }
 
 /**

@@ -47,7 +47,7 @@ const SECRET_KEY = new RegExp(
 
 /**
  * A copy of `value` fit for a log line: secret keys dropped, and in every string (keys included) any
- * run of 13 or more digits masked, whatever separates them (core `hideCardNumbers`).
+ * possible card number masked, whatever separates its digits (core `hideCardNumbers`).
  */
 export function redactForLog(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';

@@ -97,6 +97,14 @@ describe('the log redaction', () => {
     });
   }
 
+  it('masks a 12-digit card number, and keeps a 12-digit run that fails the Luhn check or is an IPv4 address', () => {
+    // 5010 1234 5671 is a 12-digit number that passes the Luhn check (some Maestro cards are 12 digits).
+    const line = logged({ note: 'paid with 5010-1234-5671 today', order: '501012345679', ip: '192.168.100.209' });
+    assert.match(line, /paid with \[digits\] today/);
+    assert.ok(line.includes('501012345679'), 'a 12-digit reference that is not a card number stays');
+    assert.ok(line.includes('192.168.100.209'), 'an IPv4 address whose 12 digits pass the Luhn check stays');
+  });
+
   it('masks a card number used as a key', () => {
     assert.ok(!logged({ '4111111111111111': 'x' }).includes('4111111111111111'));
   });
