@@ -4,25 +4,18 @@
  * and then loads it once, while that request travels.
  */
 import type * as EndpointResults from '../../core/endpoint-results.ts';
+import { onDemand } from './on-demand.ts';
 
 export type Contract = typeof EndpointResults;
 
-let loading: Promise<Contract> | undefined;
-let loaded: Contract | undefined;
+const contract = onDemand<Contract>(() => import('../../core/endpoint-results.ts'));
 
 /** The contract's checks; a load that failed (the network) is tried again by the next call. */
 export function loadContract(): Promise<Contract> {
-  loading ??= import('../../core/endpoint-results.ts').then(
-    (contract) => (loaded = contract),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return contract.load();
 }
 
 /** The contract's checks if they have loaded already (they have once any request was answered). */
 export function loadedContract(): Contract | undefined {
-  return loaded;
+  return contract.value;
 }

@@ -6,6 +6,7 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { Language } from '../../core/language.ts';
+import { onDemand, type OnDemand } from './on-demand.ts';
 
 /** An element's catalogs: English at hand, Arabic loaded on first use. */
 export interface Catalogs<Messages> {
@@ -16,39 +17,23 @@ export interface Catalogs<Messages> {
 /** What a message function may receive and return: text, or a template with islands inside. */
 export type Renderable = string | TemplateResult;
 
-/** Catalogs already loaded, and loads under way, by catalog and language. */
-const loaded = new WeakMap<Catalogs<unknown>, Map<Language, unknown>>();
-const loading = new WeakMap<Catalogs<unknown>, Map<Language, Promise<unknown>>>();
+/** The Arabic catalog of each element's catalogs, loaded on first use. */
+const arabic = new WeakMap<Catalogs<unknown>, OnDemand<unknown>>();
+
+function arabicOf<Messages>(catalogs: Catalogs<Messages>): OnDemand<Messages> {
+  let catalog = arabic.get(catalogs) as OnDemand<Messages> | undefined;
+  if (!catalog) arabic.set(catalogs, (catalog = onDemand(() => catalogs.ar())));
+  return catalog;
+}
 
 /** The catalog of `language` if it is at hand (English always is), else undefined. */
 export function loadedCatalog<Messages>(catalogs: Catalogs<Messages>, language: Language): Messages | undefined {
-  if (language === 'en') return catalogs.en;
-  return loaded.get(catalogs)?.get(language) as Messages | undefined;
+  return language === 'en' ? catalogs.en : arabicOf(catalogs).value;
 }
 
 /** Loads the catalog of `language`, once; a load that failed is tried again by the next call. */
 export function loadCatalog<Messages>(catalogs: Catalogs<Messages>, language: Language): Promise<Messages> {
-  const ready = loadedCatalog(catalogs, language);
-  if (ready) return Promise.resolve(ready);
-  const underWay = loading.get(catalogs) ?? new Map<Language, Promise<unknown>>();
-  loading.set(catalogs, underWay);
-  const existing = underWay.get(language) as Promise<Messages> | undefined;
-  if (existing) return existing;
-  // English returned above: the one other language loads.
-  const load = catalogs.ar().then(
-    (messages) => {
-      const done = loaded.get(catalogs) ?? new Map<Language, unknown>();
-      loaded.set(catalogs, done.set(language, messages));
-      underWay.delete(language);
-      return messages;
-    },
-    (error: unknown) => {
-      underWay.delete(language);
-      throw error;
-    },
-  );
-  underWay.set(language, load);
-  return load;
+  return language === 'en' ? Promise.resolve(catalogs.en) : arabicOf(catalogs).load();
 }
 
 /**
