@@ -123,6 +123,7 @@ describe('the size budgets', () => {
     const lazy = initial.filter((name) => /(installments|bill-voucher|financing-otp)-view-[\w-]+\.js$/.test(name));
     assert.deepEqual(lazy, [], 'a view of installments, voucher or financing is in the initial load');
     assert.ok(!initial.some((name) => /zod|endpoint-results/.test(name)), 'the contract\'s schemas are in the initial load');
+    assert.ok(!initial.some((name) => /framed-flow/.test(name)), 'the payment frames and 3-D Secure dialog are in the initial load');
   });
 
   it(`keeps the initial load (entry and its static imports) within ${kB(INITIAL_BUDGET_BYTES)} gzip`, () => {

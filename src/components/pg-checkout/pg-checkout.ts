@@ -4,13 +4,13 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
-import type { FormPostResult, FramedResultMessage, OrderResult } from '../../core/endpoint-results.ts';
+import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/events.ts';
-import { FramedFlowController, framedFlowStyles, resultDetailsOf } from '../shared/framed-flow.ts';
+import { LazyFramedFlow } from '../shared/framed-flow-loader.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
 import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
@@ -107,7 +107,7 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
 export class PgCheckout extends PgElement<CheckoutMessages> {
-  static override styles = [PgElement.styles, cardFormStyles, framedFlowStyles, checkoutStyles];
+  static override styles = [PgElement.styles, cardFormStyles, checkoutStyles];
 
   protected override catalogs = checkoutMessages;
 
@@ -151,17 +151,24 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   private readonly card = new CardFormController(this);
 
-  /** The frames of a payment that stays on this page, and the 3-D Secure dialog. */
-  private readonly framed = new FramedFlowController(this, {
-    onResult: (message) => this.#finish(message),
-    onCancel: () => this.#cancelled(),
-    onTimeout: () => {
-      this.paying = false;
-      this.#embeddedFor = undefined;
-      this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
-      this.announce(this.#messages.framed.timeout, 'error');
+  /**
+   * The frames of a payment that stays on this page, and the 3-D Secure dialog: their code loads
+   * when the customer first works with the card form, or with the request that signs a form.
+   */
+  private readonly framed = new LazyFramedFlow(
+    this,
+    {
+      onResult: (details) => this.#finish(details),
+      onCancel: () => this.#cancelled(),
+      onTimeout: () => {
+        this.paying = false;
+        this.#embeddedFor = undefined;
+        this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
+        this.announce(this.#messages.framed.timeout, 'error');
+      },
     },
-  });
+    (styles) => this.addStyles(styles),
+  );
 
   /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
   #embeddedFor: string | undefined;
@@ -304,7 +311,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         ${this.framed.renderPaymentFrame(m.framed)}`;
     }
     return html`
-      <form class="pay-form" novalidate @submit=${this.#onSubmit}>
+      <form class="pay-form" novalidate @submit=${this.#onSubmit} @focusin=${this.#onFormFocus}>
         <p class="note muted">${m.save.note}</p>
         ${flow === 'merchant-page' ? renderCardFields(this.card, m.card, { rememberMe: false }) : nothing}
         <div class="check consent" part="consent">
@@ -365,7 +372,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const m = this.#messages;
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;
     return html`
-      <form class="pay-form" novalidate @submit=${this.#onSubmit}>
+      <form class="pay-form" novalidate @submit=${this.#onSubmit} @focusin=${this.#onFormFocus}>
         ${flow === 'hosted-page'
           ? html`<p class="note muted">${m.redirectNote}</p>`
           : html`${renderCardFields(this.card, m.card, { rememberMe: !this.hideRememberMe, disabled: this.paying })}
@@ -498,6 +505,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const loading = this.#embeddedFor;
     this.paying = true;
     this.failure = undefined;
+    this.framed.preload();
     const outcome = await this.endpointRequests.request(merchantPageCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
@@ -512,7 +520,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       return;
     }
     if (outcome.status === 'success') {
-      await this.framed.post('embedded', outcome.value);
+      await this.#post('embedded', outcome.value);
       return;
     }
     if (outcome.status === 'error') {
@@ -535,6 +543,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
+    if (flow !== 'hosted-page') this.framed.preload();
     const outcome = await this.endpointRequests.request(saveCardCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
@@ -553,7 +562,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   /**
    * Posts a signed form: to the whole page (hosted page), into the hidden frame (merchant page)
-   * or the shown one (embedded). Only the hosted page leaves the page.
+   * or the shown one (embedded). Only the hosted page leaves the page. When the frames' code
+   * cannot be loaded, nothing is posted: the customer is told and may try again (signing anew).
    */
   async #post(flow: CardFlow, post: FormPostResult, extraFields: Readonly<Record<string, string>> = {}): Promise<void> {
     if (flow === 'hosted-page') {
@@ -562,15 +572,22 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       return;
     }
     this.announce(flow === 'embedded' ? this.#messages.framed.loadingPage : this.#messages.framed.processing);
-    await this.framed.post(flow, post, extraFields);
+    try {
+      await this.framed.post(flow, post, extraFields);
+    } catch {
+      this.paying = false;
+      const message = this.loadFailedMessage;
+      this.failure = { message, retry: this.#retryPay };
+      this.announce(message, 'error');
+    }
   }
 
   /** The endpoint's verified outcome arrived from a frame: shown in place, and told as an event. */
-  #finish(message: FramedResultMessage): void {
+  #finish(details: PaymentResultDetails): void {
     this.paying = false;
     this.#embeddedFor = undefined;
     this.card.reset();
-    this.#showOutcome(resultDetailsOf(message, this.merchantReference));
+    this.#showOutcome(details);
   }
 
   /** The customer closed the 3-D Secure dialog: the payment was not completed. */
@@ -601,6 +618,11 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#card-number, #save-consent, .Pay')?.focus());
   };
 
+  /** The customer starts on the card form: the frames that will take the payment start loading. */
+  readonly #onFormFocus = (): void => {
+    if (this.#cardFlow !== 'hosted-page' || this.#activeMethod === 'installments') this.framed.preload();
+  };
+
   readonly #onConsentChange = (event: Event): void => {
     this.consent = (event.target as HTMLInputElement).checked;
     if (this.consent) this.consentError = false;
@@ -628,6 +650,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
+    if (flow !== 'hosted-page') this.framed.preload();
     const base = { merchant_reference: this.merchantReference, language: this.language, command: this.command };
     const selection = installments?.selection;
     const outcome =

@@ -10,6 +10,9 @@
  * outcome or a 3-D Secure address, only from the endpoint's origin (the element's `endpoint`
  * resolved against the page). A height report is also taken from the gateway's origin (the form's
  * action). Anything else is ignored.
+ *
+ * This module is not in what a page downloads up front: elements reach it through
+ * framed-flow-loader.ts, which loads it when the customer first needs a frame.
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
@@ -51,7 +54,7 @@ export interface FramedFlowHost extends ReactiveControllerHost, GatewayFormHost 
 
 export interface FramedFlowOptions {
   /** The endpoint's verified outcome arrived (from the payment frame or the dialog). */
-  readonly onResult: (message: FramedResultMessage) => void;
+  readonly onResult: (details: PaymentResultDetails) => void;
   /** The customer closed the 3-D Secure dialog (Escape or Close). */
   readonly onCancel: () => void;
   /** The hidden merchant-page frame said nothing for too long. */
@@ -244,7 +247,7 @@ export class FramedFlowController implements ReactiveController {
     if (this.#stage === 'idle') return;
     this.#closeDialog();
     this.#setStage('idle');
-    this.#options.onResult(message);
+    this.#options.onResult(resultDetailsOf(message, this.#host.merchantReference));
   }
 
   readonly #onTimeout = (): void => {

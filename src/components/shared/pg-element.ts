@@ -36,6 +36,9 @@ const LOADING_TEXT = {
   },
 } as const;
 
+/** Styles added after the element's own (see `addStyles`), finalized. */
+const addedSheets = new WeakMap<object, CSSStyleSheet[]>();
+
 /** Tone of the live region's current message. */
 export type StatusTone = 'info' | 'error' | 'success';
 
@@ -83,6 +86,25 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
     return super
       .finalizeStyles(styles)
       .map((style) => (style instanceof CSSStyleSheet ? style : unsafeCSS(`@layer pg {\n${style.cssText}\n}`)));
+  }
+
+  /**
+   * Adds the styles of a part of the element that loaded later (in the same cascade layer) after
+   * the element's own. Each styles object is finalized once for all elements of a class.
+   */
+  protected addStyles(styles: CSSResultGroup): void {
+    const root = this.renderRoot;
+    if (!(root instanceof ShadowRoot)) return;
+    let sheets = addedSheets.get(styles);
+    if (!sheets) {
+      sheets = (this.constructor as typeof PgElement)
+        .finalizeStyles(styles)
+        .map((style) => (style instanceof CSSStyleSheet ? style : style.styleSheet))
+        .filter((sheet): sheet is CSSStyleSheet => sheet !== undefined);
+      addedSheets.set(styles, sheets);
+    }
+    const added = sheets.filter((sheet) => !root.adoptedStyleSheets.includes(sheet));
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...added];
   }
 
   /** URL of the merchant endpoint (for example `/pg`); routes are appended to it. */
@@ -166,10 +188,15 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
     if (state === 'loading') return html`<p class="loading muted">${text.loading}</p>`;
     return html`
       <div class="failure" part="failure" role="alert">
-        <p class="error" part="error">${text.failed}</p>
+        <p class="error" part="error">${this.loadFailedMessage}</p>
         <button type="button" class="retry" part="retry" @click=${() => this.retryLoad()}>${text.retry}</button>
       </div>
     `;
+  }
+
+  /** What the element says when a part of it could not be loaded (the network failed). */
+  protected get loadFailedMessage(): string {
+    return LOADING_TEXT[this.language].failed;
   }
 
   /** Tries again what failed to load. */
