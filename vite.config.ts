@@ -3,11 +3,13 @@
  * - default: the package's entry points as ES modules, dependencies left external
  *   (`pg-checkout`, `/define`, `/core`, `/server`, `/gateway`, `/sandbox`, `/sandbox/msw`, the CLI);
  * - `--mode bundle`: the bundle folder for a plain `<script type="module">` with no build step:
- *   `pg-checkout.js` (Lit, the shared core and `<pg-checkout>`'s card form) and the chunks it imports
- *   relatively when they are needed (`chunks/`: the other elements' views, the Arabic catalogs).
+ *   `pg-checkout.js` with `chunks/base-*.js` (Lit, the shared code and `<pg-checkout>`'s card form),
+ *   and the chunks it imports relatively when they are needed (`chunks/`: the other elements'
+ *   views, the payment frames, the contract's schemas, the Arabic catalogs); see bundle-chunks.ts.
  */
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { bundleChunking } from './bundle-chunks.ts';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -31,11 +33,13 @@ export default defineConfig(({ mode }) => {
         target: 'es2022',
         lib: { entry: path('src/define.ts'), formats: ['es'], fileName: () => 'pg-checkout.js' },
         rolldownOptions: {
+          preserveEntrySignatures: bundleChunking.preserveEntrySignatures,
           output: {
             minify: true,
             // Annotations steer tree-shaking; this bundle is final (it exports nothing), so they are dead weight.
             comments: { annotation: false },
             chunkFileNames: 'chunks/[name]-[hash].js',
+            codeSplitting: bundleChunking.codeSplitting,
           },
         },
       },

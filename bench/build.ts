@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'vite';
+import { bundleChunking } from '../bundle-chunks.ts';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 /** Build output and pages: outside `bench/` so that lint and type-checking never see built code. */
@@ -24,6 +25,8 @@ export interface BuiltFile {
   readonly imports: readonly string[];
   /** For a JS chunk: true when it holds only Arabic catalogs (`messages.ar.ts`), which English pages never load. */
   readonly arabicOnly: boolean;
+  /** For a JS chunk: true when it holds the endpoint contract's schemas (loaded with an element's first request). */
+  readonly holdsContract: boolean;
 }
 
 export interface BuiltEntry {
@@ -59,6 +62,8 @@ export interface BuildOptions {
    * registrations were kept, and always reported as such.
    */
   readonly keepDefineModules?: boolean;
+  /** Split the code into files as the published bundle folder does (bundle-chunks.ts) rather than by Vite's defaults. */
+  readonly asBundleFolder?: boolean;
 }
 
 const keepDefineModules: Plugin = {
@@ -88,16 +93,25 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
       copyPublicDir: false,
       reportCompressedSize: false,
       lib: { entry, formats: ['es'], fileName: () => `${name}.js`, cssFileName: name },
-      rolldownOptions: { output: { minify: true } },
+      rolldownOptions: options.asBundleFolder
+        ? {
+            preserveEntrySignatures: bundleChunking.preserveEntrySignatures,
+            output: { minify: true, comments: { annotation: false }, codeSplitting: bundleChunking.codeSplitting },
+          }
+        : { output: { minify: true } },
     },
   });
   const modules: { id: string; renderedLength: number }[] = [];
-  const chunks = new Map<string, { imports: string[]; arabicOnly: boolean }>();
+  const chunks = new Map<string, { imports: string[]; arabicOnly: boolean; holdsContract: boolean }>();
   for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
     for (const chunk of result.output) {
       if (chunk.type !== 'chunk') continue;
       const ids = Object.keys(chunk.modules).filter((id) => chunk.modules[id]!.renderedLength > 0);
-      chunks.set(chunk.fileName, { imports: chunk.imports, arabicOnly: ids.length > 0 && ids.every((id) => id.endsWith('/messages.ar.ts')) });
+      chunks.set(chunk.fileName, {
+        imports: chunk.imports,
+        arabicOnly: ids.length > 0 && ids.every((id) => id.endsWith('/messages.ar.ts')),
+        holdsContract: ids.some((id) => id.endsWith('/src/core/endpoint-results.ts')),
+      });
       for (const [id, rendered] of Object.entries(chunk.modules)) modules.push({ id, renderedLength: rendered.renderedLength });
     }
   }
@@ -111,6 +125,7 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
       contents: await readFile(path),
       imports: chunk?.imports ?? [],
       arabicOnly: chunk?.arabicOnly ?? false,
+      holdsContract: chunk?.holdsContract ?? false,
     });
   }
   return { name, outDir, entryFile: `${name}.js`, files, modules };

@@ -34,6 +34,12 @@ export interface MeasuredEntry {
   readonly english: Sizes;
   /** The entry and the chunks it imports statically: what a page downloads before anything loads on demand. */
   readonly initial: Sizes;
+  /**
+   * The initial load and the contract's schemas with what they import: what a page downloads
+   * before the customer acts, since every element asks the endpoint something when it connects
+   * (`<pg-checkout>` its order) and the schemas load with that first request.
+   */
+  readonly beforeAction: Sizes;
   /** The Arabic catalogs alone (loaded only by a page in Arabic). */
   readonly arabic: Sizes;
   /** Whether the initial load holds an Arabic catalog (it must not). */
@@ -41,8 +47,8 @@ export interface MeasuredEntry {
   readonly css: Sizes | undefined;
 }
 
-/** The entry chunk and every chunk reached from it by static imports. */
-function initialFiles(built: BuiltEntry, jsFiles: readonly BuiltFile[]): BuiltFile[] {
+/** The chunks named and every chunk reached from them by static imports. */
+function staticClosure(names: readonly string[], jsFiles: readonly BuiltFile[]): BuiltFile[] {
   const byName = new Map(jsFiles.map((file) => [file.name, file]));
   const reached = new Set<string>();
   const visit = (name: string): void => {
@@ -51,7 +57,7 @@ function initialFiles(built: BuiltEntry, jsFiles: readonly BuiltFile[]): BuiltFi
     reached.add(name);
     for (const imported of file.imports) visit(imported);
   };
-  visit(built.entryFile);
+  for (const name of names) visit(name);
   return jsFiles.filter((file) => reached.has(file.name));
 }
 
@@ -101,6 +107,12 @@ export const PG_ALL_ENTRY: SizeEntry = {
   label: 'all four elements (`src/define.ts`)',
   entry: entryPath('../src/define.ts'),
 };
+/** The same entry split by Vite's defaults, as a shop that imports `pg-checkout/define` in its own build gets it. */
+export const PG_BUNDLER_ENTRY: SizeEntry = {
+  name: 'pg-all-bundler',
+  label: 'all four elements, split by a bundler\'s defaults (Vite)',
+  entry: entryPath('../src/define.ts'),
+};
 export const ADYEN_ENTRY: SizeEntry = { name: 'adyen-card', label: 'Adyen Web core + Card', entry: entryPath('entries/adyen-card.ts') };
 export const BRAINTREE_ENTRY: SizeEntry = {
   name: 'braintree-dropin',
@@ -112,7 +124,8 @@ export async function measureEntry(entry: SizeEntry, options: BuildOptions = {})
   const built = await buildEntry(entry.name, entry.entry, options);
   const jsFiles = built.files.filter((file) => file.kind === 'js');
   const cssFiles = built.files.filter((file) => file.kind === 'css');
-  const initial = initialFiles(built, jsFiles);
+  const initial = staticClosure([built.entryFile], jsFiles);
+  const contract = jsFiles.filter((file) => file.holdsContract).map((file) => file.name);
   return {
     entry,
     built,
@@ -120,6 +133,7 @@ export async function measureEntry(entry: SizeEntry, options: BuildOptions = {})
     js: sizesOf(jsFiles),
     english: sizesOf(jsFiles.filter((file) => !file.arabicOnly)),
     initial: sizesOf(initial),
+    beforeAction: sizesOf(staticClosure([built.entryFile, ...contract], jsFiles)),
     arabic: sizesOf(jsFiles.filter((file) => file.arabicOnly)),
     initialHasArabic: initial.some((file) => file.arabicOnly),
     css: cssFiles.length > 0 ? sizesOf(cssFiles) : undefined,
@@ -143,6 +157,8 @@ export interface SizeRun {
   readonly measured: readonly MeasuredEntry[];
   /** The entry the all-four figures are taken from (src/define.ts, or its kept-registrations build). */
   readonly all: MeasuredEntry | undefined;
+  /** All four elements as a merchant's bundler splits `pg-checkout/define` with its default settings. */
+  readonly bundler: MeasuredEntry | undefined;
   readonly notes: readonly string[];
 }
 
@@ -157,7 +173,7 @@ export async function measureAll(): Promise<SizeRun> {
     }
     measured.push(await measureEntry(entry));
   }
-  const published = await measureEntry(PG_ALL_ENTRY);
+  const published = await measureEntry(PG_ALL_ENTRY, { asBundleFolder: true });
   measured.push(published);
   let all: MeasuredEntry | undefined = published;
   const missing = missingTags(published, ELEMENT_TAGS);
@@ -169,7 +185,7 @@ export async function measureAll(): Promise<SizeRun> {
     );
     const kept = await measureEntry(
       { ...PG_ALL_ENTRY, name: 'pg-all-kept', label: 'all four elements (`src/define.ts`, define modules kept)' },
-      { keepDefineModules: true },
+      { keepDefineModules: true, asBundleFolder: true },
     );
     measured.push(kept);
     const stillMissing = missingTags(kept, ELEMENT_TAGS);
@@ -182,9 +198,11 @@ export async function measureAll(): Promise<SizeRun> {
           : '.'),
     );
   }
+  const bundler = await measureEntry(PG_BUNDLER_ENTRY);
+  measured.push(bundler);
   measured.push(await measureEntry(ADYEN_ENTRY));
   measured.push(await measureEntry(BRAINTREE_ENTRY));
-  return { measured, all, notes };
+  return { measured, all, bundler, notes };
 }
 
 const GZIP_BUDGET = 30 * 1024;
@@ -246,16 +264,27 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
   const incomplete =
     absent.length > 0 ? `the all-four build registers only ${4 - absent.length} of the four elements (${absent.join(', ')} missing)` : undefined;
   if (all) {
+    const splits = [
+      { label: 'bundle folder', entry: all },
+      ...(run.bundler ? [{ label: 'a bundler\'s default split', entry: run.bundler }] : []),
+    ];
+    const worst = Math.max(...splits.map(({ entry }) => entry.beforeAction.gzip));
+    const schemas = all.beforeAction.gzip - all.initial.gzip;
     targets.push({
-      figure: '`<pg-checkout mode="drop-in">` initial load, English, gzip (the entry and its static imports: Lit, the card method, the other elements\' small classes, styles)',
-      measured: formatBytes(all.initial.gzip),
+      figure:
+        '`<pg-checkout mode="drop-in">` before the customer acts, English, gzip: the entry and its static imports (Lit, the card method, ' +
+        'the other elements\' small classes, styles) and the contract\'s schemas, which load at once with the order\'s request',
+      measured: splits
+        .map(({ label, entry }) => `${formatBytes(entry.beforeAction.gzip)} (${label}; ${formatBytes(entry.initial.gzip)} of it up front)`)
+        .join('; '),
       target: '≤ 15.0 kB',
-      met: incomplete ? undefined : all.initial.gzip <= INITIAL_BUDGET,
+      met: incomplete ? undefined : worst <= INITIAL_BUDGET,
       why:
         incomplete ??
-        `${formatBytes(all.initial.gzip - INITIAL_BUDGET)} over: Lit alone is about 6.4 kB; the card form, the framed payment flow (merchant page, ` +
-          '3-D Secure dialog) and the shared element code (messages, styles, the endpoint client) load at once because the drop-in opens on the card ' +
-          'method in its default `card-mode="merchant-page"`. The contract\'s schemas (zod) are not in it: they load with the first request.',
+        `${formatBytes(worst - INITIAL_BUDGET)} over: Lit alone is about 6 kB, and the contract's schemas (zod/mini) add ${formatBytes(schemas)} ` +
+          'as soon as the order is asked for (the Pay button shows its amount, checked before use). The card form and the shared element code ' +
+          '(base class, endpoint client, messages, styles) make the rest, because the drop-in opens on the card method. The payment frames and ' +
+          'the 3-D Secure dialog are not in it: they load when the customer first works with the card form.',
     });
     targets.push({
       figure: 'All four elements on an English page (every chunk but the Arabic catalogs), gzip',
@@ -294,6 +323,7 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
     rows.push(row(`${m.entry.label} — JS`, m.js, String(m.chunks)));
     if (m.arabic.gzip > 0) rows.push(row(`${m.entry.label} — JS, English page (no Arabic catalog)`, m.english, ''));
     if (m.initial.gzip !== m.js.gzip) rows.push(row(`${m.entry.label} — initial load (entry + static imports)`, m.initial, ''));
+    if (m.beforeAction.gzip !== m.initial.gzip) rows.push(row(`${m.entry.label} — before the customer acts (+ the contract's schemas)`, m.beforeAction, ''));
     if (m.css) {
       rows.push(row(`${m.entry.label} — CSS`, m.css, '1'));
       rows.push(row(`${m.entry.label} — JS + CSS`, add(m.js, m.css), ''));
@@ -303,7 +333,9 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
     ...run.notes,
     'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, zod/mini and its locales. ' +
       'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
-      '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`.',
+      '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`. ' +
+      'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit and the shared code in one ' +
+      '`base` chunk); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
     'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files.',
     `Adyen is \`@adyen/adyen-web\` ${versions.adyen} (\`import { AdyenCheckout, Card }\` plus \`styles/adyen.css\`); ` +
       'the ratio is taken on its JS alone, which favours Adyen, because pg-checkout ships its styles inside its JS.',
