@@ -59,6 +59,8 @@ interface Chunk extends Sizes {
   readonly isEntry: boolean;
   readonly imports: readonly string[];
   readonly dynamicImports: readonly string[];
+  /** The module a chunk of its own was made for (an entry or a dynamic import), relative to the project. */
+  readonly facade: string | undefined;
   /** The source modules the chunk holds (relative to the project). */
   readonly modules: readonly string[];
 }
@@ -97,6 +99,7 @@ export async function buildChunks(name: string, source: string): Promise<Chunk[]
         isEntry: chunk.isEntry,
         imports: chunk.imports,
         dynamicImports: chunk.dynamicImports,
+        facade: chunk.facadeModuleId ? relative(ROOT, chunk.facadeModuleId).replace(/\\/g, '/') : undefined,
         modules: Object.keys(chunk.modules)
           .filter((id) => chunk.modules[id]!.renderedLength > 0)
           .map((id) => relative(ROOT, id).replace(/\\/g, '/')),
@@ -149,18 +152,6 @@ export const CONSTRUCTS: readonly { readonly label: string; readonly code: strin
   },
   { label: 'pipe + transform (not used by the contract)', code: 'z.pipe(z.string(), z.transform((s: string) => s.length))' },
 ];
-
-/** The calls an element makes, by their constant in endpoint-routes.ts. */
-async function endpointCalls(): Promise<{ name: string; result: string }[]> {
-  const routes = (await import(pathToFileURL(ROUTES_MODULE).href)) as Record<string, unknown>;
-  return Object.entries(routes)
-    .filter((entry): entry is [string, { name: string; result: string }] => {
-      const value = entry[1] as { name?: unknown; result?: unknown } | null;
-      return entry[0].endsWith('Call') && typeof value?.name === 'string' && typeof value.result === 'string';
-    })
-    .map(([name, call]) => ({ name, result: call.result }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
 
 /** The zod/mini schemas endpoint-results.ts exports, by name (sorted). */
 async function exportedSchemas(): Promise<string[]> {
@@ -246,13 +237,10 @@ export async function measureSchemaCosts(): Promise<SchemaCostRow[]> {
     rows.push({ group: 'load', label, code, ...sum(parts) });
   };
   loadRow('every on-demand chunk of the contract', onDemand.map((chunk) => chunk.fileName).join(', '), onDemand);
-  // The first request: the on-demand chunk(s) `loadContract()`'s import reaches.
-  const firstImport = closure(entryChunk?.dynamicImports ?? []).filter((chunk) => !initial.includes(chunk));
-  loadRow('what the first request loads (`loadContract()`)', firstImport.map((chunk) => chunk.fileName).join(', '), firstImport);
-  for (const call of await endpointCalls()) {
-    // A chunk that holds the call's result schema module, if the contract is split per route.
-    const holding = onDemand.filter((chunk) => chunk.modules.some((id) => id.includes(`/results/${call.result}`)));
-    if (holding.length > 0) loadRow(`what checking \`${call.name}\` loads`, call.result, closure(holding.map((chunk) => chunk.fileName)));
+  // Each `import()` of contract.ts: the chunk it names and what that chunk imports, less what the page holds already.
+  for (const name of entryChunk?.dynamicImports ?? []) {
+    const loaded = closure([name]).filter((chunk) => !initial.includes(chunk));
+    loadRow(`\`import('${byName.get(name)?.facade ?? name}')\` loads`, loaded.map((chunk) => chunk.fileName).join(', '), loaded);
   }
   return rows;
 }
@@ -293,7 +281,8 @@ export function schemaCostTables(rows: readonly SchemaCostRow[]): Table[] {
     tables.push({
       caption:
         'The contract as the elements load it: `src/components/shared/contract.ts` and the routes built as one entry; ' +
-        'its on-demand chunks, summed, each compressed on its own.',
+        'its on-demand chunks, each compressed on its own and summed, and what each of its `import()`s downloads ' +
+        '(the first one an element makes is for its first request, the order, on connect).',
       headers: ['Load', 'chunks or schema', 'minified', 'gzip -9'],
       rows: load.map((row) => [row.label, row.code, cell(row.minified), cell(row.gzip)]),
     });
