@@ -5,17 +5,40 @@
  * element relies on: the endpoint built and checked these answers, and the gateway's field rules
  * would bring their whole machinery into the page. The request schemas stay in endpoint-api.ts,
  * which the server parses every request with; the browser does not check again the bodies it
- * builds itself, and imports their types only. The order's answer and the refusal are in
- * endpoint-results-order.ts (re-exported here), which a page loads alone for its first request.
+ * builds itself, and imports their types only.
  */
 import * as z from 'zod/mini';
 import { installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/installment-shapes.ts';
 import { pure } from './schemas/pure.ts';
 import { FRAMED_MESSAGE_TYPES, type ClientRouteName, type EndpointCall } from './endpoint-routes.ts';
-import { currencyCode, minorUnits, orderResult, text } from './endpoint-results-order.ts';
 
 export * from './endpoint-routes.ts';
-export { checkedRefusal, endpointError, minorUnits, orderResult, type EndpointError, type OrderResult } from './endpoint-results-order.ts';
+
+/**
+ * Integer minor units, as the merchant's order holds them. One refinement rather than zod's
+ * `z.int()` and `z.nonnegative()` checks, which accept and refuse the same numbers (z.number()
+ * already refuses NaN and infinities) but bring two more check classes into the page
+ * (bench/schema-cost.ts). The endpoint parses requests with its own (endpoint-api.ts).
+ */
+export const minorUnits = pure(() => z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0)));
+
+// ---- Results (endpoint → browser) ----
+
+const text = z.string();
+/**
+ * An ISO 4217 code as the elements format money with it. The checks of this module are
+ * refinements: one check class for all of them, where `z.regex`, `z.minLength` and the number
+ * checks would each bring their own (bench/schema-cost.ts).
+ */
+const currencyCode = pure(() => z.string().check(z.refine((s) => /^[A-Z]{3}$/.test(s))));
+
+/** What the browser may know of the order: its identity and what it costs. */
+export const orderResult = pure(() => z.object({
+  merchant_reference: text,
+  amount: minorUnits,
+  currency: currencyCode,
+  description: z.optional(text),
+}));
 
 /** A form post to the gateway: the action URL and every field to send, signed. */
 export const formPostResult = pure(() => z.object({
@@ -136,6 +159,17 @@ export const framedHeightMessage = pure(() => z.object({
 
 export const framedMessage = pure(() => z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage]));
 
+/** Every refusal: a 4xx with a stable code, the field when one is at fault, and a localized message. */
+export const endpointError = pure(() => z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.optional(z.string()),
+    /** The gateway's five-digit response_code when the gateway refused (`gateway_refused`). */
+    response_code: z.optional(z.string()),
+  }),
+}));
+
 /** Every result schema an {@link EndpointCall} names. */
 const resultSchemas = {
   orderResult,
@@ -159,12 +193,19 @@ export function checkedResult<Result>(call: EndpointCall<ClientRouteName, unknow
   return checked.success ? (checked.data as Result) : undefined;
 }
 
+/** The refusal in a 4xx answer, if it has the endpoint's error shape. */
+export function checkedRefusal(payload: unknown): EndpointError['error'] | undefined {
+  const checked = z.safeParse(endpointError, payload);
+  return checked.success ? checked.data.error : undefined;
+}
+
 /** A framed page's message, if it is one the element knows. */
 export function checkedFramedMessage(data: unknown): FramedMessage | undefined {
   const checked = z.safeParse(framedMessage, data);
   return checked.success ? checked.data : undefined;
 }
 
+export type OrderResult = z.infer<typeof orderResult>;
 export type FormPostResult = z.infer<typeof formPostResult>;
 export type InstallmentPlansResult = z.infer<typeof installmentPlansResult>;
 export type BillResult = z.infer<typeof billResult>;
@@ -174,6 +215,7 @@ export type FinancingVerifyOtpResult = z.infer<typeof financingVerifyOtpResult>;
 export type TenureOption = z.infer<typeof tenureOption>;
 export type PaymentResult = z.infer<typeof paymentResult>;
 export type StatusResult = z.infer<typeof statusResult>;
+export type EndpointError = z.infer<typeof endpointError>;
 export type FramedResultMessage = z.infer<typeof framedResultMessage>;
 export type FramedThreeDsMessage = z.infer<typeof framedThreeDsMessage>;
 export type FramedHeightMessage = z.infer<typeof framedHeightMessage>;

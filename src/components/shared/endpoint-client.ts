@@ -6,7 +6,7 @@
  * Elements never call `fetch`.
  */
 import { ORDER_TOKEN_HEADER, ROUTES, type ClientRouteName, type EndpointCall } from '../../core/endpoint-routes.ts';
-import { loadChecks } from './contract.ts';
+import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
 
 /** A route the elements call (every route but the gateway's return address). */
@@ -97,7 +97,7 @@ export class EndpointClient {
     }
 
     // The schemas load while the request travels (once per page; at hand afterwards).
-    const contract = loadChecks(call);
+    const contract = loadContract();
     contract.catch(() => {});
     let response: Response;
     try {
