@@ -42,7 +42,7 @@ function escapeCell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-function renderTable(table: Table): string {
+export function renderTable(table: Table): string {
   const lines: string[] = [];
   if (table.caption) lines.push(`*${table.caption}*`, '');
   lines.push(`| ${table.headers.map(escapeCell).join(' | ')} |`);

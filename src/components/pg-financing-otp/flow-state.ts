@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { normalizeDigits } from '../../core/language.ts';
-import { paymentResult, tenureOption } from '../../core/endpoint-results.ts';
+import { minorUnits, paymentResult, tenureOption } from '../../core/endpoint-results.ts';
 
 /**
  * - `phone`: nothing done yet;
@@ -20,15 +20,13 @@ import { paymentResult, tenureOption } from '../../core/endpoint-results.ts';
 export const FINANCING_STEPS = ['phone', 'verified', 'otp', 'tenure', 'done'] as const;
 export type FinancingStep = (typeof FINANCING_STEPS)[number];
 
-const minorUnits = z.number().check(z.int(), z.nonnegative());
-
 const storedState = z.object({
   version: z.literal(1),
-  step: z.enum(FINANCING_STEPS),
+  step: z.literal(FINANCING_STEPS),
   flow: z.optional(z.string()),
   maskedPhone: z.optional(z.string()),
   /** The order currency, for the down payment and instalments (minor units). */
-  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/))),
+  currency: z.optional(z.string().check(z.refine((s) => /^[A-Z]{3}$/.test(s)))),
   downPayment: z.optional(minorUnits),
   tenureMonths: z.optional(z.array(z.number())),
   tenures: z.optional(z.array(tenureOption)),
@@ -37,7 +35,7 @@ const storedState = z.object({
   /** No new code before this instant (epoch ms): the endpoint's Retry-After when it refused one (`otp_resend_limited`). */
   resendNotBefore: z.optional(z.number()),
   /** Wrong codes typed against the last code sent. */
-  wrongAttempts: z.number().check(z.int(), z.nonnegative()),
+  wrongAttempts: z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0)),
   /** The code sent is locked after too many wrong attempts; only a new code helps. */
   locked: z.optional(z.boolean()),
   tenure: z.optional(z.number()),
