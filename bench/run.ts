@@ -19,6 +19,7 @@ import { benchFirstRender } from './first-render.ts';
 import { benchInstallments } from './installments.ts';
 import { renderResults, type SectionResult } from './report.ts';
 import { benchSigner } from './signer.ts';
+import { measureSchemaCosts, schemaCostTables } from './schema-cost.ts';
 import { measureAll, sizeSection } from './size.ts';
 
 const SECTIONS = ['size', 'signer', 'endpoint', 'first-render', 'installments'] as const;
@@ -58,7 +59,9 @@ async function main(): Promise<void> {
 
   if (wanted('size')) {
     log('bundle size: building every entry');
-    sections.push(sizeSection(await measureAll(), { adyen: adyenVersion, braintree: packageVersion('braintree-web-drop-in') }));
+    const size = sizeSection(await measureAll(), { adyen: adyenVersion, braintree: packageVersion('braintree-web-drop-in') });
+    log('bundle size: what each zod/mini schema of the contract costs');
+    sections.push({ ...size, tables: [...size.tables, ...schemaCostTables(await measureSchemaCosts())] });
   }
   if (wanted('signer')) {
     log('signer');
