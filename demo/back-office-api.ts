@@ -5,7 +5,8 @@
  * the rest), void, and a report of the day. The browser-facing endpoint routes (`/pg/*`) cannot do
  * any of this, by design. A real back office sits behind the merchant's own login.
  */
-import { AmountError, amountErrorMessage, toMinorUnits } from '../src/core/amounts.ts';
+import { amountErrorMessage } from '../src/core/amount-messages.ts';
+import { AmountError, toMinorUnits } from '../src/core/amounts.ts';
 import { formatDateTimeWithOffset } from '../src/core/dates.ts';
 import { isLanguage, type Language } from '../src/core/language.ts';
 import { capturableAmount, refundableAmount, type OrderStatus } from '../src/core/order-status.ts';

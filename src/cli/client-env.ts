@@ -4,7 +4,8 @@
  * money-moving command asks for, and printing a result for people or (`--json`) for scripts.
  */
 import { createInterface } from 'node:readline';
-import { AmountError, amountErrorMessage, currencyExponent, fromMinorUnits, toMinorUnits } from '../core/amounts.ts';
+import { amountErrorMessage } from '../core/amount-messages.ts';
+import { AmountError, currencyExponent, fromMinorUnits, toMinorUnits } from '../core/amounts.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';

@@ -3,7 +3,7 @@
  * factor (spec, General rules 1), an integer of at most 10 digits. Everything here works on
  * strings and safe integers, never on binary floating point.
  */
-import { formatCount, type Language } from './language.ts';
+import type { Language } from './language.ts';
 
 /** The wire limit on `amount`: at most 10 characters, so always a safe integer. */
 export const MAX_AMOUNT_DIGITS = 10;
@@ -22,7 +22,7 @@ export class AmountError extends Error {
   readonly limit: number | undefined;
 
   constructor(field: string, rule: AmountRule, limit?: number) {
-    super(amountErrorMessage({ field, rule, limit }, 'en'));
+    super(`${field}: ${AMOUNT_RULE_TEXT[rule](limit)}`);
     this.name = 'AmountError';
     this.field = field;
     this.rule = rule;
@@ -30,30 +30,14 @@ export class AmountError extends Error {
   }
 }
 
-const AMOUNT_MESSAGES: Record<Language, Record<AmountRule, (limit?: number) => string>> = {
-  en: {
-    format: () => 'must be a decimal number such as 10.50',
-    negative: () => 'must not be negative',
-    too_many_decimals: (limit) => `must have at most ${limit} decimal places for this currency`,
-    too_long: (limit) => `must be at most ${limit} digits in minor units`,
-    unknown_currency: () => 'must be an ISO 4217 currency code such as EGP',
-  },
-  ar: {
-    format: () => 'يجب أن يكون رقمًا عشريًا مثل 10.50',
-    negative: () => 'يجب ألا يكون سالبًا',
-    too_many_decimals: (limit) => `يجب ألا يزيد عدد الخانات العشرية عن ${formatCount(limit ?? 0, 'ar')} لهذه العملة`,
-    too_long: (limit) => `يجب ألا يزيد عن ${formatCount(limit ?? 0, 'ar')} أرقام بالوحدات الصغرى`,
-    unknown_currency: () => 'يجب أن يكون رمز عملة وفق ISO 4217 مثل EGP',
-  },
+/** What each rule asks of the value, in English (other languages: `amountErrorMessage`). */
+export const AMOUNT_RULE_TEXT: Record<AmountRule, (limit?: number) => string> = {
+  format: () => 'must be a decimal number such as 10.50',
+  negative: () => 'must not be negative',
+  too_many_decimals: (limit) => `must have at most ${limit} decimal places for this currency`,
+  too_long: (limit) => `must be at most ${limit} digits in minor units`,
+  unknown_currency: () => 'must be an ISO 4217 currency code such as EGP',
 };
-
-/** The message for an amount error in the request's language, prefixed with the field name. */
-export function amountErrorMessage(
-  error: { field: string; rule: AmountRule; limit?: number | undefined },
-  language: Language,
-): string {
-  return `${error.field}: ${AMOUNT_MESSAGES[language][error.rule](error.limit)}`;
-}
 
 /**
  * Where CLDR (and so `Intl`) disagrees with ISO 4217 on the minor unit. CLDR gives the digits

@@ -4,6 +4,7 @@
  */
 export * from './language.ts';
 export * from './amounts.ts';
+export * from './amount-messages.ts';
 export * from './signature.ts';
 export * from './response.ts';
 export * from './order-status.ts';

@@ -4,7 +4,8 @@
  * and the next step accepts only a token of the step before it, for the same order, so the
  * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
  */
-import { AmountError, amountErrorMessage, formatMoney, fromMinorUnits } from '../core/amounts.ts';
+import { amountErrorMessage } from '../core/amount-messages.ts';
+import { AmountError, formatMoney, fromMinorUnits } from '../core/amounts.ts';
 import {
   financingOtpRequest,
   financingOtpResult,
