@@ -27,7 +27,12 @@ export interface BuiltFile {
   readonly arabicOnly: boolean;
   /** For a JS chunk: true when it holds the endpoint contract's schemas (loaded with an element's first request). */
   readonly holdsContract: boolean;
+  /** For a JS chunk: the element views it holds (`installments-view.ts`, …), which load on demand. */
+  readonly views: readonly string[];
 }
+
+/** An element's view, which the element imports when it first meets a document. */
+const VIEW_MODULE = /\/src\/components\/pg-[\w-]+\/[\w-]+-view\.ts$/;
 
 export interface BuiltEntry {
   readonly name: string;
@@ -102,7 +107,7 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
     },
   });
   const modules: { id: string; renderedLength: number }[] = [];
-  const chunks = new Map<string, { imports: string[]; arabicOnly: boolean; holdsContract: boolean }>();
+  const chunks = new Map<string, Pick<BuiltFile, 'imports' | 'arabicOnly' | 'holdsContract' | 'views'>>();
   for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
     for (const chunk of result.output) {
       if (chunk.type !== 'chunk') continue;
@@ -111,6 +116,7 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
         imports: chunk.imports,
         arabicOnly: ids.length > 0 && ids.every((id) => id.endsWith('/messages.ar.ts')),
         holdsContract: ids.some((id) => id.endsWith('/src/core/endpoint-results.ts')),
+        views: ids.filter((id) => VIEW_MODULE.test(id)).map((id) => id.slice(id.lastIndexOf('/') + 1)),
       });
       for (const [id, rendered] of Object.entries(chunk.modules)) modules.push({ id, renderedLength: rendered.renderedLength });
     }
@@ -126,6 +132,7 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
       imports: chunk?.imports ?? [],
       arabicOnly: chunk?.arabicOnly ?? false,
       holdsContract: chunk?.holdsContract ?? false,
+      views: chunk?.views ?? [],
     });
   }
   return { name, outDir, entryFile: `${name}.js`, files, modules };

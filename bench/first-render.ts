@@ -147,8 +147,10 @@ export async function benchFirstRender(
   const target = firstRenderTarget(
     ours,
     adyen,
-    `Up to DOM ready the ratio is ${formatRatio(readyRatio)}; the painted figure adds a median ${formatMs(frameWait)} of ` +
-      'waiting for two animation frames, which weighs more on the shorter time. ' +
+    `Up to DOM ready the ratio is ${formatRatio(readyRatio)}; the painted figure adds a median ${formatMs(frameWait)}: ` +
+      'two animation frames, which weigh more on the shorter time, and, when the order has answered by then, the Pay button\'s ' +
+      'amount, which pg-checkout formats right after its first frame (the page\'s first formatted amount loads the browser\'s ' +
+      'number-formatting data: 30–60 ms in a fresh tab on this machine). ' +
       (adyenLowerBound
         ? 'Adyen\'s figure is a lower bound (its card fields never loaded offline), so the true ratio is smaller than shown; ' +
           'the miss can be neither confirmed nor ruled out on this network.'
