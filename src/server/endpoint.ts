@@ -12,6 +12,7 @@ import { hideCardNumbers } from '../core/card-number.ts';
 import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { compiled } from '../gateway/compiled.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer } from './flow-token.ts';
@@ -203,7 +204,7 @@ async function runJsonRoute(
     });
   }
 
-  const parsed = validate(route.schema, body, language);
+  const parsed = validate(compiled(route.schema), body, language);
   if (!parsed.ok) {
     const [first] = parsed.errors;
     throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
@@ -223,7 +224,7 @@ async function runJsonRoute(
   }
 
   const result = await route.handle({ input, order, language, request, context, runtime });
-  const checked = route.result.safeParse(result);
+  const checked = compiled(route.result).safeParse(result);
   if (!checked.success) {
     log.error('result_breaks_contract', { issues: checked.error.issues.map((issue) => issue.path.join('.')) });
     throw new EndpointRefusal('internal_error');
