@@ -15,6 +15,7 @@ import type { Language } from '../core/language.ts';
 import { operationOutcome } from '../core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
 import type { Logger } from '../server/logger.ts';
+import { compiled } from './compiled.ts';
 import type { GatewaySettings } from './settings.ts';
 import {
   answerFields,
@@ -96,7 +97,7 @@ export function checkedRequest(ctx: CallContext, operation: OperationSpec<unknow
     ...request.params,
   });
   delete wire['signature'];
-  const checked = validate(operation.requestSchema, { ...wire, signature: SIGNATURE_PLACEHOLDER }, request.language);
+  const checked = validate(compiled(operation.requestSchema), { ...wire, signature: SIGNATURE_PLACEHOLDER }, request.language);
   if (!checked.ok) throw new GatewayRequestError(operation.name, checked.errors);
   return wire as SignableParams;
 }
@@ -145,7 +146,7 @@ async function attempt<Answer>(
       throw new GatewayUnavailableError(operation.name, 'foreign_answer');
     }
   }
-  const parsed = operation.answerSchema.safeParse(fields);
+  const parsed = compiled(operation.answerSchema).safeParse(fields);
   if (!parsed.success) {
     log.error('gateway_answer_malformed', {
       operation: operation.name,

@@ -12,6 +12,7 @@ import { hideCardNumbers } from '../core/card-number.ts';
 import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { compiled } from '../gateway/compiled.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer } from './flow-token.ts';
@@ -22,10 +23,13 @@ import {
   parseJsonObject,
   corsHeaders,
   isOriginAllowed,
-  jsonResponse,
+  jsonAnswer,
   languageFromHeaders,
   preflightResponse,
   readBodyText,
+  toResponse,
+  withAnswerEntry,
+  type AnswerHandler,
   type RequestContext,
 } from './http.ts';
 import { redactingLogger } from './logger.ts';
@@ -116,7 +120,8 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
     }),
   };
 
-  return async (request, context = {}) => {
+  // Answers JSON as text: the Node adapter writes it as it is, every other runtime gets a Response.
+  const answer: AnswerHandler = async (request, context) => {
     let language = languageFromHeaders(request);
     const path = new URL(request.url).pathname;
     const route = path.startsWith(settings.basePath) ? path.slice(settings.basePath.length) : undefined;
@@ -135,7 +140,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       const body = await readJsonObject(request, settings.maxBodyBytes);
       if (isLanguage(body['language'])) language = body['language'];
       const result = await runJsonRoute(jsonRoute, routeName, body, language, request, context, runtime);
-      return jsonResponse(200, result, corsHeaders(request, settings));
+      return jsonAnswer(200, result, corsHeaders(request, settings));
     } catch (error) {
       // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
       const refusal = error instanceof EndpointRefusal ? error : new EndpointRefusal('internal_error');
@@ -145,9 +150,10 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
         log.error('internal_error', { route: routeName, error });
       }
       const headers = { ...corsHeaders(request, settings), ...refusal.details.headers };
-      return jsonResponse(refusal.status, refusal.body(language), headers);
+      return jsonAnswer(refusal.status, refusal.body(language), headers);
     }
   };
+  return withAnswerEntry(async (request: Request, context: RequestContext = {}) => toResponse(await answer(request, context)), answer);
 }
 
 async function readJsonObject(request: Request, maxBytes: number): Promise<Record<string, unknown>> {
@@ -203,7 +209,7 @@ async function runJsonRoute(
     });
   }
 
-  const parsed = validate(route.schema, body, language);
+  const parsed = validate(compiled(route.schema), body, language);
   if (!parsed.ok) {
     const [first] = parsed.errors;
     throw new EndpointRefusal('invalid_request', { field: first?.field || undefined, message: first?.message });
@@ -223,7 +229,7 @@ async function runJsonRoute(
   }
 
   const result = await route.handle({ input, order, language, request, context, runtime });
-  const checked = route.result.safeParse(result);
+  const checked = compiled(route.result).safeParse(result);
   if (!checked.success) {
     log.error('result_breaks_contract', { issues: checked.error.issues.map((issue) => issue.path.join('.')) });
     throw new EndpointRefusal('internal_error');

@@ -22,12 +22,52 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
 } as const;
 
+/**
+ * A JSON answer before it is a `Response`: what the endpoint answers the Node adapter, which
+ * writes the text as it is (one write, no stream), and what `jsonResponse` wraps for every other runtime.
+ */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+}
+
 /** A JSON answer that no cache keeps. */
-export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
-  return new Response(JSON.stringify(body), {
+export function jsonAnswer(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): JsonAnswer {
+  return {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers },
-  });
+    text: JSON.stringify(body),
+  };
+}
+
+/** The `Response` of an answer (a `Response` stays as it is). */
+export function toResponse(answer: Response | JsonAnswer): Response {
+  return answer instanceof Response ? answer : new Response(answer.text, { status: answer.status, headers: answer.headers });
+}
+
+/** A JSON answer that no cache keeps, as a `Response`. */
+export function jsonResponse(status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Response {
+  return toResponse(jsonAnswer(status, body, headers));
+}
+
+/**
+ * A handler's entry for the Node adapter: the same handling, answering JSON as text. Only the
+ * merchant endpoint has one; the adapter gives it requests whose small body is held in memory
+ * (KNOWN_BODY) instead of streamed.
+ */
+export type AnswerHandler = (request: Request, context: RequestContext) => Promise<Response | JsonAnswer>;
+
+const ANSWER_ENTRY: unique symbol = Symbol('pg-checkout answer entry');
+
+/** `handler`, carrying `entry` for the Node adapter. */
+export function withAnswerEntry<Handler extends object>(handler: Handler, entry: AnswerHandler): Handler {
+  return Object.assign(handler, { [ANSWER_ENTRY]: entry });
+}
+
+/** The answer entry `handler` carries, if any. */
+export function answerEntryOf(handler: object): AnswerHandler | undefined {
+  return (handler as { [ANSWER_ENTRY]?: AnswerHandler })[ANSWER_ENTRY];
 }
 
 /** A 303 See Other: the browser follows it with a GET, whatever method brought it here. */

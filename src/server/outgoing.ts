@@ -7,6 +7,7 @@
 import type * as z from 'zod/mini';
 import { toFieldErrors, type FieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
+import { compiled } from '../gateway/compiled.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { Logger } from './logger.ts';
 
@@ -21,7 +22,7 @@ export interface OutgoingCheck {
 
 /** Throws an EndpointRefusal unless `params` (signed, or with a placeholder signature) fit the schema. */
 export function checkOutgoing(check: OutgoingCheck, params: Readonly<Record<string, unknown>>, log: Logger): void {
-  const result = check.schema.safeParse(params);
+  const result = compiled(check.schema).safeParse(params);
   if (result.success) return;
   throw outgoingRefusal(check, toFieldErrors(result.error.issues, params, check.language), log);
 }
