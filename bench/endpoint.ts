@@ -176,12 +176,14 @@ export async function benchEndpoint(options: EndpointOptions): Promise<SectionRe
       figure: 'Merchant endpoint `POST /hosted-page` / bare `node:http` (req/s)',
       measured: `${formatRatio(ratio)} (${formatRate(meanRate(endpointRuns))} vs ${formatRate(meanRate(bareRuns))})`,
       target: `≥ ${ENDPOINT_TARGET.toFixed(2)}×`,
-      met: ratio >= ENDPOINT_TARGET,
+      // Another process on the machine slows the bare server's req/s more than the endpoint's, which
+      // flatters the req/s ratio; CPU time per request is not: the target is judged by the lower.
+      met: ratio >= ENDPOINT_TARGET && (cpuRatio === undefined || cpuRatio >= ENDPOINT_TARGET),
       why:
         (cpuRatio === undefined
           ? ''
           : `By CPU time per request, steadier than req/s on a shared machine, the endpoint costs ${formatRatio(1 / cpuRatio)} the bare handler ` +
-            `(${endpointCpu!.toFixed(0)} µs vs ${bareCpu!.toFixed(0)} µs), a ratio of ${formatRatio(cpuRatio)}. `) +
+            `(${endpointCpu!.toFixed(0)} µs vs ${bareCpu!.toFixed(0)} µs), a ratio of ${formatRatio(cpuRatio)}; the target is judged by the lower of the two ratios. `) +
         `Called in-process with no HTTP at all the handler serves ${formatRate(handlerRate)} ` +
         `(${((1 / handlerRate) * 1e6).toFixed(0)} µs per request, the stub gateway's answer included, through the public handler's \`Request\` and \`Response\`, which the Node adapter spares the endpoint mounted on its own). ` +
         'Per request the endpoint checks the browser\'s body, asks CHECK_STATUS (checked, signed, sent with a time limit, the answer read, verified and parsed), then ' +
