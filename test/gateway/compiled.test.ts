@@ -133,6 +133,18 @@ describe('compiled schemas', () => {
     }
   });
 
+  it('keeps the interpreter in a browser page, whose CSP may forbid generated code', () => {
+    const schema = z.object({ name: z.string() });
+    const global = globalThis as { document?: unknown };
+    global.document = {};
+    try {
+      assert.equal(compiled(schema), schema);
+    } finally {
+      delete global.document;
+    }
+    assert.ok(isCompiled(z.object({ name: z.string() })), 'compiled outside a page');
+  });
+
   describe('accept and refuse exactly as the interpreter does', () => {
     for (const [name, schema, valid] of HOT_PATH) {
       it(`${name}: the valid message and each field dropped, emptied, retyped or added`, () => {
