@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'vite';
+import { build, type InlineConfig, type Plugin } from 'vite';
 import { bundleChunking } from '../bundle-chunks.ts';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -78,33 +78,57 @@ const keepDefineModules: Plugin = {
   },
 };
 
-/** Builds `entry` into `<OUT_DIR>/build/<name>/` and returns every file the build wrote. */
-export async function buildEntry(name: string, entry: string, options: BuildOptions = {}): Promise<BuiltEntry> {
-  const outDir = join(OUT_DIR, 'build', name);
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  const output = await build({
+export interface LibraryBuild {
+  readonly name: string;
+  readonly entry: string;
+  readonly outDir: string;
+  readonly cssFileName?: string;
+  readonly plugins?: Plugin[];
+  readonly rolldownOptions: NonNullable<NonNullable<InlineConfig['build']>['rolldownOptions']>;
+}
+
+/**
+ * Vite's library build as every figure of the benchmark is made: ES, minified, everything bundled,
+ * `NODE_ENV=production`, written to `outDir`; only the splitting and the plugins differ.
+ */
+export function libraryBuild(options: LibraryBuild): ReturnType<typeof build> {
+  return build({
     configFile: false,
     root: join(BENCH_DIR, '..'),
     logLevel: 'warn',
     mode: 'production',
-    plugins: options.keepDefineModules ? [keepDefineModules] : [],
+    plugins: options.plugins ?? [],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
-      outDir,
+      outDir: options.outDir,
       emptyOutDir: true,
       target: 'es2022',
       write: true,
       copyPublicDir: false,
       reportCompressedSize: false,
-      lib: { entry, formats: ['es'], fileName: () => `${name}.js`, cssFileName: name },
-      rolldownOptions: options.asBundleFolder
-        ? {
-            preserveEntrySignatures: bundleChunking.preserveEntrySignatures,
-            output: { minify: true, comments: { annotation: false }, codeSplitting: bundleChunking.codeSplitting },
-          }
-        : { output: { minify: true } },
+      lib: { entry: options.entry, formats: ['es'], fileName: () => `${options.name}.js`, cssFileName: options.cssFileName },
+      rolldownOptions: options.rolldownOptions,
     },
+  });
+}
+
+/** Builds `entry` into `<OUT_DIR>/build/<name>/` and returns every file the build wrote. */
+export async function buildEntry(name: string, entry: string, options: BuildOptions = {}): Promise<BuiltEntry> {
+  const outDir = join(OUT_DIR, 'build', name);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const output = await libraryBuild({
+    name,
+    entry,
+    outDir,
+    cssFileName: name,
+    plugins: options.keepDefineModules ? [keepDefineModules] : [],
+    rolldownOptions: options.asBundleFolder
+      ? {
+          preserveEntrySignatures: bundleChunking.preserveEntrySignatures,
+          output: { minify: true, comments: { annotation: false }, codeSplitting: bundleChunking.codeSplitting },
+        }
+      : { output: { minify: true } },
   });
   const modules: { id: string; renderedLength: number }[] = [];
   const chunks = new Map<string, Pick<BuiltFile, 'imports' | 'arabicOnly' | 'holdsContract' | 'views'>>();

@@ -18,8 +18,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'vite';
-import { BENCH_DIR, OUT_DIR } from './build.ts';
+import { BENCH_DIR, libraryBuild, OUT_DIR } from './build.ts';
 import { renderTable, type SectionResult, type Table } from './report.ts';
 import { gzipBytes } from './size.ts';
 import { formatBytes } from './stats.ts';
@@ -72,22 +71,11 @@ export async function buildChunks(name: string, source: string): Promise<Chunk[]
   await mkdir(join(WORK_DIR, 'entries'), { recursive: true });
   await writeFile(entry, source);
   await rm(outDir, { recursive: true, force: true });
-  const output = await build({
-    configFile: false,
-    root: ROOT,
-    logLevel: 'warn',
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-    build: {
-      outDir,
-      emptyOutDir: true,
-      target: 'es2022',
-      write: true,
-      copyPublicDir: false,
-      reportCompressedSize: false,
-      lib: { entry, formats: ['es'], fileName: () => `${name}.js` },
-      rolldownOptions: { output: { minify: true, comments: { annotation: false }, chunkFileNames: 'chunks/[name].js' } },
-    },
+  const output = await libraryBuild({
+    name,
+    entry,
+    outDir,
+    rolldownOptions: { output: { minify: true, comments: { annotation: false }, chunkFileNames: 'chunks/[name].js' } },
   });
   const chunks: Chunk[] = [];
   for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
