@@ -4,7 +4,7 @@ import type { PgCheckout } from '../../../src/index.ts';
 import type { PgPaymentResultEvent, PgPaymentSubmitEvent } from '../../../src/components/shared/events.ts';
 import { DEFAULT_FRAME_HEIGHT } from '../../../src/components/shared/framed-flow.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
-import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, textOf, typeInto } from '../support/dom.ts';
+import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, textOf, typeCard } from '../support/dom.ts';
 import { ENDPOINT, GATEWAY_ORIGIN, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
 
 /** A form the element posted: where, into which frame, and what. */
@@ -343,7 +343,6 @@ describe('<pg-checkout mode="embedded">', () => {
 
 describe('<pg-checkout mode="merchant-page"> posts into a hidden frame', () => {
   let network: TestNetwork;
-  const EXPIRY = `08/${(new Date().getUTCFullYear() + 3) % 100}`;
 
   before(async () => {
     network = await startNetwork();
@@ -357,10 +356,7 @@ describe('<pg-checkout mode="merchant-page"> posts into a hidden frame', () => {
     `);
     const posts = capturePosts(el);
     await settled(el);
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), testCard('3ds').number);
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), EXPIRY);
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '123');
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Amira Hassan');
+    typeCard(el, { number: testCard('3ds').number });
     await el.updateComplete;
     shadowQuery(el, 'button.Pay').click();
     await settled(el);

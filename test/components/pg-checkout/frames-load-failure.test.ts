@@ -8,10 +8,8 @@ import { http, HttpResponse } from 'msw';
 import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
-import { captureSubmissions, settled, shadowQuery, textOf, typeInto } from '../support/dom.ts';
+import { captureSubmissions, settled, shadowQuery, textOf, typeCard } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/network.ts';
-
-const EXPIRY = `08/${(new Date().getUTCFullYear() + 3) % 100}`;
 
 describe('<pg-checkout> when its payment frames cannot be loaded', () => {
   let network: TestNetwork;
@@ -29,10 +27,7 @@ describe('<pg-checkout> when its payment frames cannot be loaded', () => {
     `);
     await settled(el);
     const submissions = captureSubmissions(el);
-    typeInto(shadowQuery(el, '#card-number'), testCard('success', 'VISA').number);
-    typeInto(shadowQuery(el, '#card-expiry'), EXPIRY);
-    typeInto(shadowQuery(el, '#card-cvv'), '123');
-    typeInto(shadowQuery(el, '#card-holder'), 'Amira Hassan');
+    typeCard(el, { number: testCard('success', 'VISA').number });
     await el.updateComplete;
     shadowQuery(el, 'button.Pay').click();
     await settled(el);

@@ -8,10 +8,8 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
-import { captureSubmissions, settled, shadowQuery, typeInto } from '../support/dom.ts';
+import { captureSubmissions, settled, shadowQuery, typeCard } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, startNetwork, type TestNetwork } from '../support/network.ts';
-
-const EXPIRY = `08/${(new Date().getUTCFullYear() + 3) % 100}`;
 
 // The test page loads hundreds of modules: keep every resource entry (the default buffer holds 250).
 performance.setResourceTimingBufferSize(100_000);
@@ -41,10 +39,7 @@ describe('<pg-checkout> loads its payment frames on demand', () => {
     await waitUntil(flowRequested, 'the framed flow was not requested when the card form got focus');
 
     const submissions = captureSubmissions(el);
-    typeInto(shadowQuery(el, '#card-number'), testCard('success', 'VISA').number);
-    typeInto(shadowQuery(el, '#card-expiry'), EXPIRY);
-    typeInto(shadowQuery(el, '#card-cvv'), '123');
-    typeInto(shadowQuery(el, '#card-holder'), 'Amira Hassan');
+    typeCard(el, { number: testCard('success', 'VISA').number });
     await el.updateComplete;
     const submitted = oneEvent(el, 'pg-payment-submit');
     shadowQuery(el, 'button.Pay').click();

@@ -3,7 +3,7 @@ import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import type { PgPaymentResultEvent } from '../../../src/components/shared/events.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
-import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, tabTo, textOf, typeInto } from '../support/dom.ts';
+import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, tabTo, textOf, typeCard } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
 
 interface Post {
@@ -23,7 +23,6 @@ function capturePosts(el: PgCheckout): Post[] {
 }
 
 const VISA = testCard('success').number;
-const EXPIRY = `08/${(new Date().getUTCFullYear() + 3) % 100}`;
 
 describe('<pg-checkout intent="save-card">', () => {
   let network: TestNetwork;
@@ -58,10 +57,7 @@ describe('<pg-checkout intent="save-card">', () => {
   }
 
   async function fillCard(el: PgCheckout): Promise<void> {
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), VISA);
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), EXPIRY);
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '123');
-    typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Amira Hassan');
+    typeCard(el, { number: VISA });
     await el.updateComplete;
   }
 

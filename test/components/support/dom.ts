@@ -29,6 +29,17 @@ export function typeInto(input: HTMLInputElement | HTMLSelectElement, value: str
   if (options.change) input.dispatchEvent(new Event('change', { bubbles: true }));
 }
 
+/** An expiry three years ahead, as a customer types it (MM/YY). */
+export const FUTURE_EXPIRY = `08/${(new Date().getUTCFullYear() + 3) % 100}`;
+
+/** Types a whole card into an element's card form: number, expiry, security code and holder. */
+export function typeCard(host: Element, card: { number: string; expiry?: string; cvv?: string; holder?: string }): void {
+  typeInto(shadowQuery<HTMLInputElement>(host, '#card-number'), card.number);
+  typeInto(shadowQuery<HTMLInputElement>(host, '#card-expiry'), card.expiry ?? FUTURE_EXPIRY);
+  typeInto(shadowQuery<HTMLInputElement>(host, '#card-cvv'), card.cvv ?? '123');
+  typeInto(shadowQuery<HTMLInputElement>(host, '#card-holder'), card.holder ?? 'Amira Hassan');
+}
+
 /** Leaves a field (what makes its problem visible). */
 export function leave(input: HTMLElement): void {
   input.dispatchEvent(new FocusEvent('focusout', { bubbles: true, composed: true }));
