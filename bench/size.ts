@@ -314,7 +314,7 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
           : `none (${all.views.join(', ')} load on demand; their pending state, retry and first content within one frame are checked by \`npm test\`)`,
       target: 'none',
       met: incomplete ? undefined : all.initialViews.length === 0 && all.views.length > 0,
-      why: all.views.length === 0 ? 'the build holds no element view: the on-demand split is gone.' : 'a view is imported statically by the entry.',
+      why: incomplete ?? (all.views.length === 0 ? 'the build holds no element view: the on-demand split is gone.' : 'a view is imported statically by the entry.'),
     });
   }
   if (all && adyen) {
