@@ -12,7 +12,7 @@ import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
 import type { GatewayResult } from '../gateway/results.ts';
 import { connectionOf } from '../gateway/settings.ts';
 import { configFromEnv } from '../server/config.ts';
-import { createJsonLogger } from '../server/logger.ts';
+import { createJsonLogger } from '../log/logger.ts';
 import { EXIT, exitCodeOf, type Io } from './command.ts';
 import { CliError } from './input.ts';
 

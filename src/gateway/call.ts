@@ -14,7 +14,7 @@ import { toFieldErrors, validate } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { operationOutcome } from '../core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { compiled } from './compiled.ts';
 import type { GatewaySettings } from './settings.ts';
 import {

@@ -6,7 +6,7 @@
  * calls through the same client.
  */
 import type { Language } from '../core/language.ts';
-import { redactingLogger } from '../server/logger.ts';
+import { redactingLogger } from '../log/logger.ts';
 import { batchOperations } from './batch.ts';
 import { call, type CallContext, type CallRequest, type OperationSpec, type VerifiedAnswer } from './call.ts';
 import { chargeOperations } from './charges.ts';

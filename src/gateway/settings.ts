@@ -8,7 +8,7 @@
 import { field } from '../core/schemas/index.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import type { ShaType } from '../core/signature.ts';
-import { silentLogger, type Logger } from '../server/logger.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
 
 export interface ConfigProblem {
   /** The variable (`PG_ACCESS_CODE`) or config field (`accessCode`) at fault. */

@@ -23,7 +23,7 @@ import {
   type Check,
   type ConfigProblem,
 } from '../gateway/settings.ts';
-import { silentLogger, type Logger } from './logger.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
 import type { ResolveOrder } from './orders.ts';
 import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';

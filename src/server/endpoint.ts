@@ -32,7 +32,7 @@ import {
   type AnswerHandler,
   type RequestContext,
 } from './http.ts';
-import { redactingLogger } from './logger.ts';
+import { redactingLogger } from '../log/logger.ts';
 import type { EndpointRuntime, JsonRoute } from './route.ts';
 import {
   financingOtpRoute,

@@ -23,7 +23,7 @@ import { GatewayRequestError, GatewayUnavailableError } from '../gateway/transpo
 import { connectionOf } from '../gateway/settings.ts';
 import type { EndpointSettings } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { outgoingRefusal, type OutgoingCheck } from './outgoing.ts';
 
 /** Largest gateway answer read (a plans answer with many issuers is the biggest). */

@@ -30,7 +30,7 @@ export { requestCookie } from './http.ts';
 export type { OrderState, OrderStatus } from '../core/order-status.ts';
 export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
 export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
-export { createJsonLogger, silentLogger, type Logger, type LogData } from './logger.ts';
+export { createJsonLogger, silentLogger, type Logger, type LogData } from '../log/logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
 export { COMPLETION_FIELDS, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';

@@ -13,7 +13,7 @@
  */
 import { assertMerchantOrder, type MerchantOrder, type OrderLookup, type ResolveOrder } from './orders.ts';
 import { EndpointRefusal } from './errors.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import { shopOrder, type OrderLookupRequest } from './shop-protocol.ts';
 

@@ -9,7 +9,7 @@ import { toFieldErrors, type FieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { compiled } from '../gateway/compiled.ts';
 import { EndpointRefusal } from './errors.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 
 export interface OutgoingCheck {
   /** The operation, for logs. */

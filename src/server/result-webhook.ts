@@ -7,7 +7,7 @@
  * wait there as long as it takes, and the shop can also fetch them itself.
  */
 import type { VerifiedResult } from './config.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { OutboxEntry, ResultOutbox } from './result-outbox.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import type { ResultWebhook } from './shop-protocol.ts';

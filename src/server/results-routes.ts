@@ -14,7 +14,7 @@ import type { Language } from '../core/language.ts';
 import { EndpointRefusal } from './errors.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from './hook-signature.ts';
 import { assertJsonContentType, jsonResponse, languageFromHeaders, parseJsonObject, readBodyText } from './http.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { ResultOutbox } from './result-outbox.ts';
 import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES } from './shop-protocol.ts';
 

@@ -30,7 +30,7 @@ import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { MerchantOrder } from './orders.ts';
 import type { EndpointRuntime } from './route.ts';
 

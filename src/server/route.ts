@@ -9,7 +9,7 @@ import type { EndpointSettings } from './config.ts';
 import type { FlowSealer } from './flow-token.ts';
 import type { EndpointGateway } from './gateway-client.ts';
 import type { RequestContext } from './http.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { MerchantOrder } from './orders.ts';
 
 /** What every route shares: settings, logs, the gateway and the flow-token sealer. */

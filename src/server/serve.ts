@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { configFromEnv, ConfigError, type EndpointConfig } from './config.ts';
 import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
 import type { RequestContext } from './http.ts';
-import { createJsonLogger, redactingLogger, type Logger } from './logger.ts';
+import { createJsonLogger, redactingLogger, type Logger } from '../log/logger.ts';
 import { createNodeServer } from './node.ts';
 import { createHttpOrderSource } from './order-source.ts';
 import { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';

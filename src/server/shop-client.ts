@@ -6,7 +6,7 @@
  */
 import { BodyTooLarge, readLimitedText } from '../gateway/body.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature, type HookVerification } from './hook-signature.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../log/logger.ts';
 
 /** What the service asks the shop for: the order lookup or the result webhook. */
 export type ShopChannel = 'order_lookup' | 'result_webhook';

@@ -8,7 +8,7 @@ import { runCli } from '../../src/cli/main.ts';
 import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
-import { silentLogger } from '../../src/server/logger.ts';
+import { silentLogger } from '../../src/log/logger.ts';
 import {
   ACCESS_CODE,
   API_ROOT,

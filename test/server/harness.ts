@@ -2,7 +2,7 @@
  * The endpoint as the tests drive it: real `Request` objects in, real `Response` objects out,
  * the fake gateway behind it, every log line captured, every `onResult` call recorded.
  */
-import { createJsonLogger } from '../../src/server/logger.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
 import { createMerchantEndpoint, type MerchantEndpoint, type RequestContext } from '../../src/server/endpoint.ts';
 import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';

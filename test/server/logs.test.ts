@@ -1,7 +1,7 @@
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { signParams } from '../../src/core/signature.ts';
-import { createJsonLogger } from '../../src/server/logger.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
 import { BASE_PATH, setup, SHOP_ORIGIN } from './harness.ts';
 
 const harness = setup();

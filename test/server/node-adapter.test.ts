@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { endpointError } from '../../src/core/endpoint-api.ts';
-import { createJsonLogger } from '../../src/server/logger.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import {
   ACCESS_CODE,

@@ -8,7 +8,7 @@ import { orderResult, statusResult } from '../../src/core/endpoint-api.ts';
 import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { ConfigError } from '../../src/server/config.ts';
-import { createJsonLogger } from '../../src/server/logger.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import {
   ACCESS_CODE,

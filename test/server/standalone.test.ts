@@ -10,7 +10,7 @@ import { orderResult } from '../../src/core/endpoint-api.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
-import { createJsonLogger } from '../../src/server/logger.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
 import { InMemoryRateLimiter } from '../../src/server/rate-limit.ts';
 import { InMemoryResultOutbox } from '../../src/server/result-outbox.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
