@@ -1,0 +1,72 @@
+/**
+ * A payment result as the merchant's server hears it (`onResult`, the standalone service's
+ * webhook, the durable store): what the gateway stated server to server, checked against the
+ * merchant's order, under a stable idempotency key. Types only.
+ */
+import type { PaymentResult } from './endpoint-api.ts';
+import type { OrderState, OrderStatus } from './order-status.ts';
+
+/** Where a result came from. */
+export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'reconcile';
+
+/**
+ * A payment outcome the gateway has stated server to server, handed to `onResult` once per
+ * `idempotency_key`. A return from the customer's browser is confirmed with CHECK_STATUS first, so
+ * its outcome is what the gateway says now, not what the (possibly old) return said.
+ */
+export interface VerifiedResult extends PaymentResult {
+  /**
+   * Where the result came from: the return URL, merchant-page completion, financing PURCHASE, or
+   * `save-card`: a card saved without a payment (then `order_state` is `not_found`, nothing was
+   * charged, and `saved_card` names the token). Never ship an order on a `save-card` result.
+   * `reconcile`: a change the service found by asking CHECK_STATUS after the customer had left (a
+   * bill paid at the counter or cancelled at its expiry, an authorization voided at the end of its
+   * hold, a 3-D Secure check finished or abandoned, a capture whose answer was lost).
+   */
+  readonly source: ResultSource;
+  /**
+   * The same for every report of this payment in this state (`order-1001:1700000004:captured`): a replayed
+   * return has the key of the result already reported. Upsert your records by it.
+   */
+  readonly idempotency_key: string;
+  /** Where the order stands at the gateway (core `OrderState`); `outcome` follows from it. */
+  readonly order_state: OrderState;
+  /** The CHECK_STATUS reading, with the authorized, captured and refunded amounts, when one confirmed the result. */
+  readonly order_status?: OrderStatus;
+  /** `command` of the answered operation (AUTHORIZATION, PURCHASE) when the gateway names one. */
+  readonly command?: string;
+  /** The endpoint's own reason when it turned a verified answer into a failure (e.g. amount_mismatch, unknown_order). */
+  readonly error?: string;
+  /**
+   * The card the customer agreed to keep (`remember_me` YES), once GET_TOKENS lists its token as
+   * ACTIVE: a temporary token (a card not remembered) is never reported here. Store `token_name`
+   * for the back office's recurring charges; it never reaches the browser.
+   */
+  readonly saved_card?: SavedCard;
+  /** The plan of an installments payment: the one the gateway's page returned, or the element's choice. */
+  readonly installments?: InstallmentsChoice;
+  /**
+   * Every field of the verified gateway answer except `signature`, `otp` and `token_name` (card
+   * number masked by the gateway); a token is reported only as `saved_card`.
+   */
+  readonly gateway: Readonly<Record<string, unknown>>;
+}
+
+/** A token the gateway keeps for the customer, as GET_TOKENS lists it. */
+export interface SavedCard {
+  readonly token_name: string;
+  /** Masked by the gateway (`411111******1111`). */
+  readonly card_number?: string;
+  /** YYMM. */
+  readonly expiry_date?: string;
+  readonly card_brand?: string;
+  readonly card_bin?: string;
+}
+
+/** The installments plan a payment was made with. */
+export interface InstallmentsChoice {
+  readonly number_of_installments?: number;
+  readonly plan_code?: string;
+  readonly issuer_code?: string;
+}
+
