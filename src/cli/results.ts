@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../server/hook-signature.ts';
-import type { OutboxEntry } from '../server/result-outbox.ts';
+import type { StoredResult as OutboxEntry } from '../store/store.ts';
 import { SERVICE_ROUTES } from '../server/shop-protocol.ts';
 import type { CliCommand } from './command.ts';
 import { CliError } from './input.ts';

@@ -156,5 +156,6 @@ export type EndpointErrorCode =
   | 'hook_signature_invalid'
   | 'unknown_result'
   | 'card_not_saved'
+  | 'store_unavailable'
   | 'internal_error';
 

@@ -27,8 +27,17 @@ import {
 } from '../gateway/settings.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 import type { ResolveOrder } from './orders.ts';
-import { InMemoryRateLimiter, type RateLimiter } from './rate-limit.ts';
+import { InMemoryRateLimiter, storeRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
+import { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
+import type { Store, WatchStore } from '../store/store.ts';
+import { DEFAULT_DATA_DIR, storeLocationFromEnv, type StoreLocation } from '../store/open.ts';
+import {
+  DEFAULT_AUTHORIZATION_HOLD_DAYS,
+  DEFAULT_RECONCILE_INTERVAL_SECONDS,
+  DEFAULT_WATCH_SETTINGS,
+  type WatchSettings,
+} from './watches.ts';
 import { MIN_HOOK_SECRET_LENGTH } from './hook-signature.ts';
 
 /** A verified, issued cash bill, handed to `onBill` (the merchant holds the item until it expires). */
@@ -52,7 +61,7 @@ export interface EndpointConfig extends GatewayConnection {
    * Called with every verified payment outcome. Return a Response to answer the customer's
    * browser yourself; otherwise the endpoint redirects to `resultUrl` (or answers JSON).
    */
-  readonly onResult?: (result: VerifiedResult, request: Request) => void | Response | Promise<void | Response>;
+  readonly onResult?: (result: VerifiedResult, request?: Request) => void | Response | Promise<void | Response>;
   /** Called when a cash bill is issued. */
   readonly onBill?: (bill: IssuedBill, request: Request) => void | Promise<void>;
   /** Where the customer is sent after a return, with `?merchant_reference=…&outcome=…`. */
@@ -82,7 +91,15 @@ export interface EndpointConfig extends GatewayConnection {
   /** Time limit of one server-to-server call (default 30 s). */
   readonly gatewayTimeoutMs?: number;
   /**
-   * The results already reported, by idempotency key (default: in this process's memory, bounded).
+   * The durable store (`openStore` from PG_DATA_DIR / PG_DATABASE_URL, or `createMemoryStore()`):
+   * results once per key, the payments watched after the customer leaves, the OTP send counts.
+   * Without one, results and counts live in this process's memory and nothing is watched.
+   */
+  readonly store?: Store;
+  /** The watch schedule (`PG_RECONCILE_INTERVAL_SECONDS`, the authorization hold): see watches.ts. */
+  readonly reconcile?: Partial<WatchSettings>;
+  /**
+   * The results already reported, by idempotency key (default: the store's, else in this process's memory, bounded).
    * Give several instances one shared ledger (see result-ledger.ts) so a return is reported once.
    */
   readonly resultLedger?: ResultLedger;
@@ -128,6 +145,11 @@ export interface EndpointSettings extends GatewayConnection {
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
   readonly resultLedger: ResultLedger;
+  /** The store, watched for outages (log lines, 503), when one was given. */
+  readonly store: MonitoredStore | undefined;
+  /** Where payments to watch are written; undefined without a store. */
+  readonly watches: WatchStore | undefined;
+  readonly watchSettings: WatchSettings;
   readonly otpResendsPerFlow: number;
   readonly otpSendLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
@@ -152,6 +174,8 @@ export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
 /** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
+/** Days acknowledged results and ended watches are kept (`PG_RETENTION_DAYS`). */
+export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_HOST = '127.0.0.1';
 
 // ---- Checks of the endpoint's own settings (the connection's are in gateway/settings.ts) ----
@@ -188,6 +212,17 @@ const shopUrl: Check<string> = (value) => {
   if (url.protocol === 'http:' && !isLoopback(url)) return 'must use https (plain http is accepted only on localhost)';
   if (url.hash || url.username || url.password) return 'must not carry a fragment or credentials';
   return undefined;
+};
+
+/** A PostgreSQL connection URL; its password is never printed (messages name the variable only). */
+const databaseUrl: Check<string> = (value) => {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'postgres:' || url.protocol === 'postgresql:') return undefined;
+  } catch {
+    // fall through
+  }
+  return 'must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/pgcheckout';
 };
 
 const hookSecret: Check<string> = (value) =>
@@ -288,6 +323,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
   check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
+  check('reconcile.intervalSeconds', config.reconcile?.intervalSeconds, wholeNumber(1, 86_400), false);
+  check('reconcile.authorizationHoldDays', config.reconcile?.authorizationHoldDays, wholeNumber(1, 30), false);
   if (config.otpSendLimiter !== undefined && typeof config.otpSendLimiter.hit !== 'function') {
     problems.push({ name: 'otpSendLimiter', message: 'must have hit(key)' });
   }
@@ -297,6 +334,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
 
   const base = config.basePath ?? '';
   const publicUrl = trimSlash(config.publicUrl);
+  const store = config.store === undefined ? undefined : 'health' in config.store ? (config.store as MonitoredStore) : monitoredStore(config.store, config.logger ?? silentLogger);
   const root = config.apiRoot;
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
   const now = config.now ?? (() => new Date());
@@ -320,11 +358,16 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
-    resultLedger: config.resultLedger ?? new InMemoryResultLedger(),
+    resultLedger: config.resultLedger ?? store?.results ?? new InMemoryResultLedger(),
+    store,
+    watches: store?.watches,
+    watchSettings: { ...DEFAULT_WATCH_SETTINGS, ...config.reconcile },
     otpResendsPerFlow: config.otpResendsPerFlow ?? DEFAULT_OTP_RESENDS_PER_FLOW,
     otpSendLimiter:
       config.otpSendLimiter ??
-      new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now }),
+      (store
+        ? storeRateLimiter(store.limits, { limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })
+        : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
   };
@@ -369,6 +412,14 @@ export interface EnvConfig
   readonly shopUrl: string | undefined;
   /** Time limit of one call to the shop (`PG_HOOK_TIMEOUT_MS`). */
   readonly hookTimeoutMs: number;
+  /** Where the store is: SQLite under `PG_DATA_DIR`, or PostgreSQL at `PG_DATABASE_URL`. */
+  readonly store: StoreLocation;
+  /** The shortest wait between two questions about one watched payment (`PG_RECONCILE_INTERVAL_SECONDS`). */
+  readonly reconcileIntervalSeconds: number;
+  /** How long an authorization holds the money before the gateway voids it (`PG_AUTHORIZATION_HOLD_DAYS`). */
+  readonly authorizationHoldDays: number;
+  /** Acknowledged results and ended watches are kept this long, then pruned (`PG_RETENTION_DAYS`). */
+  readonly retentionDays: number;
 }
 
 /** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
@@ -397,6 +448,11 @@ export const ENV_VARIABLES = {
   PG_HOOK_SECRET: 'shared secret signing every message with the shop, at least 32 characters (required with PG_ORDER_URL or PG_RESULT_WEBHOOK_URL; secret)',
   PG_SHOP_URL: "the shop's page that the service's own result page links back to (default: no link)",
   PG_HOOK_TIMEOUT_MS: `time limit of one call to the shop in milliseconds (default ${DEFAULT_HOOK_TIMEOUT_MS})`,
+  PG_DATA_DIR: `folder of the SQLite store and the sandbox's state (default ./${DEFAULT_DATA_DIR}, created on first start)`,
+  PG_DATABASE_URL: 'postgres://… : keep the store in PostgreSQL instead, shared by several instances (default: SQLite under PG_DATA_DIR)',
+  PG_RECONCILE_INTERVAL_SECONDS: `shortest wait between two questions about one watched payment (default ${DEFAULT_RECONCILE_INTERVAL_SECONDS})`,
+  PG_AUTHORIZATION_HOLD_DAYS: `days an authorization holds the money before the gateway voids it (default ${DEFAULT_AUTHORIZATION_HOLD_DAYS})`,
+  PG_RETENTION_DAYS: `days acknowledged results and ended watches are kept before they are pruned (default ${DEFAULT_RETENTION_DAYS})`,
 } as const;
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
@@ -496,6 +552,10 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const shopPage = optional('PG_SHOP_URL', shopUrl);
   const hookTimeoutMs = number('PG_HOOK_TIMEOUT_MS', DEFAULT_HOOK_TIMEOUT_MS, 100, 60_000);
   const batchSandboxUrl = optional('PG_BATCH_SANDBOX_URL', serviceUrl(false));
+  optional('PG_DATABASE_URL', databaseUrl);
+  const reconcileIntervalSeconds = number('PG_RECONCILE_INTERVAL_SECONDS', DEFAULT_RECONCILE_INTERVAL_SECONDS, 1, 86_400);
+  const authorizationHoldDays = number('PG_AUTHORIZATION_HOLD_DAYS', DEFAULT_AUTHORIZATION_HOLD_DAYS, 1, 30);
+  const retentionDays = number('PG_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 3650);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -523,5 +583,9 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     hookSecret: secret,
     shopUrl: shopPage,
     hookTimeoutMs,
+    store: storeLocationFromEnv(env),
+    reconcileIntervalSeconds,
+    authorizationHoldDays,
+    retentionDays,
   };
 }

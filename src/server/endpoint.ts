@@ -13,6 +13,7 @@ import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { compiled } from '../gateway/compiled.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer } from './flow-token.ts';
@@ -143,8 +144,14 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       return jsonAnswer(200, result, corsHeaders(request, settings));
     } catch (error) {
       // Refusals of allowed cross-origin callers are readable too (corsHeaders is empty otherwise).
-      const refusal = error instanceof EndpointRefusal ? error : new EndpointRefusal('internal_error');
-      if (refusal === error) {
+      // The store is down: the monitored store logged it once; the caller may try again.
+      const refusal =
+        error instanceof EndpointRefusal
+          ? error
+          : new EndpointRefusal(error instanceof StoreUnavailableError ? 'store_unavailable' : 'internal_error', {
+              headers: error instanceof StoreUnavailableError ? { 'retry-after': '30' } : {},
+            });
+      if (refusal === error || refusal.code === 'store_unavailable') {
         log.info('refused', { route: routeName, code: refusal.code, field: refusal.details.field, status: refusal.status });
       } else {
         log.error('internal_error', { route: routeName, error });

@@ -37,6 +37,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   hook_signature_invalid: 401,
   unknown_result: 404,
   card_not_saved: 422,
+  store_unavailable: 503,
   internal_error: 500,
 };
 
@@ -153,6 +154,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   card_not_saved: {
     en: 'The card was checked but not saved; nothing was charged.',
     ar: 'تم التحقق من البطاقة لكنها لم تُحفظ؛ لم يتم خصم أي مبلغ.',
+  },
+  store_unavailable: {
+    en: 'The merchant cannot record payments right now; nothing was changed. Please try again in a minute.',
+    ar: 'لا يستطيع التاجر تسجيل المدفوعات الآن؛ لم يتغير شيء. يرجى المحاولة مرة أخرى بعد دقيقة.',
   },
   internal_error: {
     en: 'Something went wrong on the merchant side; please try again.',

@@ -50,8 +50,10 @@ import {
   reportOnce,
   resultOfAnswer,
   toPaymentResult,
+  watchPayment,
   withSavedCard,
 } from './results.ts';
+import { threeDsWatch, unconfirmedWatch } from './watches.ts';
 import type { EndpointRuntime } from './route.ts';
 
 /** Parameters with this prefix belong to the merchant (routing, tracking) and are never verified. */
@@ -177,6 +179,8 @@ async function confirmAndDeliver(
   const result = await confirmedResult(reference, answer, order, source, language, runtime, reason);
   if (result) return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
   runtime.log.warn('result_unconfirmed', { merchant_reference: reference, source });
+  // The payment may have happened: the reconciler asks until the gateway says.
+  await watchPayment(runtime, unconfirmedWatch({ ...orderBasis(order, reference), language }, runtime.settings.now().getTime(), runtime.settings.watchSettings));
   return flow.present.unconfirmed(reference);
 }
 
@@ -268,6 +272,8 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   if (typeof threeDsUrl === 'string' && classifyResponse(answer) !== 'failure') {
     if (isWebUrl(threeDsUrl)) {
       log.info('three_ds_redirect', { merchant_reference: order.merchant_reference, framed: present.framed });
+      // Finished, failed or abandoned after the customer leaves: the reconciler asks.
+      await watchPayment(runtime, threeDsWatch({ ...order, language }, settings.now().getTime(), settings.watchSettings));
       return present.threeDs(threeDsUrl, order.merchant_reference);
     }
     log.error('three_ds_url_invalid', { merchant_reference: order.merchant_reference });
@@ -275,6 +281,11 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   }
   const result = resultOfAnswer(answer, order, 'merchant-page', language, log);
   return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
+}
+
+/** What a watch needs of the order: its reference, and its amount when the merchant knows it. */
+function orderBasis(order: MerchantOrder | undefined, reference: string) {
+  return order ? { merchant_reference: reference, amount: order.amount, currency: order.currency } : { merchant_reference: reference };
 }
 
 function isWebUrl(value: string): boolean {
@@ -293,7 +304,7 @@ function isWebUrl(value: string): boolean {
  * element would never hear of the outcome). A replay gets the answer of the result reported first.
  */
 async function deliverResult(result: VerifiedResult, flow: ReturnFlow): Promise<Response> {
-  const reported = await reportOnce(result, flow.request, flow.runtime);
+  const reported = await reportOnce(result, flow.request, flow.runtime, flow.language);
   if (reported.answered && !flow.present.framed) return reported.answered;
   return flow.present.result(reported.result);
 }

@@ -54,6 +54,5 @@ export {
   type ResultWebhook,
   type ShopOrder,
 } from './shop-protocol.ts';
-export { InMemoryResultOutbox, type InMemoryResultOutboxOptions, type OutboxEntry, type ResultOutbox } from './result-outbox.ts';
 // The back-office client (`pg-checkout/gateway`), for the merchant's server: capture, refund, status, reports, batches.
 export * from '../gateway/index.ts';

@@ -8,12 +8,13 @@
  *
  * A shop that does not answer is asked again a couple of times with backoff. A customer coming
  * back from the payment page while the shop is down is still served: the order as the shop last
- * answered it (kept briefly in memory) is enough to confirm the result, which then waits in the
- * outbox until the shop takes it.
+ * answered it (remembered in the store for a day, so a restart or another instance knows it too)
+ * is enough to confirm the result, which then waits in the store until the shop takes it.
  */
 import { assertMerchantOrder, type MerchantOrder, type OrderLookup, type ResolveOrder } from './orders.ts';
 import { EndpointRefusal } from './errors.ts';
 import type { Logger } from '../log/logger.ts';
+import { StoreUnavailableError, type OrderMemory } from '../store/store.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import { shopOrder, type OrderLookupRequest } from './shop-protocol.ts';
 
@@ -24,8 +25,8 @@ export interface HttpOrderSourceOptions extends ShopCallSettings {
   readonly retries?: number;
   /** Wait before the first retry; each further one waits three times longer (default 200 ms). */
   readonly retryDelayMs?: number;
-  /** Orders remembered for a return that arrives while the shop is down (default 10,000, for 24 h). */
-  readonly rememberedOrders?: number;
+  /** Where orders are remembered for a return that arrives while the shop is down (24 h). */
+  readonly orderMemory: OrderMemory;
   readonly log: Logger;
   readonly availability: ShopAvailability;
 }
@@ -46,21 +47,27 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
   const { log, availability } = options;
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 200;
-  const capacity = options.rememberedOrders ?? 10_000;
-  const remembered = new Map<string, { order: MerchantOrder; at: number }>();
+  const memory = options.orderMemory;
 
-  const remember = (order: MerchantOrder): void => {
-    remembered.delete(order.merchant_reference);
-    remembered.set(order.merchant_reference, { order, at: options.now().getTime() });
-    if (remembered.size > capacity) {
-      const oldest = remembered.keys().next().value;
-      if (oldest !== undefined) remembered.delete(oldest);
+  // Remembering is a convenience for a later outage: a store that cannot take it costs the customer nothing now.
+  const remember = async (order: MerchantOrder): Promise<void> => {
+    try {
+      await memory.remember(order.merchant_reference, { ...order }, options.now());
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error;
     }
   };
 
-  const recall = (reference: string): MerchantOrder | undefined => {
-    const entry = remembered.get(reference);
-    return entry && options.now().getTime() - entry.at < REMEMBER_MS ? entry.order : undefined;
+  const recall = async (reference: string): Promise<MerchantOrder | undefined> => {
+    const stored = await memory.recall(reference, new Date(options.now().getTime() - REMEMBER_MS));
+    if (!stored) return undefined;
+    try {
+      const order = stored as unknown as MerchantOrder;
+      assertMerchantOrder(order);
+      return order;
+    } catch {
+      return undefined;
+    }
   };
 
   /** One lookup: the order, undefined for a 404, or a thrown failure. */
@@ -101,7 +108,7 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
       if (attempt > 0) await sleep(retryDelayMs * 3 ** (attempt - 1));
       try {
         const order = await askOnce(body, reference);
-        if (order) remember(order);
+        if (order) await remember(order);
         return order;
       } catch (error) {
         if (!(error instanceof TransientFailure)) throw error;
@@ -109,7 +116,7 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
       }
     }
     availability.down('order_lookup', failure?.reason ?? 'network', failure?.status);
-    const known = lookup.referenceSource === 'gateway' ? recall(reference) : undefined;
+    const known = lookup.referenceSource === 'gateway' ? await recall(reference) : undefined;
     if (known) {
       log.warn('order_lookup_remembered', { merchant_reference: reference });
       return known;

@@ -7,6 +7,7 @@
  * `INCR key` then `EXPIRE key window NX`, allowed while the count is within the limit, with
  * `retryAfterSeconds` from the key's `TTL`. Keys are opaque digests: no phone number is stored.
  */
+import type { RateCounter } from '../store/store.ts';
 
 export interface RateLimitDecision {
   /** False when the key has used up its window. */
@@ -28,6 +29,15 @@ export interface InMemoryRateLimiterOptions {
   readonly now?: () => Date;
   /** Keys kept before windows that have ended are forgotten (default 10,000). */
   readonly maxKeys?: number;
+}
+
+/** The store's counters as a limiter: every instance sharing the store counts every instance's events. */
+export function storeRateLimiter(
+  counter: RateCounter,
+  options: { readonly limit: number; readonly windowSeconds: number; readonly now?: () => Date },
+): RateLimiter {
+  const now = options.now ?? (() => new Date());
+  return { hit: (key) => counter.hit(key, options.limit, options.windowSeconds, now()) };
 }
 
 /** A fixed window per key, in memory, bounded in size. */

@@ -21,7 +21,7 @@ export interface LedgerEntry {
 
 export interface ResultLedger {
   /** Records `result` under `result.idempotency_key` unless a result is there already. Atomic per key. */
-  record(result: VerifiedResult): LedgerEntry | Promise<LedgerEntry>;
+  record(result: VerifiedResult, now?: Date): LedgerEntry | Promise<LedgerEntry>;
   /**
    * Forgets a key whose report failed (`onResult` threw), so that the next post of the same return
    * reports it again rather than being answered as already reported.

@@ -10,11 +10,11 @@
 import { directionOf, isLanguage, type Language } from '../core/language.ts';
 import { field } from '../core/schemas/index.ts';
 import { languageFromHeaders } from './http.ts';
-import type { ResultOutbox } from './result-outbox.ts';
+import type { ResultStore } from '../store/store.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 
 export interface ResultPageOptions {
-  readonly outbox: Pick<ResultOutbox, 'latestFor'>;
+  readonly results: Pick<ResultStore, 'latestFor'>;
   readonly basePath: string;
   /** Where "Back to the shop" leads; no link without it. */
   readonly shopUrl: string | undefined;
@@ -78,7 +78,7 @@ export function createResultPage(options: ResultPageOptions): (request: Request)
       return new Response(STYLES, { headers: { 'content-type': 'text/css; charset=utf-8', ...PAGE_HEADERS } });
     }
     const reference = field('merchant_reference').safeParse(url.searchParams.get('merchant_reference'));
-    const recorded = reference.success ? await options.outbox.latestFor(reference.data) : undefined;
+    const recorded = reference.success ? await options.results.latestFor(reference.data) : undefined;
     const paymentLanguage = recorded?.gateway['language'];
     const language: Language = isLanguage(paymentLanguage) ? paymentLanguage : languageFromHeaders(request);
     const shown: Shown = recorded

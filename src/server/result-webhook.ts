@@ -1,19 +1,23 @@
 /**
- * The result webhook: every result in the outbox is POSTed to the shop (`PG_RESULT_WEBHOOK_URL`),
- * signed, until the shop answers 2xx; then it is acknowledged. The first delivery is made at once,
- * while the customer's return is being answered, so the shop usually knows the result before the
- * customer lands on its page. A failed delivery is tried again later with growing waits (2 s, 4 s,
- * 8 s, … at most 5 minutes) by a background sender that asks the outbox for due results; results
- * wait there as long as it takes, and the shop can also fetch them itself.
+ * The result webhook: every result in the store that the shop has not acknowledged is POSTed to
+ * the shop (`PG_RESULT_WEBHOOK_URL`), signed, until the shop answers 2xx; then it is acknowledged.
+ * The result is committed to the store before any delivery, so a killed process loses nothing: a
+ * delivery cut off midway is made again once its claim lapses (at least once, under the same key;
+ * the shop stores by key). The first delivery is made at once, while the customer's return is
+ * being answered, so the shop usually knows the result before the customer lands on its page. A
+ * failed delivery is tried again later with growing waits (2 s, 4 s, 8 s, … at most 5 minutes) by
+ * a background sender that claims due results from the store; results wait there as long as it
+ * takes, and the shop can also fetch them itself. One order's results go out in the order they
+ * were recorded.
  */
 import type { VerifiedResult } from './config.ts';
 import type { Logger } from '../log/logger.ts';
-import type { OutboxEntry, ResultOutbox } from './result-outbox.ts';
+import { StoreUnavailableError, type ResultStore, type StoredResult } from '../store/store.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import type { ResultWebhook } from './shop-protocol.ts';
 
 export interface ResultWebhookOptions extends ShopCallSettings {
-  readonly outbox: ResultOutbox;
+  readonly results: ResultStore;
   readonly log: Logger;
   readonly availability: ShopAvailability;
   /** Wait after the first failed delivery (default 2 s); each further failure doubles it. */
@@ -25,8 +29,8 @@ export interface ResultWebhookOptions extends ShopCallSettings {
 }
 
 export interface ResultWebhookSender {
-  /** Delivers one result now; true once the shop has acknowledged it. */
-  deliver(result: VerifiedResult, attempts?: number): Promise<boolean>;
+  /** Delivers the result with this key now, if it is due and first in its order's line; true once acknowledged. */
+  deliverNow(key: string): Promise<boolean>;
   /** Delivers every result that is due (what the background sender runs). */
   deliverDue(): Promise<void>;
   /** Starts the background sender. */
@@ -39,23 +43,27 @@ export interface ResultWebhookSender {
 const BATCH = 20;
 
 export function createResultWebhook(options: ResultWebhookOptions): ResultWebhookSender {
-  const { outbox, log, availability } = options;
+  const { results, log, availability } = options;
   const firstRetryMs = options.firstRetryMs ?? 2_000;
   const maxRetryMs = options.maxRetryMs ?? 300_000;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<void> | undefined;
 
-  const deliver = async (result: VerifiedResult, attempts = 0): Promise<boolean> => {
+  // Held for longer than one delivery can take, so no other sender takes it meanwhile.
+  const claimUntil = (now: Date) => new Date(now.getTime() + options.timeoutMs * 2 + 1_000);
+
+  const deliver = async (entry: StoredResult): Promise<boolean> => {
+    const { result, attempts } = entry;
     const key = result.idempotency_key;
-    const message: ResultWebhook = { type: 'payment_result', result };
+    const message: ResultWebhook = { type: 'payment_result', result: result as VerifiedResult };
     let failure: string;
     let status: number | undefined;
     try {
       const answer = await postToShop(options, JSON.stringify(message));
       if (answer.status >= 200 && answer.status < 300) {
         availability.up('result_webhook');
-        await outbox.acknowledge(key);
+        await results.acknowledge(key, options.now());
         log.info('result_delivered', { merchant_reference: result.merchant_reference, idempotency_key: key, attempts: attempts + 1 });
         return true;
       }
@@ -66,7 +74,7 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
       failure = error.reason;
     }
     const wait = Math.min(maxRetryMs, firstRetryMs * 2 ** attempts);
-    await outbox.recordFailure(key, new Date(options.now().getTime() + wait), failure);
+    await results.recordFailure(key, new Date(options.now().getTime() + wait), failure);
     // A shop answering 4xx is up but refusing (a wrong secret, a bug): say so for each result.
     if (status !== undefined && status < 500 && status !== 429) {
       log.error('result_refused_by_shop', { merchant_reference: result.merchant_reference, idempotency_key: key, status });
@@ -76,15 +84,19 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     return false;
   };
 
+  const deliverNow = async (key: string): Promise<boolean> => {
+    const now = options.now();
+    const entry = await results.claim(key, now, claimUntil(now));
+    return entry ? deliver(entry) : false;
+  };
+
   const deliverDue = async (): Promise<void> => {
     const now = options.now();
-    // Held for longer than one delivery can take, so no other sender takes them meanwhile.
-    const until = new Date(now.getTime() + options.timeoutMs * 2 + 1_000);
-    const due: readonly OutboxEntry[] = await outbox.claimDue(now, until, BATCH);
+    const due = await results.claimDue(now, claimUntil(now), BATCH);
     for (const entry of due) {
-      const delivered = await deliver(entry.result, entry.attempts);
+      const delivered = await deliver(entry);
       // While the shop is down, one failed delivery a pass is enough: the others stay held until
-      // `until` and are tried again after it, without counting an attempt they did not make.
+      // their claim lapses and are tried again after it, without counting an attempt they did not make.
       if (!delivered && availability.isDown('result_webhook')) break;
     }
   };
@@ -92,14 +104,17 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
   const pass = (): void => {
     if (running) return;
     running = deliverDue()
-      .catch((error: unknown) => log.error('result_delivery_failed', { error }))
+      .catch((error: unknown) => {
+        // A store outage is logged once by the monitored store; the next pass tries again.
+        if (!(error instanceof StoreUnavailableError)) log.error('result_delivery_failed', { error });
+      })
       .finally(() => {
         running = undefined;
       });
   };
 
   return {
-    deliver,
+    deliverNow,
     deliverDue,
     start() {
       if (timer) return;

@@ -5,7 +5,7 @@
  * answer is signed back, so the shop can recover every result it missed while it was down, even
  * without the webhook. Without a hook secret the routes do not exist.
  *
- *     POST {base}/results/pending      {"limit": 100}               → {"results": [OutboxEntry, …]}
+ *     POST {base}/results/pending      {"limit": 100}               → {"results": [StoredResult, …]}
  *     POST {base}/results/acknowledge  {"idempotency_key": "…"}      → {"acknowledged": "…"}
  */
 import type * as z from 'zod/mini';
@@ -15,11 +15,11 @@ import { EndpointRefusal } from './errors.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from './hook-signature.ts';
 import { assertJsonContentType, jsonResponse, languageFromHeaders, parseJsonObject, readBodyText } from './http.ts';
 import type { Logger } from '../log/logger.ts';
-import type { ResultOutbox } from './result-outbox.ts';
+import type { ResultStore } from '../store/store.ts';
 import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES } from './shop-protocol.ts';
 
 export interface ResultsRoutesOptions {
-  readonly outbox: ResultOutbox;
+  readonly results: ResultStore;
   /** Without a secret nobody could be told apart from the shop: the routes answer 404. */
   readonly secret: string | undefined;
   readonly basePath: string;
@@ -32,7 +32,7 @@ const DEFAULT_LIMIT = 100;
 
 /** A handler for the two routes; undefined for any other path. */
 export function createResultsRoutes(options: ResultsRoutesOptions): (request: Request) => Promise<Response | undefined> {
-  const { outbox, secret, basePath, log } = options;
+  const { results, secret, basePath, log } = options;
   const pendingPath = `${basePath}${SERVICE_ROUTES.resultsPending}`;
   const acknowledgePath = `${basePath}${SERVICE_ROUTES.resultsAcknowledge}`;
 
@@ -70,10 +70,10 @@ export function createResultsRoutes(options: ResultsRoutesOptions): (request: Re
       if (secret === undefined) throw new EndpointRefusal('not_found');
       if (path === pendingPath) {
         const { limit } = await readSigned(request, resultsListRequest, language);
-        return await signed(200, { results: await outbox.pending(limit ?? DEFAULT_LIMIT) });
+        return await signed(200, { results: await results.list({ state: 'pending', limit: limit ?? DEFAULT_LIMIT }) });
       }
       const { idempotency_key: key } = await readSigned(request, resultAcknowledgeRequest, language);
-      if (!(await outbox.acknowledge(key))) throw new EndpointRefusal('unknown_result', { field: 'idempotency_key' });
+      if (!(await results.acknowledge(key, options.now()))) throw new EndpointRefusal('unknown_result', { field: 'idempotency_key' });
       log.info('result_acknowledged', { idempotency_key: key, by: 'results_route' });
       return await signed(200, { acknowledged: key });
     } catch (error) {

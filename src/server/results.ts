@@ -25,14 +25,17 @@ import {
 } from '../core/order-status.ts';
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
-import type { InstallmentsChoice, SavedCard, VerifiedResult } from './config.ts';
+import type { EndpointSettings, InstallmentsChoice, SavedCard, VerifiedResult } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MerchantOrder } from './orders.ts';
+import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
+import type { NewWatch } from '../store/store.ts';
+import { resultWatch } from './watches.ts';
 
 type Answer = Readonly<Record<string, unknown>>;
 
@@ -321,13 +324,31 @@ export interface ReportedResult {
 }
 
 /**
- * Records the result in the ledger and, the first time its key is seen, logs it and hands it to
- * the merchant's `onResult`. A replay is logged as such and reports nothing. If `onResult` throws,
- * the key is released so that the next post of the same return reports it again.
+ * Writes a watch when the endpoint has a store, so the reconciler asks about the payment after the
+ * customer has left. A store that cannot take it throws (503), like any write the payment needs.
  */
-export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime): Promise<ReportedResult> {
-  const { settings, log } = runtime;
-  const entry = await settings.resultLedger.record(result);
+export async function watchPayment(runtime: EndpointRuntime, watch: NewWatch | undefined): Promise<void> {
+  const { watches, now } = runtime.settings;
+  if (!watches || !watch) return;
+  await watches.watch(watch, now());
+}
+
+export interface ResultReporting {
+  readonly ledger: ResultLedger;
+  readonly onResult: EndpointSettings['onResult'];
+  readonly log: Logger;
+  readonly now: () => Date;
+}
+
+/**
+ * Records the result (committed before anyone hears of it) and, the first time its key is seen,
+ * logs it and hands it to `onResult`. A replay is logged as such and reports nothing. If `onResult`
+ * throws, the key is released so that the next post of the same return reports it again. The
+ * reconciler reports what it finds through the same function, without a request.
+ */
+export async function recordAndReport(result: VerifiedResult, reporting: ResultReporting, request?: Request): Promise<ReportedResult & { readonly first: boolean }> {
+  const { ledger, log } = reporting;
+  const entry = await ledger.record(result, reporting.now());
   const logged = {
     merchant_reference: result.merchant_reference,
     source: result.source,
@@ -338,15 +359,23 @@ export async function reportOnce(result: VerifiedResult, request: Request, runti
   };
   if (!entry.first) {
     log.info('payment_result_replayed', logged);
-    return { result: entry.result };
+    return { result: entry.result, first: false };
   }
   log.info('payment_result', logged);
   let answered: void | Response;
   try {
-    answered = await settings.onResult?.(result, request);
+    answered = await reporting.onResult?.(result, request);
   } catch (error) {
-    await settings.resultLedger.release(result.idempotency_key);
+    await ledger.release(result.idempotency_key);
     throw error;
   }
-  return { result, ...(answered instanceof Response ? { answered } : {}) };
+  return { result, first: true, ...(answered instanceof Response ? { answered } : {}) };
+}
+
+/** A result of a request (a return, a financing purchase): recorded, reported once, and watched while not final. */
+export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime, language: Language): Promise<ReportedResult> {
+  const { settings, log } = runtime;
+  const reported = await recordAndReport(result, { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now }, request);
+  if (reported.first) await watchPayment(runtime, resultWatch(result, language, settings.now().getTime(), settings.watchSettings));
+  return reported;
 }

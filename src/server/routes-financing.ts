@@ -348,7 +348,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
         : resultOfAnswer(answer, order, 'financing', language, runtime.log);
     if (!result) throw new EndpointRefusal('gateway_unreachable');
     // A Response from onResult is for browser navigations (the return URL); here the element gets JSON.
-    const reported = await reportOnce(result, request, runtime);
+    const reported = await reportOnce(result, request, runtime, language);
     return toPaymentResult(reported.result);
   },
 });

@@ -28,6 +28,8 @@ import type { EndpointSettings } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
 import { assertOrderPayable } from './gateway-status.ts';
+import { watchPayment } from './results.ts';
+import { formWatch } from './watches.ts';
 import type { MerchantOrder } from './orders.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
@@ -90,7 +92,10 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
     };
     const browserFields = input.customer_email === undefined ? [] : ['customer_email'];
     const check = { operation: input.command, schema: hostedPaymentRequest, browserFields, language };
-    return signedForm(runtime, params, check, false);
+    const form = await signedForm(runtime, params, check, false);
+    // The customer may pay on the gateway's page and never come back: the reconciler will ask.
+    await watchPayment(runtime, formWatch({ ...order, language }, settings.now().getTime(), settings.watchSettings));
+    return form;
   },
 });
 

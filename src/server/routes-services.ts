@@ -30,7 +30,8 @@ import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
 import { assertOrderPayable, queryStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
-import { forMerchantHooks } from './results.ts';
+import { forMerchantHooks, watchPayment } from './results.ts';
+import { billWatch } from './watches.ts';
 import { defineRoute, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
@@ -108,6 +109,8 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
       merchant_reference: order.merchant_reference,
       amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY),
     });
+    // Paid at the partner's counter, or cancelled at its expiry: the reconciler will ask.
+    await watchPayment(runtime, billWatch({ ...order, language }, expiry, settings.now().getTime(), settings.watchSettings));
     await settings.onBill?.({ ...bill, gateway: forMerchantHooks(answer) }, request);
     return bill;
   },

@@ -11,7 +11,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromEnv, ConfigError, type EndpointConfig } from './config.ts';
+import { configFromEnv, ConfigError, type EndpointConfig, type VerifiedResult } from './config.ts';
 import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
 import type { RequestContext } from './http.ts';
 import { createJsonLogger, redactingLogger, type Logger } from '../log/logger.ts';
@@ -20,7 +20,14 @@ import { createHttpOrderSource } from './order-source.ts';
 import { InMemoryOrderStore, type MerchantOrder, type ResolveOrder } from './orders.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { createResultPage } from './result-page.ts';
-import { InMemoryResultOutbox, type ResultOutbox } from './result-outbox.ts';
+import { createGatewayClient } from '../gateway/client.ts';
+import { connectionOf } from '../gateway/settings.ts';
+import { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
+import { openStore, redactDatabaseUrl } from '../store/open.ts';
+import { StoreUnavailableError, type Store } from '../store/store.ts';
+import { createHealthRoute } from './health.ts';
+import { createReconciler, type Reconciler } from './reconciler.ts';
+import { recordAndReport } from './results.ts';
 import { createResultWebhook, type ResultWebhookSender } from './result-webhook.ts';
 import { createResultsRoutes } from './results-routes.ts';
 import { ShopAvailability } from './shop-client.ts';
@@ -50,10 +57,15 @@ export interface ServeOptions {
   /** The order store when no `PG_ORDER_URL` is set (default: a store holding DEMO_ORDERS). */
   readonly orders?: InMemoryOrderStore;
   /**
-   * The results recorded and not yet acknowledged by the shop (default: in memory). Give several
-   * instances one shared outbox (see result-outbox.ts).
+   * The store (default: opened from PG_DATA_DIR / PG_DATABASE_URL: SQLite in a file, or
+   * PostgreSQL shared by several instances). `createMemoryStore()` for tests that want nothing kept.
+   * A store passed in is the caller's to close.
    */
-  readonly outbox?: ResultOutbox;
+  readonly store?: Store;
+  /** The reconciler's pace: questions per minute across all watched payments (default 60). */
+  readonly reconcileQuestionsPerMinute?: number;
+  /** How often the reconciler looks for due watches (default every 5 s). */
+  readonly reconcilePollIntervalMs?: number;
   /**
    * Counts the OTPs sent per phone number and order (default: in memory). Give several instances
    * one shared limiter (see rate-limit.ts).
@@ -83,8 +95,10 @@ export interface RunningServer {
   readonly server: Server;
   /** The demo order store; undefined when orders come from `PG_ORDER_URL`. */
   readonly orders: InMemoryOrderStore | undefined;
-  /** Every result recorded, and which ones the shop has not acknowledged. */
-  readonly outbox: ResultOutbox;
+  /** Every result recorded (and which ones the shop has not acknowledged), the watched payments, the OTP counts. */
+  readonly store: MonitoredStore;
+  /** Asks the gateway about watched payments; runs in the background. */
+  readonly reconciler: Reconciler;
   readonly endpoint: MerchantEndpoint;
   close(): Promise<void>;
 }
@@ -105,7 +119,9 @@ export async function serve(
   const logger = options.logger ?? createJsonLogger((line) => process.stdout.write(`${line}\n`));
   const log = redactingLogger(logger);
   const now = options.now ?? (() => new Date());
-  const outbox = options.outbox ?? new InMemoryResultOutbox({ now });
+  const ownStore = options.store === undefined;
+  const store = monitoredStore(options.store ?? (await openStore({ ...config.store, log })), log);
+  const results = store.results;
   const availability = new ShopAvailability(log, now);
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   const shopCall = (url: string, secret: string) => ({ url, secret, timeoutMs: config.hookTimeoutMs, fetch: fetchImpl, now });
@@ -115,6 +131,7 @@ export async function serve(
         ...shopCall(config.orderUrl ?? '', config.hookSecret ?? ''),
         forwardHeaders: config.orderForwardHeaders,
         ...options.orderLookupRetry,
+        orderMemory: store.orders,
         log,
         availability,
       });
@@ -124,14 +141,36 @@ export async function serve(
       : createResultWebhook({
           ...shopCall(config.resultWebhookUrl, config.hookSecret ?? ''),
           ...options.webhookRetry,
-          outbox,
+          results,
           log,
           availability,
         });
+  // The back-office client of the reconciler and the health route: the same path to the gateway as the endpoint's.
+  const gateway = createGatewayClient({ ...connectionOf(config), fetch: fetchImpl, retry: false, logger: log, now });
   const serviceHandlers = [
-    createResultsRoutes({ outbox, secret: config.hookSecret, basePath: config.basePath, log, now }),
-    createResultPage({ outbox, basePath: config.basePath, shopUrl: config.shopUrl }),
+    createResultsRoutes({ results, secret: config.hookSecret, basePath: config.basePath, log, now }),
+    createResultPage({ results, basePath: config.basePath, shopUrl: config.shopUrl }),
+    createHealthRoute({ store, gateway, basePath: config.basePath, now }),
   ];
+  // Every result, from a return or from the reconciler: committed, then the shop's copy of the
+  // order, then the webhook (at once; a failed delivery stays due in the store), then the caller's hook.
+  const onResult = async (result: VerifiedResult, request?: Request): Promise<void | Response> => {
+    orders?.recordResult(result);
+    await webhook?.deliverNow(result.idempotency_key);
+    return options.onResult?.(result, request);
+  };
+  const reconciler = createReconciler({
+    store,
+    gateway,
+    log,
+    now,
+    settings: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
+    ...(options.reconcileQuestionsPerMinute === undefined ? {} : { questionsPerMinute: options.reconcileQuestionsPerMinute }),
+    ...(options.reconcilePollIntervalMs === undefined ? {} : { pollIntervalMs: options.reconcilePollIntervalMs }),
+    report: async (result) => {
+      await recordAndReport(result, { ledger: results, onResult, log, now });
+    },
+  });
   let endpoint: MerchantEndpoint | undefined;
 
   const handler = async (request: Request, context: RequestContext = {}): Promise<Response> => {
@@ -161,9 +200,14 @@ export async function serve(
   const host = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
+  const pruneTimer = setInterval(() => void prune(store, config.retentionDays, now, log), PRUNE_INTERVAL_MS);
+  (pruneTimer as { unref?: () => void }).unref?.();
   const close = async () => {
+    clearInterval(pruneTimer);
+    await reconciler.stop();
     await webhook?.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (ownStore) await store.close();
   };
   try {
     endpoint = createMerchantEndpoint({
@@ -172,23 +216,20 @@ export async function serve(
       resolveOrder,
       // Without a result page of the shop's, the customer lands on the service's own.
       resultUrl: config.resultUrl ?? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}`,
-      resultLedger: outbox,
+      store,
+      reconcile: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
       ...(options.otpSendLimiter ? { otpSendLimiter: options.otpSendLimiter } : {}),
       logger,
       fetch: fetchImpl,
-      onResult: async (result, request) => {
-        orders?.recordResult(result);
-        // Delivered at once, so the shop usually knows before the customer lands on its page; a
-        // failed delivery stays in the outbox and is tried again in the background.
-        await webhook?.deliver(result);
-        return options.onResult?.(result, request);
-      },
+      onResult,
     });
   } catch (error) {
     await close();
     throw error;
   }
   webhook?.start();
+  reconciler.start();
+  void prune(store, config.retentionDays, now, log);
   logger.info('listening', {
     url,
     endpoint: `${publicUrl}${config.basePath}`,
@@ -199,14 +240,34 @@ export async function serve(
         ? 'kept for the results routes and pg-checkout results'
         : 'kept in memory only (set PG_RESULT_WEBHOOK_URL and PG_HOOK_SECRET to hand them to the shop)',
     result_page: config.resultUrl === undefined ? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}` : 'PG_RESULT_URL',
+    store: store.engine === 'postgres' ? `postgres ${redactDatabaseUrl(store.location)}` : `${store.engine} ${store.location}`,
+    reconcile_interval_seconds: config.reconcileIntervalSeconds,
+    retention_days: config.retentionDays,
   });
   return {
     url,
     endpointUrl: `${publicUrl}${config.basePath}`,
     server,
     orders,
-    outbox,
+    store,
+    reconciler,
     endpoint,
     close,
   };
+}
+
+/** How often acknowledged results, ended watches and old remembered orders are pruned. */
+const PRUNE_INTERVAL_MS = 3600_000;
+/** Orders are remembered for a return while the shop is down for a day. */
+const ORDER_MEMORY_MS = 24 * 3600_000;
+
+async function prune(store: Store, retentionDays: number, now: () => Date, log: Logger): Promise<void> {
+  const at = now();
+  const cutoff = new Date(at.getTime() - retentionDays * 24 * 3600_000);
+  try {
+    const pruned = await store.prune({ acknowledgedBefore: cutoff, endedBefore: cutoff, ordersBefore: new Date(at.getTime() - ORDER_MEMORY_MS), now: at });
+    if (pruned.results + pruned.watches + pruned.orders > 0) log.info('store_pruned', { ...pruned, retention_days: retentionDays });
+  } catch (error) {
+    if (!(error instanceof StoreUnavailableError)) log.error('store_prune_failed', { error });
+  }
 }

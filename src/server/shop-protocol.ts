@@ -95,4 +95,6 @@ export const SERVICE_ROUTES = {
   /** The plain result page the customer lands on when no `PG_RESULT_URL` is set. */
   resultPage: '/result',
   resultPageStyles: '/result.css',
+  /** Whether the instance can work: the store, and whether the gateway answers (health.ts). */
+  health: '/health',
 } as const;

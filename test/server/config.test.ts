@@ -49,6 +49,11 @@ describe('configFromEnv', () => {
       PG_SHOP_URL: 'https://shop.example/',
       PG_HOOK_TIMEOUT_MS: '2500',
       PG_BATCH_SANDBOX_URL: 'https://batch.sandbox.gateway.test',
+      PG_DATA_DIR: '/var/lib/pg-checkout',
+      PG_DATABASE_URL: 'postgres://pgc:secret@db.internal:5432/pgcheckout',
+      PG_RECONCILE_INTERVAL_SECONDS: '30',
+      PG_AUTHORIZATION_HOLD_DAYS: '5',
+      PG_RETENTION_DAYS: '90',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -73,6 +78,10 @@ describe('configFromEnv', () => {
       orderForwardHeaders: ['pg-order-token', 'cookie'],
       resultWebhookUrl: 'https://shop.example/pg-hooks/result',
       hookSecret: HOOK_SECRET,
+      store: { dataDir: '/var/lib/pg-checkout', databaseUrl: 'postgres://pgc:secret@db.internal:5432/pgcheckout' },
+      reconcileIntervalSeconds: 30,
+      authorizationHoldDays: 5,
+      retentionDays: 90,
       shopUrl: 'https://shop.example/',
       hookTimeoutMs: 2500,
     });

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { endpointError } from '../../src/core/endpoint-api.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
 import {
   ACCESS_CODE,
   API_ROOT,
@@ -37,6 +38,7 @@ before(async () => {
     {
       logger: createJsonLogger((line) => logs.push(line)),
       fetch: createFakeGateway().fetch,
+      store: createMemoryStore(),
       mount: [
         async (request) => {
           const path = new URL(request.url).pathname;

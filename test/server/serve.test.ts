@@ -1,7 +1,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { orderResult, statusResult } from '../../src/core/endpoint-api.ts';
@@ -42,9 +44,13 @@ function testEnv(extra: Record<string, string> = {}): Record<string, string> {
     PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
     PG_API_ROOT: API_ROOT,
     PG_PORT: '0',
+    PG_DATA_DIR: dataDir,
     ...extra,
   };
 }
+
+/** The store's folder: SQLite in a file, as a real start-up opens it, never in the working directory. */
+const dataDir = mkdtempSync(join(tmpdir(), 'pg-serve-test-'));
 
 const running: RunningServer[] = [];
 after(async () => {

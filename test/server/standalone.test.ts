@@ -12,7 +12,7 @@ import { signParams } from '../../src/core/signature.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import { InMemoryRateLimiter } from '../../src/server/rate-limit.ts';
-import { InMemoryResultOutbox } from '../../src/server/result-outbox.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
 import {
   ACCESS_CODE,
@@ -85,6 +85,7 @@ async function startService(extra: Record<string, string> = {}, options: ServeOp
           : globalThis.fetch(input, init),
       webhookRetry: { firstRetryMs: 50, maxRetryMs: 200, pollIntervalMs: 25 },
       orderLookupRetry: { retries: 2, retryDelayMs: 10 },
+      store: createMemoryStore(),
       ...options,
     },
   );
@@ -128,17 +129,19 @@ async function postReturn(service: RunningServer, reference: string, code: Known
   return new URL(response.headers.get('location') ?? '');
 }
 
-async function until(condition: () => boolean, what: string, ms = 3_000): Promise<void> {
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 3_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-/** Failed deliveries of the one result in the outbox. */
-const attemptsOf = (service: RunningServer): number =>
-  (service.outbox as InMemoryResultOutbox).pending(1)[0]?.attempts ?? 0;
+/** Failed deliveries of the one result the shop has not acknowledged. */
+const attemptsOf = async (service: RunningServer): Promise<number> =>
+  (await service.store.results.list({ limit: 1 }))[0]?.attempts ?? 0;
+
+const pending = (service: RunningServer) => service.store.results.list({ state: 'pending', limit: 10 });
 
 const events = (logs: readonly string[], event: string) => logs.filter((line) => JSON.parse(line).event === event);
 
@@ -257,7 +260,7 @@ describe('the result webhook (PG_RESULT_WEBHOOK_URL)', () => {
     const result = shop.results.get('shop-2001:1700000001:captured');
     assert.equal(result?.['outcome'], 'success');
     assert.equal(result?.['amount'], 250_000);
-    assert.deepEqual(await service.outbox.pending(10), [], 'acknowledged by the shop’s 2xx');
+    assert.deepEqual(await pending(service), [], 'acknowledged by the shop’s 2xx');
   });
 
   it('keeps a result while the shop is down and delivers it once when it is back, logging one line', async () => {
@@ -269,8 +272,8 @@ describe('the result webhook (PG_RESULT_WEBHOOK_URL)', () => {
     // …and comes back from the payment page while it is down: the result is confirmed all the same.
     const landing = await postReturn(service, 'shop-2001');
     assert.equal(landing.searchParams.get('outcome'), 'success');
-    await until(() => events(logs, 'result_delivered').length === 0 && shop.deliveries.length === 0 && attemptsOf(service) >= 3, 'failed retries');
-    const [waiting] = await service.outbox.pending(10);
+    await until(async () => events(logs, 'result_delivered').length === 0 && shop.deliveries.length === 0 && (await attemptsOf(service)) >= 3, 'failed retries');
+    const [waiting] = await pending(service);
     assert.equal(waiting?.result.idempotency_key, 'shop-2001:1700000001:captured');
     assert.equal(waiting?.last_error, 'network');
     assert.equal(events(logs, 'shop_unreachable').filter((line) => line.includes('result_webhook')).length, 1);
@@ -278,7 +281,7 @@ describe('the result webhook (PG_RESULT_WEBHOOK_URL)', () => {
     await until(() => shop.results.size === 1, 'the delivery after the shop came back');
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(shop.deliveries.length, 1, 'delivered once');
-    assert.deepEqual(await service.outbox.pending(10), []);
+    assert.deepEqual(await pending(service), []);
     assert.equal(events(logs, 'shop_reachable').filter((line) => line.includes('result_webhook')).length, 1);
   });
 
@@ -290,7 +293,7 @@ describe('the result webhook (PG_RESULT_WEBHOOK_URL)', () => {
     await until(() => events(logs, 'result_refused_by_shop').length >= 2, 'a second refused delivery');
     assert.equal(shop.results.size, 0);
     assert.equal(events(logs, 'shop_unreachable').length, 0, 'the shop answers: it is not down');
-    assert.equal((await service.outbox.pending(10)).length, 1, 'still waiting for the shop');
+    assert.equal((await pending(service)).length, 1, 'still waiting for the shop');
   });
 });
 
@@ -370,11 +373,11 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
 });
 
 describe('several instances behind a load balancer', () => {
-  it('share one outbox: a result is reported and delivered once, and any instance lists it', async () => {
-    const outbox = new InMemoryResultOutbox();
+  it('share one store: a result is reported and delivered once, and any instance lists it', async () => {
+    const store = createMemoryStore();
     const limiter = new InMemoryRateLimiter({ limit: 5, windowSeconds: 900 });
-    const first = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { outbox, otpSendLimiter: limiter });
-    const second = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { outbox, otpSendLimiter: limiter });
+    const first = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { store, otpSendLimiter: limiter });
+    const second = await startService({ PG_RESULT_WEBHOOK_URL: '' }, { store, otpSendLimiter: limiter });
     first.gateway.holds('shop-2001', 'captured');
     second.gateway.holds('shop-2001', 'captured');
     await postReturn(first.service, 'shop-2001');

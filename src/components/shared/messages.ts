@@ -213,6 +213,8 @@ export function describeRequestError(
       return errors.stepOutOfOrder;
     case 'internal_error':
       return errors.internalError;
+    case 'store_unavailable':
+      return errors.unavailable;
     default:
       return errors.refused;
   }

@@ -1,0 +1,76 @@
+/**
+ * `GET {base}/health`: whether this instance can work, for a load balancer's checks. The status
+ * follows the store (503 while it cannot be used: the instance can record nothing); the body also
+ * says whether the gateway answers, asked at most once every 30 seconds with a CHECK_STATUS of a
+ * reference no order uses (any verified answer, "not found" included, means it answers). A
+ * gateway outage does not take the instance out of the balancer: every instance shares it.
+ */
+import type { GatewayClient } from '../gateway/client.ts';
+import { CHECK_STATUS } from '../gateway/reconcile.ts';
+import { GatewayUnavailableError } from '../gateway/transport.ts';
+import type { Store } from '../store/store.ts';
+import { jsonResponse } from './http.ts';
+import { SERVICE_ROUTES } from './shop-protocol.ts';
+
+export interface HealthOptions {
+  readonly store: Pick<Store, 'ping' | 'engine'>;
+  readonly gateway: Pick<GatewayClient, 'call'>;
+  readonly basePath: string;
+  readonly now: () => Date;
+}
+
+/** The reference the gateway is asked about: valid, and never an order's. */
+export const HEALTH_CHECK_REFERENCE = 'pg-checkout-health-check';
+const GATEWAY_CHECK_MS = 30_000;
+
+interface GatewayHealth {
+  readonly status: 'ok' | 'unreachable';
+  readonly reason?: string;
+  readonly checked_at: string;
+}
+
+export function createHealthRoute(options: HealthOptions): (request: Request) => Promise<Response | undefined> {
+  const path = `${options.basePath}${SERVICE_ROUTES.health}`;
+  let gateway: { health: Promise<GatewayHealth>; at: number } | undefined;
+
+  const askGateway = async (): Promise<GatewayHealth> => {
+    const checkedAt = options.now().toISOString();
+    try {
+      await options.gateway.call(CHECK_STATUS, {
+        language: 'en',
+        retry: false,
+        params: { query_command: 'CHECK_STATUS', merchant_reference: HEALTH_CHECK_REFERENCE, language: 'en' },
+      });
+      return { status: 'ok', checked_at: checkedAt };
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      return { status: 'unreachable', reason: error.httpStatus ? `${error.kind} ${error.httpStatus}` : error.kind, checked_at: checkedAt };
+    }
+  };
+
+  const gatewayHealth = (): Promise<GatewayHealth> => {
+    const now = options.now().getTime();
+    if (!gateway || now - gateway.at >= GATEWAY_CHECK_MS) gateway = { health: askGateway(), at: now };
+    return gateway.health;
+  };
+
+  return async (request) => {
+    if (new URL(request.url).pathname !== path) return undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return jsonResponse(405, { error: { code: 'method_not_allowed', message: 'GET only' } }, { allow: 'GET, HEAD' });
+    }
+    let store: { status: 'ok' | 'unavailable'; reason?: string };
+    try {
+      await options.store.ping();
+      store = { status: 'ok' };
+    } catch (error) {
+      store = { status: 'unavailable', reason: error instanceof Error ? error.message.split('\n')[0] : 'failed' };
+    }
+    const health = {
+      status: store.status === 'ok' ? 'ok' : 'unavailable',
+      store: { engine: options.store.engine, ...store },
+      gateway: await gatewayHealth(),
+    };
+    return jsonResponse(store.status === 'ok' ? 200 : 503, health, { 'cache-control': 'no-store' });
+  };
+}

@@ -1,0 +1,249 @@
+/**
+ * The reconciler: asks the gateway about payments that finish after the customer has left, and
+ * reports each change it finds once. Watches (watches.ts) are rows in the store with a schedule,
+ * never timers in memory, so a restart loses nothing and several instances split the work: each
+ * pass claims the watches due now (SKIP LOCKED on PostgreSQL) and holds them while it asks.
+ *
+ * For each claimed watch it asks CHECK_STATUS (once, through the back-office client: no retries of
+ * its own, the schedule is the retry) and compares the order's state with the one last read:
+ * - a forward move (a bill paid, an authorization voided at the end of its hold, a 3-D Secure
+ *   check finished, a capture whose answer was lost now visible) becomes a result with its own
+ *   idempotency key (reference, payment id, state), recorded and reported like any other;
+ * - "order not found" or an unknown state never downgrades anything: it is asked again later;
+ * - an unreachable, refusing or rate-limiting gateway makes the watch wait longer (backoff), and
+ *   ends the pass early, so an outage never turns into a burst of questions;
+ * - questions are paced across payments (`questionsPerMinute`).
+ * A watch ends when its payment is final, or at its expiry (one last question first).
+ */
+import { AmountError } from '../core/amounts.ts';
+import type { Language } from '../core/language.ts';
+import { canMoveOrderState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
+import { parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
+import type { CheckStatusResponse } from '../core/schemas/index.ts';
+import type { VerifiedResult } from '../core/verified-result.ts';
+import type { GatewayClient } from '../gateway/client.ts';
+import { CHECK_STATUS } from '../gateway/reconcile.ts';
+import { GatewayUnavailableError } from '../gateway/transport.ts';
+import type { Logger } from '../log/logger.ts';
+import { StoreUnavailableError, type PaymentWatch, type Store } from '../store/store.ts';
+import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
+
+export interface ReconcilerOptions {
+  readonly store: Pick<Store, 'watches'>;
+  /** The back-office client: every question goes through it. */
+  readonly gateway: Pick<GatewayClient, 'call'>;
+  /** Records a result found and tells the shop (the same path as a return's result). */
+  readonly report: (result: VerifiedResult) => Promise<void>;
+  readonly log: Logger;
+  readonly now?: () => Date;
+  readonly settings?: Partial<WatchSettings>;
+  /** Questions per minute across all payments, to stay well under a gateway rate limit (default 60). */
+  readonly questionsPerMinute?: number;
+  /** Watches one pass takes at once (default 20). */
+  readonly batchSize?: number;
+  /** How often the background loop looks for due watches (default: every 5 s). */
+  readonly pollIntervalMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface PassSummary {
+  /** Questions asked. */
+  readonly asked: number;
+  /** Changes reported. */
+  readonly reported: number;
+  /** Watches ended (final, or expired). */
+  readonly ended: number;
+  /** Questions the gateway did not answer. */
+  readonly failed: number;
+}
+
+export interface Reconciler {
+  /** One pass over the watches due now. */
+  runDue(): Promise<PassSummary>;
+  start(): void;
+  /** Stops the loop and waits for a pass under way. */
+  stop(): Promise<void>;
+}
+
+/** A pass stops asking after this many unanswered questions in a row: the gateway is down or limiting. */
+const FAILURES_BEFORE_PAUSE = 2;
+/** How long a claimed watch is held from other instances while this one asks. */
+const CLAIM_MS = 5 * 60_000;
+
+export function createReconciler(options: ReconcilerOptions): Reconciler {
+  const { store, gateway, log } = options;
+  const now = options.now ?? (() => new Date());
+  const settings: WatchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.settings };
+  const gapMs = 60_000 / (options.questionsPerMinute ?? 60);
+  const batchSize = options.batchSize ?? 20;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  let lastQuestionAt = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let running: Promise<unknown> | undefined;
+
+  const pace = async (): Promise<void> => {
+    const wait = lastQuestionAt + gapMs - Date.now();
+    if (wait > 0) await sleep(wait);
+    lastQuestionAt = Date.now();
+  };
+
+  const ask = async (watch: PaymentWatch): Promise<{ status: OrderStatus; answer: CheckStatusResponse }> => {
+    const { answer } = await gateway.call(CHECK_STATUS, {
+      language: watch.language,
+      retry: false,
+      params: { query_command: 'CHECK_STATUS', merchant_reference: watch.merchant_reference, language: watch.language },
+    });
+    try {
+      return { status: orderStatusOf(answer), answer };
+    } catch (error) {
+      if (!(error instanceof AmountError)) throw error;
+      throw new GatewayUnavailableError('CHECK_STATUS', 'answer_invalid');
+    }
+  };
+
+  /** Asks about one watch; true when the gateway answered. */
+  const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
+    const at = now().getTime();
+    const reference = watch.merchant_reference;
+    let reading: { status: OrderStatus; answer: CheckStatusResponse };
+    try {
+      reading = await ask(watch);
+    } catch (error) {
+      if (!(error instanceof GatewayUnavailableError)) throw error;
+      log.warn('reconcile_unanswered', { merchant_reference: reference, reason: error.kind, http_status: error.httpStatus });
+      await store.watches.update(reference, {
+        next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
+        checked: 1,
+        last_error: error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`,
+      });
+      return false;
+    }
+    const { status } = reading;
+    const state = status.state;
+    const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
+    if (moved) {
+      await options.report(resultOfReading(watch, reading));
+      counts.reported += 1;
+    }
+    const expired = at >= Date.parse(watch.expires_at);
+    if (isFinalFor(watch.kind, state, watch.last_state)) {
+      // A 3-D Secure check that ended in an authorization is now an authorization to watch.
+      const next = watch.kind === 'in_progress' && state === 'authorized' ? authorizationWatch(watch, status, at) : undefined;
+      if (next) {
+        await store.watches.watch(next, new Date(at));
+      } else {
+        await store.watches.end(reference, new Date(at), state);
+        counts.ended += 1;
+      }
+      return true;
+    }
+    if (expired) {
+      log.warn('watch_expired', { merchant_reference: reference, kind: watch.kind, order_state: state });
+      await store.watches.end(reference, new Date(at), 'expired');
+      counts.ended += 1;
+      return true;
+    }
+    await store.watches.update(reference, {
+      ...(moved ? { last_state: state } : {}),
+      ...(status.svc_id === undefined ? {} : { svc_id: status.svc_id }),
+      next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
+      checked: 1,
+      last_error: state === 'not_found' || state === 'unknown' ? state : null,
+    });
+    return true;
+  };
+
+  const authorizationWatch = (watch: PaymentWatch, status: OrderStatus, at: number) => {
+    const result = {
+      merchant_reference: watch.merchant_reference,
+      order_state: 'authorized' as const,
+      source: 'reconcile' as const,
+      ...(status.svc_id === undefined ? {} : { svc_id: status.svc_id }),
+      ...(watch.amount === undefined ? {} : { amount: watch.amount }),
+      ...(watch.currency === undefined ? {} : { currency: watch.currency }),
+    };
+    return resultWatch(result, watch.language, at, settings);
+  };
+
+  const runDue = async (): Promise<PassSummary> => {
+    const at = now();
+    const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
+    const counts = { asked: 0, reported: 0, ended: 0, failed: 0 };
+    let failuresInARow = 0;
+    for (const [index, watch] of due.entries()) {
+      if (failuresInARow >= FAILURES_BEFORE_PAUSE) {
+        // Hand the rest back for the next pass rather than holding them for the whole claim.
+        for (const rest of due.slice(index)) {
+          await store.watches.update(rest.merchant_reference, {
+            next_check_at: new Date(now().getTime() + settings.intervalSeconds * 1000).toISOString(),
+            checked: 0,
+          });
+        }
+        log.warn('reconcile_paused', { reason: 'gateway_unanswered', left: due.length - index });
+        break;
+      }
+      await pace();
+      counts.asked += 1;
+      const answered = await check(watch, counts);
+      failuresInARow = answered ? 0 : failuresInARow + 1;
+      if (!answered) counts.failed += 1;
+    }
+    return counts;
+  };
+
+  const pass = (): void => {
+    if (running) return;
+    running = runDue()
+      .catch((error: unknown) => {
+        // The store is down: the monitored store has said so once; the next pass tries again.
+        if (!(error instanceof StoreUnavailableError)) log.error('reconcile_failed', { error });
+      })
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
+  return {
+    runDue,
+    start() {
+      if (timer) return;
+      timer = setInterval(pass, options.pollIntervalMs ?? 5_000);
+      (timer as { unref?: () => void }).unref?.();
+      pass();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+/** The result a reading reports: the order's new state under its own key, amounts from the merchant's order. */
+export function resultOfReading(watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): VerifiedResult {
+  const { status, answer } = reading;
+  const reference = watch.merchant_reference;
+  const code = status.transaction_code ?? parseResponseCode(answer.response_code)?.code ?? '';
+  const svcId = status.svc_id ?? watch.svc_id;
+  const { signature: _signature, ...gatewayFields } = answer as Record<string, unknown>;
+  return {
+    merchant_reference: reference,
+    outcome: paymentOutcomeOf(status.state),
+    response_code: code,
+    response_message: messageOf(code, answer, watch.language),
+    status: status.transaction_status ?? '',
+    ...(svcId === undefined ? {} : { svc_id: svcId }),
+    ...(watch.amount === undefined ? {} : { amount: watch.amount }),
+    ...(watch.currency === undefined ? {} : { currency: watch.currency }),
+    source: 'reconcile',
+    idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state: status.state, response_code: code }),
+    order_state: status.state,
+    order_status: status,
+    gateway: gatewayFields,
+  };
+}
+
+function messageOf(code: string, answer: CheckStatusResponse, language: Language): string {
+  if (code in RESPONSE_CODES) return responseMessage(code as KnownResponseCode, language);
+  return answer.transaction_message ?? answer.response_message ?? '';
+}

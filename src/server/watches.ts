@@ -1,0 +1,166 @@
+/**
+ * Which payments are watched after the customer has left, and when they are asked about. A payment
+ * that is not final when the endpoint last hears of it is written to the store as a watch; the
+ * reconciler (reconciler.ts) asks CHECK_STATUS about it on this schedule until it is final or the
+ * watch expires:
+ *
+ * - a signed payment form (hosted page, merchant page, embedded page): the customer may pay and
+ *   never come back, or leave a 3-D Secure check half done;
+ * - a cash bill issued: paid at the partner's counter, or cancelled at its expiry;
+ * - a result that is `authorized` (captured, voided, or lapsed at the end of the hold) or `pending`;
+ * - a return the gateway could not confirm;
+ * - a back-office money call whose answer was lost (`unknown`).
+ *
+ * The schedule: the first question after one interval, then waits doubling up to an hour, never
+ * shorter than the interval (`PG_RECONCILE_INTERVAL_SECONDS`), and one interval after the moment
+ * something is due (the bill's expiry, the end of the hold), whatever the backoff has reached.
+ */
+import type { Language } from '../core/language.ts';
+import type { OrderState } from '../core/order-status.ts';
+import type { VerifiedResult } from '../core/verified-result.ts';
+import type { NewWatch, PaymentWatch, WatchKind } from '../store/store.ts';
+
+/** The default shortest wait between two questions about one payment, in seconds. */
+export const DEFAULT_RECONCILE_INTERVAL_SECONDS = 60;
+/** The longest wait between two questions about one payment. */
+export const DEFAULT_MAX_RECONCILE_INTERVAL_SECONDS = 3600;
+/**
+ * How long an authorization holds the money before the gateway voids it. The specification leaves
+ * the period open; the sandbox and the official plugins' cron work with 7 days.
+ */
+export const DEFAULT_AUTHORIZATION_HOLD_DAYS = 7;
+
+export interface WatchSettings {
+  readonly intervalSeconds: number;
+  readonly maxIntervalSeconds: number;
+  readonly authorizationHoldDays: number;
+}
+
+export const DEFAULT_WATCH_SETTINGS: WatchSettings = {
+  intervalSeconds: DEFAULT_RECONCILE_INTERVAL_SECONDS,
+  maxIntervalSeconds: DEFAULT_MAX_RECONCILE_INTERVAL_SECONDS,
+  authorizationHoldDays: DEFAULT_AUTHORIZATION_HOLD_DAYS,
+};
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+/** A payment page lapses after about half an hour: a form signed and not used by then is checked. */
+const PAGE_SESSION_MS = 30 * 60_000;
+
+/** How long past its due moment each kind is still watched. */
+const WATCHED_AFTER_DUE: Readonly<Record<WatchKind, number>> = {
+  bill: 2 * DAY,
+  authorization: 2 * DAY,
+  in_progress: DAY,
+  money_call: DAY,
+};
+
+/** The states in which a payment of this kind may still change by itself (or by the customer). */
+const OPEN_STATES: Readonly<Record<WatchKind, readonly OrderState[]>> = {
+  bill: ['pending', 'not_found', 'unknown'],
+  authorization: ['authorized', 'pending', 'not_found', 'unknown'],
+  in_progress: ['pending', 'not_found', 'failed', 'unknown'],
+  money_call: ['not_found', 'unknown'],
+};
+
+/** True when a payment of this kind in this state will not change by itself any more. */
+export function isFinalFor(kind: WatchKind, state: OrderState, lastState: OrderState): boolean {
+  // A lost money call is settled by any change from where the order stood before it.
+  if (kind === 'money_call') return state !== lastState && !OPEN_STATES.money_call.includes(state);
+  return !OPEN_STATES[kind].includes(state);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** When to ask about a watched payment next, after `checks` questions. */
+export function nextCheckAt(
+  watch: Pick<PaymentWatch, 'due_at' | 'expires_at'>,
+  checks: number,
+  now: number,
+  settings: WatchSettings,
+): number {
+  const interval = settings.intervalSeconds * 1000;
+  const backoff = Math.min(settings.maxIntervalSeconds * 1000, interval * 2 ** Math.min(checks, 30));
+  let next = now + Math.max(interval, backoff);
+  const due = watch.due_at === undefined ? undefined : Date.parse(watch.due_at) + interval;
+  if (due !== undefined && now < due && next > due) next = due;
+  // One last question at expiry, then the watch ends.
+  return Math.min(next, Math.max(Date.parse(watch.expires_at), now + interval));
+}
+
+interface WatchBasis {
+  readonly merchant_reference: string;
+  readonly amount?: number | undefined;
+  readonly currency?: string | undefined;
+  readonly language: Language;
+  readonly svc_id?: string | undefined;
+}
+
+function newWatch(
+  kind: WatchKind,
+  basis: WatchBasis,
+  lastState: OrderState,
+  dueAt: number,
+  now: number,
+  settings: WatchSettings,
+  watchedAfterDue = WATCHED_AFTER_DUE[kind],
+): NewWatch {
+  const expiresAt = dueAt + watchedAfterDue;
+  const watch = {
+    merchant_reference: basis.merchant_reference,
+    kind,
+    ...(basis.svc_id === undefined ? {} : { svc_id: basis.svc_id }),
+    ...(basis.amount === undefined ? {} : { amount: basis.amount }),
+    ...(basis.currency === undefined ? {} : { currency: basis.currency }),
+    language: basis.language,
+    last_state: lastState,
+    due_at: iso(dueAt),
+    expires_at: iso(expiresAt),
+  };
+  return { ...watch, next_check_at: iso(nextCheckAt(watch, 0, now, settings)) };
+}
+
+/**
+ * A hosted-page form was signed: the customer may pay on the gateway's page and never come back.
+ * Most forms signed and never used stay "not found", so such a watch ends two hours after the page
+ * would have lapsed.
+ */
+export function formWatch(basis: WatchBasis, now: number, settings: WatchSettings): NewWatch {
+  return newWatch('in_progress', basis, 'not_found', now + PAGE_SESSION_MS, now, settings, 2 * HOUR);
+}
+
+/** A 3-D Secure check the customer was sent to: finished, failed or abandoned after they leave. */
+export function threeDsWatch(basis: WatchBasis, now: number, settings: WatchSettings): NewWatch {
+  return newWatch('in_progress', basis, 'pending', now + PAGE_SESSION_MS, now, settings);
+}
+
+/** A cash bill was issued, payable until `expiresAt`. */
+export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings): NewWatch {
+  return newWatch('bill', basis, 'pending', expiresAt, now, settings);
+}
+
+/** A back-office money call ended `unknown`; `before` is where the order stood before it. */
+export function moneyCallWatch(basis: WatchBasis, before: OrderState, now: number, settings: WatchSettings): NewWatch {
+  return newWatch('money_call', basis, before, now + settings.intervalSeconds * 1000, now, settings);
+}
+
+/** The watch a recorded result calls for: an authorization until captured or voided, a pending payment until it ends. */
+export function resultWatch(
+  result: Pick<VerifiedResult, 'merchant_reference' | 'order_state' | 'source' | 'error' | 'svc_id' | 'amount' | 'currency'>,
+  language: Language,
+  now: number,
+  settings: WatchSettings,
+): NewWatch | undefined {
+  if (result.error !== undefined || result.source === 'save-card') return undefined;
+  const basis = { ...result, language };
+  if (result.order_state === 'authorized') {
+    return newWatch('authorization', basis, 'authorized', now + settings.authorizationHoldDays * DAY, now, settings);
+  }
+  if (result.order_state === 'pending') return newWatch('in_progress', basis, 'pending', now + PAGE_SESSION_MS, now, settings);
+  return undefined;
+}
+
+/** A return the gateway could not confirm: the payment may have happened. */
+export function unconfirmedWatch(basis: WatchBasis, now: number, settings: WatchSettings): NewWatch {
+  return newWatch('in_progress', basis, 'unknown', now + settings.intervalSeconds * 1000, now, settings);
+}
