@@ -115,12 +115,30 @@ export class BatchStore {
   clear(): void {
     this.batches.clear();
   }
+
+  /** Every batch and the last batch_id number given: what a snapshot saves. */
+  records(): BatchRecords {
+    return { batches: this.all(), sequence: this.sequence };
+  }
+
+  /** Replaces every batch with `records` (a saved snapshot coming back). */
+  restore(records: BatchRecords): void {
+    this.clear();
+    for (const batch of records.batches) this.save(batch);
+    this.sequence = records.sequence;
+  }
+}
+
+/** What a BatchStore holds, as plain records. */
+export interface BatchRecords {
+  readonly batches: readonly SandboxBatch[];
+  readonly sequence: number;
 }
 
 // ---- Transitions in time ----
 
-/** Validates and processes every batch whose time has come, oldest due first. */
-export function settleBatches(ctx: GatewayContext, store: BatchStore): void {
+/** Validates and processes every batch whose time has come, oldest due first; true when any was. */
+export function settleBatches(ctx: GatewayContext, store: BatchStore): boolean {
   const now = ctx.now();
   const due: { readonly at: number; readonly batchId: string; readonly merchantIdentifier: string }[] = [];
   for (const batch of store.all()) {
@@ -138,6 +156,7 @@ export function settleBatches(ctx: GatewayContext, store: BatchStore): void {
     const then: GatewayContext = { ...ctx, now: () => at };
     store.save(batch.validation ? processed(then, batch) : validated(then, batch));
   }
+  return due.length > 0;
 }
 
 function validated(ctx: GatewayContext, batch: SandboxBatch): SandboxBatch {

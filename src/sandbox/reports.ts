@@ -40,6 +40,7 @@ import type { OrderOperation, SandboxOrder } from './orders.ts';
 import { apiAnswer, BodyError, jsonAnswer, readJson } from './wire.ts';
 
 interface StoredReport {
+  readonly merchantIdentifier: string;
   readonly file: ReportFile;
   /** Digests already computed, by format and SHA type: the snapshot never changes. */
   readonly digests: Map<string, string>;
@@ -58,12 +59,29 @@ export class ReportStore {
   }
 
   save(merchantIdentifier: string, file: ReportFile): void {
-    this.reports.set(ReportStore.key(merchantIdentifier, file.merchant_reference), { file, digests: new Map() });
+    this.reports.set(ReportStore.key(merchantIdentifier, file.merchant_reference), { merchantIdentifier, file, digests: new Map() });
   }
 
   clear(): void {
     this.reports.clear();
   }
+
+  /** Every report's snapshot and its merchant (the digests are recomputed on demand). */
+  records(): ReportRecord[] {
+    return [...this.reports.values()].map(({ merchantIdentifier, file }) => ({ merchantIdentifier, file }));
+  }
+
+  /** Replaces every report with `records` (a saved snapshot coming back). */
+  restore(records: readonly ReportRecord[]): void {
+    this.clear();
+    for (const { merchantIdentifier, file } of records) this.save(merchantIdentifier, file);
+  }
+}
+
+/** One generated report, as a snapshot saves it. */
+export interface ReportRecord {
+  readonly merchantIdentifier: string;
+  readonly file: ReportFile;
 }
 
 // ---- Rows ----

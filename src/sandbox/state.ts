@@ -1,7 +1,8 @@
 /**
  * Everything one sandbox gateway remembers, in memory: orders, tokens, open page sessions and
  * 3-D Secure challenges, financing transactions. Reads go through `settle` so that time-driven
- * transitions (hold expiry, bill expiry) have happened before anyone looks.
+ * transitions (hold expiry, bill expiry) have happened before anyone looks. `records()` and
+ * `restore()` hand the whole of it to a snapshot (snapshot.ts) and back.
  */
 import type { CardScheme } from '../core/card-number.ts';
 import type { Language } from '../core/language.ts';
@@ -118,6 +119,18 @@ export interface FinancingTransaction {
   readonly createdAt: number;
 }
 
+/** Everything a SandboxState holds, as plain records: what a snapshot saves. */
+export interface SandboxStateRecords {
+  readonly orders: readonly SandboxOrder[];
+  readonly tokens: readonly SandboxToken[];
+  readonly sessions: readonly PageSession[];
+  readonly challenges: readonly Challenge[];
+  readonly enrollments: readonly ThreeDsEnrollment[];
+  readonly financing: readonly FinancingTransaction[];
+  /** The last number given to an svc_id (and the authorization codes derived from it). */
+  readonly sequence: number;
+}
+
 const key = (merchantIdentifier: string, name: string): string => `${merchantIdentifier}\u0000${name}`;
 
 export class SandboxState {
@@ -142,6 +155,31 @@ export class SandboxState {
     this.challenges.clear();
     this.enrollments.clear();
     this.financingById.clear();
+  }
+
+  /** Every record as held, orders unsettled: settling again after a restore gives the same result. */
+  records(): SandboxStateRecords {
+    return {
+      orders: [...this.ordersBySvcId.values()],
+      tokens: this.tokens(),
+      sessions: [...this.sessions.values()],
+      challenges: [...this.challenges.values()],
+      enrollments: [...this.enrollments.values()],
+      financing: this.financingTransactions(),
+      sequence: this.sequence,
+    };
+  }
+
+  /** Replaces everything held with `records` (a saved snapshot coming back). */
+  restore(records: SandboxStateRecords): void {
+    this.clear();
+    for (const order of records.orders) this.saveOrder(order);
+    for (const token of records.tokens) this.saveToken(token);
+    for (const session of records.sessions) this.sessions.set(session.id, session);
+    for (const challenge of records.challenges) this.challenges.set(challenge.id, challenge);
+    for (const enrollment of records.enrollments) this.enrollments.set(enrollment.id, enrollment);
+    for (const transaction of records.financing) this.saveFinancing(transaction);
+    this.sequence = records.sequence;
   }
 
   // ---- Orders ----
