@@ -31,7 +31,7 @@ export interface GatewayPaths {
   readonly batchSandboxApi: string;
   /** `{basePath}/{apiRoot}/reportingApi`: GENERATE_REPORT and DOWNLOAD_REPORT. */
   readonly reportingApi: string;
-  /** `{basePath}/sandbox-tools`: test helpers that are not part of the spec (pay a bill, list orders). */
+  /** `{basePath}/sandbox-tools`: test helpers that are not part of the spec (pay a bill, list orders, move the clock). */
   readonly tools: string;
 }
 

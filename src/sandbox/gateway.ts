@@ -1,7 +1,9 @@
 /**
  * `createSandboxGateway`: the spec's gateway, implemented locally as a Web-standard handler
  * (`Request` → `Response`), so that it runs in Node behind `node:http`, in the browser behind msw,
- * and beside the merchant endpoint on one port. State lives in memory, per gateway.
+ * and beside the merchant endpoint on one port. State lives in memory, per gateway; given a
+ * `persistence`, it is also loaded from there at creation and saved there after every request that
+ * may change it, before the answer (snapshot.ts), so that it outlives a restart.
  *
  * Paths (basePath defaults to '', apiRoot to 'FortAPI'):
  *   POST {basePath}/{apiRoot}/paymentPage          hosted page / merchant page form posts (HTML)
@@ -17,15 +19,19 @@
  *   POST {basePath}/{apiRoot}/reportingApi         GENERATE_REPORT, DOWNLOAD_REPORT
  *   POST {basePath}/sandbox-tools/pay-bill         sandbox only: the customer pays a bill
  *   GET  {basePath}/sandbox-tools/orders           sandbox only: every order, as JSON
+ *   POST {basePath}/sandbox-tools/advance-clock    sandbox only: moves the clock forward ({"seconds": N})
+ *   GET  {basePath}/sandbox-tools/clock            sandbox only: the sandbox's now
  */
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
 import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
+import { isClockAdvance, MAX_CLOCK_ADVANCE_SECONDS } from './clock.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
 import { merchantDirectory, SANDBOX_MERCHANTS, type SandboxMerchant } from './merchants.ts';
 import { payBill, type SandboxOrder, type Transition } from './orders.ts';
 import { postPaymentApi } from './payment-api.ts';
 import { answerChallenge, postPaymentPage, showChallenge, submitPaymentPage } from './payment-page.ts';
 import { postReportingApi, ReportStore } from './reports.ts';
+import { restoreSnapshot, takeSnapshot, type SandboxPersistence } from './snapshot.ts';
 import { SandboxState, type FinancingTransaction } from './state.ts';
 import { answerAcsPage, showAcsPage } from './three-ds.ts';
 import { maskCardNumber } from '../core/card-number.ts';
@@ -42,6 +48,11 @@ export interface SandboxGatewayOptions {
   readonly now?: () => Date;
   /** Most operations a report may hold; default the spec's 200,000 (lower it to test the limit). */
   readonly reportMaxTransactions?: number;
+  /**
+   * Where the state outlives the gateway; default none (memory only). Loaded at creation (a
+   * snapshot that cannot be restored stops creation) and saved after every POST, before the answer.
+   */
+  readonly persistence?: SandboxPersistence;
 }
 
 /** A stored token as inspection shows it: the card number masked. */
@@ -70,7 +81,12 @@ export interface SandboxGateway {
   financingTransactions(): readonly Omit<FinancingTransaction, 'otp'>[];
   /** The customer pays a bill at the partner (what `POST sandbox-tools/pay-bill` does). */
   payBill(billNumber: string): Transition;
-  /** Forgets every order, token, page and financing attempt. */
+  /**
+   * Moves the gateway's clock forward by `seconds` (a whole number, 1 to MAX_CLOCK_ADVANCE_SECONDS;
+   * RangeError otherwise), as `POST sandbox-tools/advance-clock` does; returns the new now.
+   */
+  advanceClock(seconds: number): Date;
+  /** Forgets every order, token, page, financing attempt, batch and report, and the clock's advance. */
   reset(): void;
 }
 
@@ -85,7 +101,9 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   const apiRoot = (options.apiRoot ?? 'FortAPI').replace(/^\/+|\/+$/g, '');
   if (apiRoot === '') throw new Error('apiRoot must not be empty');
   const clock = options.now ?? (() => new Date());
-  const now = (): number => clock().getTime();
+  // What advance-clock added: the gateway's time runs ahead of its clock by this much.
+  let clockOffsetMs = 0;
+  const now = (): number => clock().getTime() + clockOffsetMs;
   const root = `${basePath}/${apiRoot}`;
   const paths: GatewayPaths = {
     paymentPage: `${root}/paymentPage`,
@@ -105,7 +123,31 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   const reports = new ReportStore();
   const reporting = { maxTransactions: options.reportMaxTransactions ?? MAX_REPORT_TRANSACTIONS };
   // Batches validate and process in time: whatever is due has happened before anyone looks.
-  const settle = (): void => settleBatches(ctx, batches);
+  const settle = (): boolean => settleBatches(ctx, batches);
+
+  const { persistence } = options;
+  const save = (): void => {
+    if (persistence) {
+      persistence.save(takeSnapshot({ state: state.records(), batches: batches.records(), reports: reports.records(), clockOffsetMs }));
+    }
+  };
+  if (persistence) {
+    const saved = persistence.load();
+    if (saved !== undefined) {
+      try {
+        const contents = restoreSnapshot(saved, merchants);
+        state.restore(contents.state);
+        batches.restore(contents.batches);
+        reports.restore(contents.reports);
+        clockOffsetMs = contents.clockOffsetMs;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`the sandbox state in ${persistence.location} cannot be restored (${reason}); delete it to start a fresh sandbox`, {
+          cause: error,
+        });
+      }
+    }
+  }
 
   const payBillNow = (billNumber: string): Transition => {
     const order = state.orderByBillNumber(billNumber);
@@ -113,6 +155,14 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     const transition = payBill(order, now());
     if (transition.ok) state.saveOrder(transition.order);
     return transition;
+  };
+
+  const advanceClock = (seconds: number): Date => {
+    if (!isClockAdvance(seconds)) {
+      throw new RangeError(`the sandbox clock moves forward by a whole number of seconds, 1 to ${MAX_CLOCK_ADVANCE_SECONDS}`);
+    }
+    clockOffsetMs += seconds * 1000;
+    return new Date(now());
   };
 
   async function route(request: Request): Promise<Response> {
@@ -144,6 +194,10 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         return post(() => payBillTool(request, payBillNow));
       case `${paths.tools}/orders`:
         return method === 'GET' ? jsonResponse(state.orders()) : methodNotAllowed('GET');
+      case `${paths.tools}/advance-clock`:
+        return post(() => advanceClockTool(request, advanceClock));
+      case `${paths.tools}/clock`:
+        return method === 'GET' ? jsonResponse({ now: new Date(now()).toISOString() }) : methodNotAllowed('GET');
       default:
         return jsonResponse({ error: 'not_found' }, 404);
     }
@@ -152,13 +206,26 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   return {
     paths,
     async handle(request) {
+      let response: Response;
+      let settled: boolean;
       try {
-        settle();
-        return await route(request);
+        settled = settle();
+        response = await route(request);
       } catch (error) {
         console.error('sandbox gateway: unexpected error', error);
         return jsonResponse({ error: 'internal_error' }, 500);
       }
+      // A POST may change the state. A GET changes it only when a batch fell due, and then its
+      // processing gave orders svc_ids the answer may show: saved too.
+      if (request.method.toUpperCase() === 'POST' || settled) {
+        try {
+          save();
+        } catch (error) {
+          console.error('sandbox gateway: could not save the state', error);
+          return jsonResponse({ error: 'state_not_saved' }, 500);
+        }
+      }
+      return response;
     },
     handles(url) {
       const path = new URL(url, 'http://sandbox.invalid').pathname;
@@ -169,11 +236,11 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       );
     },
     orders: () => {
-      settle();
+      if (settle()) save();
       return state.orders();
     },
     order(query) {
-      settle();
+      if (settle()) save();
       return state
         .orders()
         .filter(
@@ -194,11 +261,22 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         temporary: token.temporary !== undefined,
       })),
     financingTransactions: () => state.financingTransactions().map(({ otp: _otp, ...rest }) => rest),
-    payBill: payBillNow,
+    payBill(billNumber) {
+      const transition = payBillNow(billNumber);
+      if (transition.ok) save();
+      return transition;
+    },
+    advanceClock(seconds) {
+      const moved = advanceClock(seconds);
+      save();
+      return moved;
+    },
     reset: () => {
       state.clear();
       batches.clear();
       reports.clear();
+      clockOffsetMs = 0;
+      save();
     },
   };
 }
@@ -231,4 +309,17 @@ async function payBillTool(request: Request, pay: (billNumber: string) => Transi
   }
   const status = transition.code === '00007' ? 404 : 409;
   return jsonResponse({ bill_number: billNumber, error: transition.code === '31001' ? 'bill_expired' : transition.code === '00007' ? 'unknown_bill' : 'bill_not_payable', response_code: transition.code }, status);
+}
+
+/** `POST sandbox-tools/advance-clock` with `{"seconds": N}`: the sandbox's new now. */
+async function advanceClockTool(request: Request, advance: (seconds: number) => Date): Promise<Response> {
+  let seconds: unknown;
+  try {
+    seconds = (await readJson(request))['seconds'];
+  } catch (error) {
+    if (error instanceof BodyError) return jsonResponse({ error: 'seconds_invalid' }, 400);
+    throw error;
+  }
+  if (!isClockAdvance(seconds)) return jsonResponse({ error: 'seconds_invalid' }, 400);
+  return jsonResponse({ now: advance(seconds).toISOString(), advanced_seconds: seconds });
 }

@@ -1,8 +1,9 @@
 /**
  * `pg-checkout/sandbox`: the spec's gateway, implemented locally for demos and tests. A
- * Web-standard handler (`Request` → `Response`) with in-memory state, documented test cards, a
- * fixed financing OTP and an injectable clock. Runs in Node and in browsers; the msw handlers are
- * in `pg-checkout/sandbox/msw` (src/sandbox/msw.ts) so that msw is only loaded by those who use it.
+ * Web-standard handler (`Request` → `Response`) with in-memory state (kept across restarts through
+ * an injected `SandboxPersistence`), documented test cards, a fixed financing OTP and an injectable
+ * clock. Runs in Node and in browsers; the msw handlers are in `pg-checkout/sandbox/msw`
+ * (src/sandbox/msw.ts) so that msw is only loaded by those who use it.
  */
 export {
   createSandboxGateway,
@@ -12,7 +13,8 @@ export {
 } from './gateway.ts';
 export type { GatewayPaths } from './context.ts';
 export { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from './batch.ts';
-export { createSandboxClock, type SandboxClock } from './clock.ts';
+export { createSandboxClock, MAX_CLOCK_ADVANCE_SECONDS, type SandboxClock } from './clock.ts';
+export { SNAPSHOT_VERSION, type SandboxPersistence, type SandboxSnapshot } from './snapshot.ts';
 export {
   endpointCredentials,
   hasService,
