@@ -2,8 +2,11 @@
  * `pg-checkout serve [--sandbox]`: the merchant endpoint from `PG_*` environment variables, on
  * loopback. With `--sandbox`, the sandbox gateway shares the port (at `/{api_root}/…` and
  * `/sandbox-tools/…`) and any credential or gateway address not set in the environment defaults
- * to the sandbox's, so the whole flow runs offline.
+ * to the sandbox's, so the whole flow runs offline. The sandbox keeps its state in
+ * `<data folder>/sandbox-state.json`, so that its orders outlive a restart as a live gateway's do.
  */
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/config.ts';
 import { serve, type RunningServer } from '../server/serve.ts';
 import {
@@ -11,7 +14,14 @@ import {
   SANDBOX_FINANCING_PARTNER_CODE,
   SANDBOX_MERCHANT,
   SANDBOX_VOUCHER_PARTNER_CODE,
+  type SandboxGatewayOptions,
+  type SandboxPersistence,
 } from '../sandbox/index.ts';
+import { storeLocationFromEnv } from '../store/open.ts';
+import { CliConfigError } from './client-env.ts';
+
+/** The sandbox's state file, inside the data folder (`PG_DATA_DIR`). */
+export const SANDBOX_STATE_FILE = 'sandbox-state.json';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -44,7 +54,9 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
   if (!options.sandbox) return serve(env);
   const settings = withSandboxDefaults(env);
   if (settings.PG_PORT === '0') throw new Error('PG_PORT: --sandbox needs a fixed port, since the gateway addresses name it');
-  const gateway = createSandboxGateway({
+  const { dataDir } = storeLocationFromEnv(settings);
+  mkdirSync(dataDir, { recursive: true });
+  const gateway = createGateway({
     merchants: [
       {
         merchantIdentifier: settings.PG_MERCHANT_IDENTIFIER ?? '',
@@ -57,6 +69,7 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
       },
     ],
     apiRoot: settings.PG_API_ROOT ?? 'FortAPI',
+    persistence: sandboxStateFile(join(dataDir, SANDBOX_STATE_FILE)),
   });
   return serve(settings, {
     mount: [(request) => (gateway.handles(request.url) ? gateway.handle(request) : undefined)],
@@ -79,4 +92,87 @@ function framingOriginsFrom(settings: Env): string[] {
     }
   });
   return [...new Set(origins)];
+}
+
+/** A state file that cannot be restored stops start-up as a configuration problem, naming the file. */
+function createGateway(options: SandboxGatewayOptions) {
+  try {
+    return createSandboxGateway(options);
+  } catch (error) {
+    throw new CliConfigError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/**
+ * The sandbox's state in a JSON file. Each save writes a temporary file beside it, flushes it to
+ * disk and renames it over the old one, so that a process killed mid-write leaves the previous
+ * state whole; a missing file is a fresh sandbox, an unreadable one an Error naming it.
+ */
+export function sandboxStateFile(path: string): SandboxPersistence {
+  const folder = dirname(path);
+  const temporaryPrefix = `.${basename(path)}.`;
+  return {
+    location: path,
+    load() {
+      // A temporary file left by a process killed mid-write is not the state: the file beside it is.
+      for (const name of namesIn(folder)) {
+        if (name.startsWith(temporaryPrefix) && name.endsWith('.tmp')) rmSync(join(folder, name), { force: true });
+      }
+      let text: string;
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw new Error(`the sandbox state file ${path} cannot be read: ${(error as Error).message}`, { cause: error });
+      }
+      try {
+        return JSON.parse(text) as unknown;
+      } catch (error) {
+        throw new Error(`the sandbox state file ${path} is not valid JSON (${(error as Error).message}); delete it to start a fresh sandbox`, {
+          cause: error,
+        });
+      }
+    },
+    save(snapshot) {
+      const temporary = join(folder, `${temporaryPrefix}${process.pid}.tmp`);
+      const descriptor = openSync(temporary, 'w', 0o600);
+      try {
+        writeFileSync(descriptor, JSON.stringify(snapshot));
+        fsyncSync(descriptor);
+      } catch (error) {
+        closeSync(descriptor);
+        rmSync(temporary, { force: true });
+        throw error;
+      }
+      closeSync(descriptor);
+      renameSync(temporary, path);
+      syncFolder(folder);
+    },
+  };
+}
+
+/** The names in a folder; none when it does not exist yet. */
+function namesIn(folder: string): string[] {
+  try {
+    return readdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** Flushes a folder's entries, so that the rename itself survives a crash. */
+function syncFolder(folder: string): void {
+  let descriptor: number;
+  try {
+    descriptor = openSync(folder, 'r');
+  } catch {
+    // Windows does not open folders; its rename is as durable as it gets there.
+    return;
+  }
+  try {
+    fsyncSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
