@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import Database from 'libsql';
+import { SQLITE_FILE } from '../../src/store/open.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import { StoreOpenError, StoreUnavailableError, type Store } from '../../src/store/store.ts';
+import { at, describeStoreContract, resultOf } from './store-contract.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'pg-checkout-sqlite-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+let folders = 0;
+const newFolder = (): string => join(scratch, `data-${(folders += 1)}`);
+
+const openIn = (dataDir: string): Promise<Store> => openSqliteStore(dataDir, { dataDir });
+
+describeStoreContract('SQLite', async () => {
+  const dataDir = newFolder();
+  const stores: Store[] = [];
+  const open = async (): Promise<Store> => {
+    const store = await openIn(dataDir);
+    stores.push(store);
+    return store;
+  };
+  return {
+    store: await open(),
+    reopen: open,
+    async cleanup() {
+      for (const store of stores) await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('the SQLite store, opening', () => {
+  it('creates the data folder on first open, and names its file as its location', async () => {
+    const dataDir = join(newFolder(), 'nested', 'pg-checkout-data');
+    const store = await openIn(dataDir);
+    try {
+      assert.equal(store.engine, 'sqlite');
+      assert.equal(store.location, join(dataDir, SQLITE_FILE));
+      assert.equal(existsSync(join(dataDir, SQLITE_FILE)), true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a folder that cannot be written, naming PG_DATA_DIR and the folder', async () => {
+    const file = `${newFolder()}.txt`;
+    writeFileSync(file, 'a file where the folder would be');
+    const impossible = join(file, 'sub');
+    await assert.rejects(openIn(impossible), (error: unknown) => {
+      assert.ok(error instanceof StoreOpenError);
+      assert.equal(error.message, `PG_DATA_DIR: ${resolve(impossible)} cannot be written (ENOTDIR)`);
+      return true;
+    });
+  });
+
+  it('applies each migration once, however often the store is opened', async () => {
+    const dataDir = newFolder();
+    await (await openIn(dataDir)).close();
+    await (await openIn(dataDir)).close();
+    const db = new Database(join(dataDir, SQLITE_FILE));
+    try {
+      const rows = db.prepare('SELECT version, name FROM pg_checkout_schema ORDER BY version').all() as { version: number; name: string }[];
+      assert.deepEqual(
+        rows.map((row) => ({ version: row.version, name: row.name })),
+        [{ version: 1, name: 'results, watches, orders and limits' }],
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a database whose schema is newer than this code', async () => {
+    const dataDir = newFolder();
+    await (await openIn(dataDir)).close();
+    const db = new Database(join(dataDir, SQLITE_FILE));
+    db.prepare("INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES (3, 'from the future', 0)").run();
+    db.close();
+    await assert.rejects(openIn(dataDir), (error: unknown) => {
+      assert.ok(error instanceof StoreOpenError);
+      assert.equal(
+        error.message,
+        'PG_DATA_DIR: the database schema is version 3, newer than this pg-checkout knows (1): upgrade pg-checkout or use another database',
+      );
+      return true;
+    });
+  });
+
+  it('opens one new folder twice at once: both succeed, the schema made once', async () => {
+    const dataDir = newFolder();
+    const [a, b] = await Promise.all([openIn(dataDir), openIn(dataDir)]);
+    try {
+      assert.equal((await a.results.record(resultOf('order-1', 'captured'), at(0))).first, true);
+      assert.equal((await b.results.record(resultOf('order-1', 'captured'), at(1))).first, false);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('the SQLite store, shared by two stores on one file', () => {
+  it('records a key once when both record it at the same moment', async () => {
+    const dataDir = newFolder();
+    const [a, b] = await Promise.all([openIn(dataDir), openIn(dataDir)]);
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 40 }, (_, index) => {
+          const result = resultOf(`order-${index % 10}`, 'captured');
+          return (index % 2 === 0 ? a : b).results.record(result, at(index));
+        }),
+      );
+      assert.equal(outcomes.filter((outcome) => outcome.first).length, 10);
+      assert.equal((await a.results.list({ state: 'all', limit: 100 })).length, 10);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('never lets both claim the same result', async () => {
+    const dataDir = newFolder();
+    const [a, b] = await Promise.all([openIn(dataDir), openIn(dataDir)]);
+    try {
+      for (let index = 0; index < 50; index += 1) await a.results.record(resultOf(`order-${index}`, 'captured'), at(0));
+      const claimed: string[] = [];
+      const claimer = async (store: Store): Promise<void> => {
+        for (;;) {
+          const rows = await store.results.claimDue(at(1), at(600), 7);
+          if (rows.length === 0) return;
+          claimed.push(...rows.map((row) => row.result.idempotency_key));
+        }
+      };
+      await Promise.all([claimer(a), claimer(b), claimer(a), claimer(b)]);
+      assert.equal(claimed.length, 50);
+      assert.equal(new Set(claimed).size, 50);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('answers busy, and writes nothing, while another connection holds the write lock past the busy timeout', async () => {
+    const dataDir = newFolder();
+    const store = await openIn(dataDir);
+    const holder = new Database(join(dataDir, SQLITE_FILE));
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      await assert.rejects(store.results.record(resultOf('order-1', 'captured'), at(0)), (error: unknown) => {
+        assert.ok(error instanceof StoreUnavailableError);
+        assert.equal(error.reason, 'busy');
+        return true;
+      });
+      holder.exec('ROLLBACK');
+      assert.equal((await store.results.record(resultOf('order-1', 'captured'), at(1))).first, true);
+    } finally {
+      holder.close();
+      await store.close();
+    }
+  });
+});
+
+describe('the SQLite store, shared by two processes', () => {
+  it('keeps every row of two processes recording into one new file at once, none twice', async () => {
+    const dataDir = newFolder();
+    const script = join(scratch, 'writer.mts');
+    const sqliteModule = fileURLToPath(new URL('../../src/store/sqlite.ts', import.meta.url));
+    const contractModule = fileURLToPath(new URL('./store-contract.ts', import.meta.url));
+    // Each writer records 100 keys of its own and the same 100 shared keys, and reports its firsts.
+    writeFileSync(
+      script,
+      `import { openSqliteStore } from ${JSON.stringify(sqliteModule)};
+import { at, resultOf } from ${JSON.stringify(contractModule)};
+const [dataDir, name] = process.argv.slice(2);
+const store = await openSqliteStore(dataDir, { dataDir });
+const firsts = [];
+for (let index = 0; index < 100; index += 1) {
+  await store.results.record(resultOf(name + '-' + index, 'captured'), at(index));
+  const shared = await store.results.record(resultOf('shared-' + index, 'captured'), at(index));
+  if (shared.first) firsts.push(index);
+}
+await store.close();
+process.stdout.write(JSON.stringify(firsts));
+`,
+    );
+    const run = (name: string): Promise<number[]> =>
+      new Promise((resolveRun, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, name], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as number[]) : reject(new Error(`${name} exited ${code}: ${err}`))));
+      });
+    const [first, second] = await Promise.all([run('writer-a'), run('writer-b')]);
+
+    const store = await openIn(dataDir);
+    try {
+      const rows = await store.results.list({ state: 'all', limit: 1000 });
+      const keys = rows.map((row) => row.result.idempotency_key);
+      assert.equal(rows.length, 300);
+      assert.equal(new Set(keys).size, 300);
+      for (const name of ['writer-a', 'writer-b', 'shared']) {
+        assert.equal(keys.filter((key) => key.startsWith(`${name}-`)).length, 100, name);
+      }
+      assert.deepEqual([...first, ...second].sort((x, y) => x - y), Array.from({ length: 100 }, (_, index) => index), 'each shared key first once');
+    } finally {
+      await store.close();
+    }
+  });
+});
