@@ -14,6 +14,7 @@ import { CliError } from './input.ts';
 import { captureCommand, refundCommand, statusCommand, voidCommand } from './order-commands.ts';
 import { exchangeCommand, tokensCommand } from './query-commands.ts';
 import { reportCommand } from './report-command.ts';
+import { reconcileCommand } from './reconcile-command.ts';
 import { resultsCommand } from './results.ts';
 import { serveCommand } from './serve-command.ts';
 import { signCommand, verifyCommand } from './signing.ts';
@@ -34,6 +35,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   batch: batchCommand,
   exchange: exchangeCommand,
   results: resultsCommand,
+  reconcile: reconcileCommand,
 };
 
 /** Operations that change nothing at the gateway: a failure of one leaves nothing to check. */

@@ -21,6 +21,7 @@ import {
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
+import { watchUnknownOutcome } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -100,9 +101,14 @@ async function reportMoneyResult(
 ): Promise<number> {
   if (json) {
     printJson(io, result);
+    await watchUnknownOutcome(io, query.merchant_reference, result, currency, client.language);
     return exitCodeOf(result.outcome);
   }
-  if (result.outcome !== 'success') return failed(io, command, result, currency);
+  if (result.outcome !== 'success') {
+    const code = failed(io, command, result, currency);
+    await watchUnknownOutcome(io, query.merchant_reference, result, currency, client.language);
+    return code;
+  }
   const settled = result.source === 'check_status' ? ` (the answer was lost: ${result.reason}; CHECK_STATUS shows it applied)` : '';
   io.stdout.write(`${done}: ${result.response_code} ${result.response_message}${settled}\n`);
   await showOrderAfter(io, client, query, currency);

@@ -1,9 +1,12 @@
 /**
- * `pg-checkout results [--ack KEY]`: the results a running `pg-checkout serve` holds that the shop
- * has not acknowledged (its webhook was down, say), and acknowledging one once the shop has it.
- * It calls the service's results routes signed with `PG_HOOK_SECRET` (read from the environment,
- * never from an argument, which other users of the machine could see) and checks the answers'
- * signatures too.
+ * `pg-checkout results`: the results the service recorded, read from its durable store (the same
+ * PG_DATA_DIR or PG_DATABASE_URL as `pg-checkout serve`, so it works while the service is down):
+ * pending (not acknowledged by the shop), failing (with the last error), delivered, or all;
+ * `--ack KEY` marks one acknowledged, `--redeliver KEY` makes one due for delivery again.
+ *
+ * With `--url` it asks a running service on another machine instead, through its results routes
+ * signed with `PG_HOOK_SECRET` (read from the environment, never from an argument, which other
+ * users of the machine could see), and checks the answers' signatures too.
  */
 import { parseArgs } from 'node:util';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../server/hook-signature.ts';
@@ -11,30 +14,29 @@ import type { StoredResult as OutboxEntry } from '../store/store.ts';
 import { SERVICE_ROUTES } from '../server/shop-protocol.ts';
 import type { CliCommand } from './command.ts';
 import { CliError } from './input.ts';
+import type { Io as CommandIo } from './command.ts';
+import { storeFromEnv } from './store-env.ts';
 
 const RESULTS_USAGE = `Usage:
-  pg-checkout results [--url URL] [--json] [--limit N]   list the results the shop has not acknowledged
-  pg-checkout results --ack KEY [--url URL]              acknowledge the result with this idempotency key
+  pg-checkout results [--pending|--failing|--delivered|--all] [--since DATE] [--limit N] [--json]
+                                         list results from the store (default: pending, oldest first)
+  pg-checkout results --ack KEY          mark the result with this idempotency key acknowledged
+  pg-checkout results --redeliver KEY    deliver it to the shop's webhook again (acknowledged or not)
+  pg-checkout results --url URL [--ack KEY] [--json] [--limit N]
+                                         ask a running service elsewhere (its signed results routes)
 
-The service is the one PG_PUBLIC_URL, PG_HOST, PG_PORT and PG_BASE_PATH describe (default
-http://127.0.0.1:8787), or --url (its endpoint URL, base path included). Requests are signed with
-PG_HOOK_SECRET, which must be set in the environment. Exit 0 on success, 1 when the key is not
-awaiting acknowledgement, 2 on any other error.`;
+pending: not acknowledged by the shop yet; failing: pending, and at least one delivery failed (the
+last error is shown); delivered: acknowledged. --since takes a date or time (2026-11-26, or ISO 8601).
+The store is the one pg-checkout serve uses: PG_DATABASE_URL, else the SQLite file under PG_DATA_DIR
+(default ./pg-checkout-data). With --url, requests are signed with PG_HOOK_SECRET (set it in the
+environment) and the service is --url (its endpoint URL, base path included).
+Exit 0 on success, 1 when the key is unknown (or not awaiting acknowledgement), 2 on a usage error,
+3 when the store cannot be opened.`;
 
 interface Io {
   readonly stdout: { write(text: string): unknown };
   readonly stderr: { write(text: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
-}
-
-/** The service's endpoint URL from the same variables `pg-checkout serve` reads. */
-function serviceUrl(env: Io['env']): string {
-  const base = env['PG_BASE_PATH']?.trim() ?? '';
-  const publicUrl = env['PG_PUBLIC_URL']?.trim();
-  if (publicUrl) return `${publicUrl.replace(/\/+$/, '')}${base}`;
-  const host = env['PG_HOST']?.trim() || '127.0.0.1';
-  const listening = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return `http://${listening}:${env['PG_PORT']?.trim() || '8787'}${base}`;
 }
 
 async function call(url: string, secret: string, body: unknown): Promise<{ status: number; value: unknown }> {
@@ -70,8 +72,65 @@ async function call(url: string, secret: string, body: unknown): Promise<{ statu
 
 function describe(entry: OutboxEntry): string {
   const { result } = entry;
-  const failure = entry.last_error ? `, last failure: ${entry.last_error}` : '';
-  return `${result.idempotency_key}  ${result.outcome} (${result.order_state})  ${result.merchant_reference}  recorded ${entry.recorded_at}, ${entry.attempts} deliveries tried${failure}`;
+  const delivery = entry.acknowledged_at
+    ? `acknowledged ${entry.acknowledged_at}`
+    : `${entry.attempts} deliveries tried${entry.last_error ? `, last failure: ${entry.last_error}` : ''}, next ${entry.next_attempt_at}`;
+  return `${result.idempotency_key}  ${result.outcome} (${result.order_state}, ${result.source})  ${result.merchant_reference}  recorded ${entry.recorded_at}; ${delivery}`;
+}
+
+function sinceOf(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(date.getTime())) throw new CliError('--since must be a date (2026-11-26) or an ISO 8601 time');
+  return date;
+}
+
+/** The store's results, as `serve` recorded them. */
+async function runOnStore(values: ResultsValues, io: Io, limit: number | undefined): Promise<number> {
+  const states = (['pending', 'failing', 'delivered', 'all'] as const).filter((state) => values[state]);
+  if (states.length > 1) throw new CliError('give one of --pending, --failing, --delivered and --all');
+  const store = await storeFromEnv(io as CommandIo, { create: false });
+  try {
+    const now = new Date();
+    if (values.ack !== undefined) {
+      if (!(await store.results.acknowledge(values.ack, now))) {
+        io.stderr.write(`pg-checkout results: no result awaiting acknowledgement has the key ${values.ack}\n`);
+        return 1;
+      }
+      io.stdout.write(`acknowledged ${values.ack}\n`);
+      return 0;
+    }
+    if (values.redeliver !== undefined) {
+      if (!(await store.results.redeliver(values.redeliver, now))) {
+        io.stderr.write(`pg-checkout results: no result has the key ${values.redeliver}\n`);
+        return 1;
+      }
+      io.stdout.write(`${values.redeliver} is due for delivery again: pg-checkout serve sends it to the shop's webhook within seconds\n`);
+      return 0;
+    }
+    const state = states[0] ?? 'pending';
+    const since = sinceOf(values.since);
+    const entries = await store.results.list({ state, limit: limit ?? 100, ...(since ? { since } : {}) });
+    if (values.json) io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    else if (entries.length === 0) io.stdout.write(state === 'pending' ? 'no result is waiting for the shop\n' : `no ${state === 'all' ? '' : `${state} `}result\n`);
+    else io.stdout.write(`${entries.map(describe).join('\n')}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+interface ResultsValues {
+  readonly ack?: string | undefined;
+  readonly redeliver?: string | undefined;
+  readonly url?: string | undefined;
+  readonly json?: boolean | undefined;
+  readonly limit?: string | undefined;
+  readonly since?: string | undefined;
+  readonly pending?: boolean | undefined;
+  readonly failing?: boolean | undefined;
+  readonly delivered?: boolean | undefined;
+  readonly all?: boolean | undefined;
 }
 
 async function runResults(args: string[], io: Io): Promise<number> {
@@ -79,15 +138,29 @@ async function runResults(args: string[], io: Io): Promise<number> {
     args,
     options: {
       ack: { type: 'string' },
+      redeliver: { type: 'string' },
       url: { type: 'string' },
       json: { type: 'boolean', default: false },
       limit: { type: 'string' },
+      since: { type: 'string' },
+      pending: { type: 'boolean' },
+      failing: { type: 'boolean' },
+      delivered: { type: 'boolean' },
+      all: { type: 'boolean' },
     },
     strict: true,
   });
+  const limitValue = values.limit === undefined ? undefined : Number(values.limit);
+  if (limitValue !== undefined && !(Number.isInteger(limitValue) && limitValue >= 1 && limitValue <= 500)) {
+    throw new CliError('--limit must be a whole number from 1 to 500');
+  }
+  if (values.url === undefined) return runOnStore(values, io, limitValue);
+  if (values.redeliver !== undefined || values.since !== undefined || values.failing || values.delivered || values.all) {
+    throw new CliError('--url lists pending results and acknowledges them; --redeliver, --since and the other states read the store');
+  }
   const secret = io.env['PG_HOOK_SECRET']?.trim();
   if (!secret) throw new CliError('PG_HOOK_SECRET is not set (the shared secret the service signs with)');
-  const base = (values.url ?? serviceUrl(io.env)).replace(/\/+$/, '');
+  const base = values.url.replace(/\/+$/, '');
 
   if (values.ack !== undefined) {
     const { status, value } = await call(`${base}${SERVICE_ROUTES.resultsAcknowledge}`, secret, { idempotency_key: values.ack });
@@ -100,10 +173,7 @@ async function runResults(args: string[], io: Io): Promise<number> {
     return 0;
   }
 
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 500)) {
-    throw new CliError('--limit must be a whole number from 1 to 500');
-  }
+  const limit = limitValue;
   const { status, value } = await call(`${base}${SERVICE_ROUTES.resultsPending}`, secret, limit === undefined ? {} : { limit });
   if (status !== 200) throw new CliError(refusalOf(value, status));
   const entries = (value as { results: OutboxEntry[] }).results;
@@ -119,7 +189,7 @@ function refusalOf(value: unknown, status: number): string {
 }
 
 export const resultsCommand: CliCommand = {
-  summary: 'list the results the shop has not acknowledged, or acknowledge one (the standalone service)',
+  summary: 'the results the service recorded (pending, failing, delivered), acknowledge or redeliver one',
   usage: RESULTS_USAGE,
   run: runResults,
 };

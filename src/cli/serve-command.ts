@@ -8,8 +8,13 @@ export const serveCommand: CliCommand = {
 
 Runs the merchant endpoint on PG_HOST:PG_PORT (127.0.0.1:8787 by default), configured by the PG_*
 environment variables (see .env.example); a missing or malformed one stops start-up naming it.
+What it must not forget (results and their delivery to the shop, watched payments, OTP counts) is
+kept in a store: SQLite under PG_DATA_DIR (default ./pg-checkout-data), or PostgreSQL at
+PG_DATABASE_URL for several instances. It asks the gateway about payments that finish after the
+customer left (every PG_RECONCILE_INTERVAL_SECONDS at most) and reports them like any result.
   --sandbox   host the sandbox gateway on the same port, and default every unset credential and
-              gateway address (PG_BATCH_SANDBOX_URL included) to the sandbox's`,
+              gateway address (PG_BATCH_SANDBOX_URL included) to the sandbox's; the sandbox keeps
+              its state in PG_DATA_DIR/sandbox-state.json across restarts`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
     const { serveFromEnv } = await import('./serve.ts');

@@ -136,7 +136,8 @@ describe('pg-checkout serve --sandbox', () => {
       });
     });
     const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
-      env: { ...process.env, PG_PORT: String(port) },
+      // The sandbox keeps its state, and serve its store, in a folder of the test's own.
+      env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/pg-cli-serve-`) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {

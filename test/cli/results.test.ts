@@ -1,9 +1,12 @@
 /**
- * `pg-checkout results [--ack KEY]` against a running service: what the shop has not acknowledged,
- * and acknowledging it, signed with PG_HOOK_SECRET from the environment.
+ * `pg-checkout results` beside a running service: what the shop has not acknowledged, read from the store,
+ * acknowledged or redelivered there, and the same over the service's signed routes (--url).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../../src/cli/main.ts';
 import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
@@ -23,6 +26,8 @@ const SECRET = 'cli-test-hook-secret-0123456789abcdef';
 const KEY = 'demo-1001:1700000001:captured';
 
 let service: RunningServer;
+/** The service's SQLite store, which the command reads as the service writes it. */
+const dataDir = mkdtempSync(join(tmpdir(), 'pg-results-cli-'));
 before(async () => {
   const gateway = createFakeGateway();
   service = await serve(
@@ -38,6 +43,7 @@ before(async () => {
       PG_PORT: '0',
       PG_BASE_PATH: '/pg',
       PG_HOOK_SECRET: SECRET,
+      PG_DATA_DIR: dataDir,
     },
     { logger: silentLogger, fetch: gateway.fetch },
   );
@@ -74,7 +80,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
     stdin: process.stdin,
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
-    env: { PG_HOOK_SECRET: SECRET, PG_PUBLIC_URL: service.url, PG_BASE_PATH: '/pg', ...env },
+    env: { PG_HOOK_SECRET: SECRET, PG_DATA_DIR: dataDir, ...env },
   });
   return { code, stdout, stderr };
 }
@@ -88,19 +94,32 @@ describe('pg-checkout results', () => {
     }
   });
 
-  it('lists the results the shop has not acknowledged, as lines or as JSON', async () => {
+  it('lists the results the shop has not acknowledged from the store, as lines or as JSON', async () => {
     const lines = await run([]);
     assert.equal(lines.code, 0);
-    assert.match(lines.stdout, new RegExp(`^${KEY}  success \\(captured\\)  demo-1001  recorded `));
-    const json = await run(['--json', '--url', service.endpointUrl], { PG_PUBLIC_URL: 'http://127.0.0.1:1' });
+    assert.match(lines.stdout, new RegExp(`^${KEY}  success \\(captured, return\\)  demo-1001  recorded `));
+    assert.match(lines.stdout, /0 deliveries tried/);
+    const json = await run(['--json', '--url', service.endpointUrl]);
     assert.equal(json.code, 0);
     assert.deepEqual((JSON.parse(json.stdout) as { result: { idempotency_key: string } }[]).map((entry) => entry.result.idempotency_key), [KEY]);
+    assert.equal((await run(['--delivered'])).stdout, 'no delivered result\n');
+    assert.equal((await run(['--since', '2999-01-01'])).stdout, 'no result is waiting for the shop\n');
   });
 
-  it('stops with a clear message without the secret, with another secret, or with no service', async () => {
-    const missing = await run([], { PG_HOOK_SECRET: '' });
+  it('stops with a clear message: no store here, or a bad option', async () => {
+    const elsewhere = await run([], { PG_DATA_DIR: join(dataDir, 'missing') });
+    assert.equal(elsewhere.code, 3);
+    assert.match(elsewhere.stderr, /PG_DATA_DIR: .*missing does not exist/);
+    const both = await run(['--failing', '--all']);
+    assert.equal(both.code, 2);
+    const since = await run(['--since', 'yesterday']);
+    assert.match(since.stderr, /--since must be a date/);
+  });
+
+  it('over --url: stops with a clear message without the secret, with another secret, or with no service', async () => {
+    const missing = await run(['--url', service.endpointUrl], { PG_HOOK_SECRET: '' });
     assert.deepEqual([missing.code, missing.stderr], [2, 'pg-checkout results: PG_HOOK_SECRET is not set (the shared secret the service signs with)\n']);
-    const wrong = await run([], { PG_HOOK_SECRET: 'another-secret-0123456789abcdef012345' });
+    const wrong = await run(['--url', service.endpointUrl], { PG_HOOK_SECRET: 'another-secret-0123456789abcdef012345' });
     assert.equal(wrong.code, 2);
     assert.match(wrong.stderr, /refused the signature: PG_HOOK_SECRET differs/);
     assert.ok(!wrong.stderr.includes('another-secret'));
@@ -109,12 +128,17 @@ describe('pg-checkout results', () => {
     assert.match(nobody.stderr, /could not be reached/);
   });
 
-  it('acknowledges a result once; an unknown key exits 1', async () => {
+  it('acknowledges a result once; an unknown key exits 1; a redelivered one is pending again', async () => {
     const first = await run(['--ack', KEY]);
     assert.deepEqual([first.code, first.stdout], [0, `acknowledged ${KEY}\n`]);
     const again = await run(['--ack', KEY]);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /no result awaiting acknowledgement has the key/);
     assert.equal((await run([])).stdout, 'no result is waiting for the shop\n');
+    assert.match((await run(['--delivered'])).stdout, new RegExp(`^${KEY} .*; acknowledged `));
+    const redelivered = await run(['--redeliver', KEY]);
+    assert.equal(redelivered.code, 0);
+    assert.match((await run([])).stdout, new RegExp(`^${KEY} `));
+    assert.equal((await run(['--redeliver', 'no-such-key'])).code, 1);
   });
 });

@@ -112,6 +112,8 @@ for (const shopUnderTest of SHOPS) {
           PG_RESULT_URL: `${shopUrl}/result`,
           PG_SHOP_URL: `${shopUrl}/`,
           PG_HOOK_SECRET: HOOK_SECRET,
+          // The service's store and the sandbox's state, in the test's own folder.
+          PG_DATA_DIR: join(dataDir, 'service'),
         },
         url: `${serviceUrl}/result.css`,
       });
