@@ -53,7 +53,8 @@ export default defineConfig(({ mode }) => {
       minify: false,
       lib: { entry: libraryEntries, formats: ['es'], fileName: (_format, name) => `${name}.js` },
       rolldownOptions: {
-        external: [/^node:/, /^lit(\/|$)/, /^@lit\//, /^zod(\/|$)/, /^msw(\/|$)/],
+        // The store's drivers are optional dependencies, loaded only when a store of theirs is opened.
+        external: [/^node:/, /^lit(\/|$)/, /^@lit\//, /^zod(\/|$)/, /^msw(\/|$)/, /^libsql(\/|$)/, /^pg(\/|$)/],
       },
     },
   };
