@@ -29,7 +29,33 @@ export {
 export { requestCookie } from './http.ts';
 export type { OrderState, OrderStatus } from '../core/order-status.ts';
 export { InMemoryResultLedger, type LedgerEntry, type ResultLedger } from './result-ledger.ts';
-export { InMemoryRateLimiter, type InMemoryRateLimiterOptions, type RateLimitDecision, type RateLimiter } from './rate-limit.ts';
+export {
+  InMemoryRateLimiter,
+  storeRateLimiter,
+  type InMemoryRateLimiterOptions,
+  type RateLimitDecision,
+  type RateLimiter,
+} from './rate-limit.ts';
+// The store: SQLite in a file, PostgreSQL for several instances, or memory (docs/endpoint.md, "The store").
+export { openStore, storeLocationFromEnv, DEFAULT_DATA_DIR, type OpenStoreOptions, type StoreLocation } from '../store/open.ts';
+export { createMemoryStore } from '../store/memory.ts';
+export { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
+export type {
+  NewWatch,
+  OrderMemory,
+  PaymentWatch,
+  RateCounter,
+  ResultFilter,
+  ResultStore,
+  Store,
+  StoredResult,
+  WatchKind,
+  WatchStore,
+} from '../store/store.ts';
+export { StoreOpenError, StoreUnavailableError } from '../store/store.ts';
+export { createReconciler, type PassSummary, type Reconciler, type ReconcilerOptions } from './reconciler.ts';
+export { recordAndReport, type ResultReporting } from './results.ts';
+export { DEFAULT_RECONCILE_INTERVAL_SECONDS, DEFAULT_AUTHORIZATION_HOLD_DAYS, type WatchSettings } from './watches.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from '../log/logger.ts';
 export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';

@@ -10,7 +10,6 @@
  * database, a schema newer than this code, a driver that is not installed. It never falls back to
  * memory.
  */
-import { resolve } from 'node:path';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from './store.ts';
 
@@ -26,11 +25,22 @@ export interface StoreLocation {
   readonly databaseUrl?: string;
 }
 
-/** Where the store is, from `PG_DATA_DIR` and `PG_DATABASE_URL`. */
-export function storeLocationFromEnv(env: Readonly<Record<string, string | undefined>>, cwd = process.cwd()): StoreLocation {
-  const dataDir = resolve(cwd, env['PG_DATA_DIR']?.trim() || DEFAULT_DATA_DIR);
+/**
+ * Where the store is, from `PG_DATA_DIR` (relative to `cwd`) and `PG_DATABASE_URL`. No `node:`
+ * import here: the endpoint's configuration reads this, and the endpoint also runs in browsers
+ * (msw) and edge runtimes.
+ */
+export function storeLocationFromEnv(env: Readonly<Record<string, string | undefined>>, cwd = workingDirectory()): StoreLocation {
+  const folder = env['PG_DATA_DIR']?.trim() || DEFAULT_DATA_DIR;
+  const absolute = folder.startsWith('/') || /^[A-Za-z]:[\\/]/.test(folder);
+  const dataDir = absolute ? folder : `${cwd.replace(/[\\/]+$/, '')}/${folder.replace(/^\.\//, '')}`;
   const databaseUrl = env['PG_DATABASE_URL']?.trim() || undefined;
   return databaseUrl === undefined ? { dataDir } : { dataDir, databaseUrl };
+}
+
+function workingDirectory(): string {
+  const running = (globalThis as { process?: { cwd?: () => string } }).process;
+  return running?.cwd?.() ?? '.';
 }
 
 /** A database URL fit for a log line: the password, if any, replaced. */
