@@ -1,0 +1,186 @@
+/**
+ * The reconciler: payments that were not final when the customer left are watched in the store,
+ * and a round asks CHECK_STATUS about the due ones and reports each change once, under the key of
+ * the payment's new state. Against the fake gateway, with the endpoint and the reconciler on one
+ * clock and one store.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createGatewayClient } from '../../src/gateway/client.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
+import type { VerifiedResult } from '../../src/server/config.ts';
+import { createReconciler } from '../../src/server/reconciler.ts';
+import { recordAndReport } from '../../src/server/results.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+import { ACCESS_CODE, API_ROOT, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { BASE_PATH, RETURN_URL, setup, SHOP_ORIGIN, START, type Harness } from './harness.ts';
+import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
+import { signParams } from '../../src/core/signature.ts';
+
+/** The gateway's signed return for an order, posted by the customer's browser. */
+async function postReturn(harness: Harness, reference: string, fields: Record<string, string> & { response_code: KnownResponseCode }) {
+  const signed = (await signParams(
+    {
+      access_code: ACCESS_CODE,
+      merchant_identifier: MERCHANT_IDENTIFIER,
+      language: 'en',
+      return_url: RETURN_URL,
+      merchant_reference: reference,
+      ...fields,
+      response_message: responseMessage(fields.response_code, 'en'),
+      status: expectedStatus(fields.response_code),
+    },
+    RESPONSE_PHRASE,
+    'sha256',
+  )) as Record<string, string>;
+  const answer = await harness.send(
+    new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(signed).toString(),
+    }),
+  );
+  assert.equal(answer.status, 303);
+}
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+function world() {
+  let clock = START.getTime();
+  const now = () => new Date(clock);
+  const store = createMemoryStore();
+  const reported: VerifiedResult[] = [];
+  const harness = setup({ store, resultLedger: undefined, now, onResult: (result) => void reported.push(result) });
+  const logs: string[] = [];
+  const log = createJsonLogger((line) => logs.push(line));
+  const gatewayState = { down: false };
+  const reconciler = createReconciler({
+    store,
+    gateway: createGatewayClient({
+      merchantIdentifier: MERCHANT_IDENTIFIER,
+      accessCode: ACCESS_CODE,
+      shaType: 'sha256',
+      requestPhrase: REQUEST_PHRASE,
+      responsePhrase: RESPONSE_PHRASE,
+      gatewayBaseUrl: GATEWAY_BASE_URL,
+      apiRoot: API_ROOT,
+      // The gateway as the reconciler reaches it: answering, or down behind a proxy answering 503.
+      fetch: (input, init) => (gatewayState.down ? Promise.resolve(new Response('<html>down</html>', { status: 503 })) : harness.gateway.fetch(input, init)),
+      retry: false,
+      now,
+    }),
+    log,
+    now,
+    questionsPerMinute: 60_000,
+    settings: { intervalSeconds: 60 },
+    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void reported.push(r), log, now })),
+  });
+  return {
+    harness,
+    store,
+    reported,
+    logs,
+    reconciler,
+    gatewayState,
+    advance(ms: number) {
+      clock += ms;
+    },
+  };
+}
+
+describe('the reconciler', () => {
+  it('reports a bill paid at the counter once, after it was issued and while nobody is on the page', async () => {
+    const w = world();
+    const issued = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(issued.status, 200);
+    const watch = await w.store.watches.get('order-1001');
+    assert.equal(watch?.kind, 'bill');
+    w.harness.gateway.holds('order-1001', 'bill_issued', { svcId: '1700000042' });
+
+    w.advance(2 * MINUTE);
+    assert.deepEqual(await w.reconciler.runDue(), { asked: 1, reported: 0, ended: 0, failed: 0 }, 'unpaid: nothing to report');
+
+    w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000042' });
+    w.advance(10 * MINUTE);
+    const round = await w.reconciler.runDue();
+    assert.equal(round.reported, 1);
+    const [paid] = w.reported;
+    assert.equal(paid?.order_state, 'captured');
+    assert.equal(paid?.outcome, 'success');
+    assert.equal(paid?.source, 'reconcile');
+    assert.equal(paid?.idempotency_key, 'order-1001:1700000042:captured');
+    assert.equal(paid?.amount, 250_000);
+    assert.equal(paid?.currency, 'EGP');
+    assert.ok((await w.store.watches.get('order-1001'))?.ended_at, 'a paid bill is final');
+    w.advance(DAY);
+    assert.equal((await w.reconciler.runDue()).asked, 0, 'nothing left to ask');
+    assert.equal(w.reported.length, 1);
+  });
+
+  it('reports an authorization voided at the end of its hold, asked soon after the hold ends', async () => {
+    const w = world();
+    w.harness.gateway.holds('order-2002', 'authorized', { svcId: '1700000077', amount: 19_900 });
+    await postReturn(w.harness, 'order-2002', { command: 'AUTHORIZATION', amount: '19900', currency: 'SAR', response_code: '02000', svc_id: '1700000077' });
+    assert.equal(w.reported[0]?.order_state, 'authorized');
+    const watch = await w.store.watches.get('order-2002');
+    assert.equal(watch?.kind, 'authorization');
+    assert.equal(watch?.due_at, new Date(START.getTime() + 7 * DAY).toISOString());
+
+    // Asked a few times with growing waits, then right after the hold ends.
+    for (let step = 0; step < 12; step++) {
+      w.advance(DAY);
+      await w.reconciler.runDue();
+      if (step === 6) w.harness.gateway.holds('order-2002', 'voided', { svcId: '1700000077', amount: 19_900 });
+    }
+    const voided = w.reported.filter((result) => result.order_state === 'voided');
+    assert.equal(voided.length, 1);
+    assert.equal(voided[0]?.idempotency_key, 'order-2002:1700000077:voided');
+    assert.equal(voided[0]?.outcome, 'failure');
+    assert.ok((await w.store.watches.get('order-2002'))?.ended_at);
+  });
+
+  it('never turns "order not found" into a result, and stops asking when the watch expires', async () => {
+    const w = world();
+    const form = await w.harness.post('/hosted-page', { merchant_reference: 'order-3003', language: 'en', command: 'PURCHASE' });
+    assert.equal(form.status, 200);
+    assert.equal((await w.store.watches.get('order-3003'))?.kind, 'in_progress');
+    for (let step = 0; step < 30; step++) {
+      w.advance(10 * MINUTE);
+      await w.reconciler.runDue();
+    }
+    assert.deepEqual(w.reported, []);
+    const ended = await w.store.watches.get('order-3003');
+    assert.equal(ended?.end_reason, 'expired');
+    assert.ok(w.logs.some((line) => JSON.parse(line).event === 'watch_expired'));
+  });
+
+  it('waits longer when the gateway does not answer, and pauses the round after two unanswered questions', async () => {
+    const w = world();
+    for (const reference of ['order-1001', 'order-2002', 'order-3003']) {
+      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
+      await w.store.watches.watch(
+        {
+          merchant_reference: reference,
+          kind: 'authorization',
+          language: 'en',
+          last_state: 'authorized',
+          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
+          next_check_at: START.toISOString(),
+        },
+        START,
+      );
+    }
+    w.gatewayState.down = true;
+    const round = await w.reconciler.runDue();
+    assert.deepEqual([round.asked, round.failed], [2, 2], 'the third is handed back, not asked');
+    assert.ok(w.logs.some((line) => JSON.parse(line).event === 'reconcile_paused'));
+    const watches = await w.store.watches.list({ active: true, limit: 10 });
+    const asked = watches.filter((watch) => watch.checks === 1);
+    assert.equal(asked.length, 2);
+    for (const watch of asked) {
+      assert.equal(watch.last_error, 'http_error 503');
+      assert.ok(Date.parse(watch.next_check_at) >= START.getTime() + 2 * MINUTE, 'backed off past one interval');
+    }
+  });
+});
