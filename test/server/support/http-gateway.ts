@@ -1,0 +1,58 @@
+/**
+ * The fake gateway of the endpoint's tests (fake-gateway.ts) over real HTTP on a loopback port, for
+ * a `pg-checkout serve` running in another process: `PG_GATEWAY_BASE_URL` points at `origin`, and
+ * every request reaches the fake's `fetch` as if sent to its usual address. It checks each
+ * request's signature and schema, and answers CHECK_STATUS, signed with the response phrase, from
+ * the orders it holds (`fake.holds(…)`).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE, type FakeGateway } from '../fake-gateway.ts';
+
+export interface HttpGateway {
+  readonly fake: FakeGateway;
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  /** The PG_* settings that point `serve` at this gateway with the fake's credentials. */
+  readonly env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startHttpGateway(): Promise<HttpGateway> {
+  const fake = createFakeGateway();
+  const server: Server = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answer = await fake.fetch(`${GATEWAY_BASE_URL}${request.url ?? '/'}`, {
+        method: request.method ?? 'GET',
+        headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
+        ...(body === '' ? {} : { body }),
+      });
+      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      response.end(await answer.text());
+    })().catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    fake,
+    origin,
+    env: {
+      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
+      PG_ACCESS_CODE: ACCESS_CODE,
+      PG_SHA_TYPE: 'SHA-256',
+      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
+      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
+      PG_GATEWAY_BASE_URL: origin,
+      PG_CHECKOUT_URL: origin,
+      PG_API_ROOT: API_ROOT,
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,52 @@
+/**
+ * The gateway's return to the endpoint's `/return` after a card payment, as the customer's browser
+ * posts it: the fields signed with the fake gateway's response phrase (fake-gateway.ts). The
+ * endpoint believes none of it until CHECK_STATUS confirms it.
+ */
+import { expectedStatus, responseMessage, type KnownResponseCode } from '../../../src/core/response.ts';
+import { signParams } from '../../../src/core/signature.ts';
+import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from '../fake-gateway.ts';
+
+export interface ReturnOptions {
+  readonly svcId: string;
+  readonly amount?: number;
+  readonly currency?: string;
+  readonly code?: KnownResponseCode;
+  /** PURCHASE (default) or AUTHORIZATION. */
+  readonly command?: 'PURCHASE' | 'AUTHORIZATION';
+  readonly language?: 'en' | 'ar';
+}
+
+/** The signed return fields of a payment of `reference` (a PURCHASE unless told), urlencoded. */
+export async function signedReturn(reference: string, options: ReturnOptions): Promise<string> {
+  const code = options.code ?? '14000';
+  const fields = (await signParams(
+    {
+      access_code: ACCESS_CODE,
+      merchant_identifier: MERCHANT_IDENTIFIER,
+      language: options.language ?? 'en',
+      command: options.command ?? 'PURCHASE',
+      merchant_reference: reference,
+      amount: String(options.amount ?? 250_000),
+      currency: options.currency ?? 'EGP',
+      svc_id: options.svcId,
+      response_code: code,
+      response_message: responseMessage(code, 'en'),
+      status: expectedStatus(code),
+    },
+    RESPONSE_PHRASE,
+    'sha256',
+  )) as Record<string, string>;
+  return new URLSearchParams(fields).toString();
+}
+
+/** Posts a signed return body to `<endpointUrl>/return` (redirects not followed). */
+export function postReturn(endpointUrl: string, body: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${endpointUrl}/return`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+    ...(signal ? { signal } : {}),
+  });
+}
