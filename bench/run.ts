@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: measures pg-checkout against Adyen Web and Braintree Drop-in in one run and
- * writes `bench/results.md`. Sections: bundle size, signer, merchant endpoint under load, first
- * render and installments re-render in headless Chromium. Every loop is bounded in count and
- * time, and all traffic stays on 127.0.0.1.
+ * writes `bench/results.md`. Sections: bundle size, signer, merchant endpoint under load, the
+ * durable store (records per second, and the return route with each store), first render and
+ * installments re-render in headless Chromium. Every loop is bounded in count and time, and all
+ * traffic stays on 127.0.0.1.
  *
  *   npm run bench                        full run, writes bench/results.md
  *   npm run bench -- --quick             short loops, writes bench/results.quick.md (not committed)
@@ -21,8 +22,9 @@ import { renderResults, type SectionResult } from './report.ts';
 import { benchSigner } from './signer.ts';
 import { measureSchemaCosts, schemaCostTables } from './schema-cost.ts';
 import { measureAll, sizeSection } from './size.ts';
+import { benchStore } from './store.ts';
 
-const SECTIONS = ['size', 'signer', 'endpoint', 'first-render', 'installments'] as const;
+const SECTIONS = ['size', 'signer', 'endpoint', 'store', 'first-render', 'installments'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -45,6 +47,10 @@ const settings = {
   installments: { loads: quick ? 1 : 5, changesPerLoad: quick ? 10 : 25, timeoutMs: 60_000 },
   signer: { durationMs: quick ? 300 : 2000, maxIterations: 5_000_000 },
   endpoint: { durationSeconds: quick ? 2 : 5, warmUpSeconds: 1, rounds: quick ? 1 : 2, connections: 10 },
+  store: {
+    record: { durationMs: quick ? 400 : 2000, maxRecords: 20_000, rounds: 3, concurrency: 10 },
+    http: { durationSeconds: quick ? 2 : 5, warmUpSeconds: 1, rounds: quick ? 1 : 2, connections: 10 },
+  },
 };
 
 function log(message: string): void {
@@ -70,6 +76,10 @@ async function main(): Promise<void> {
   if (wanted('endpoint')) {
     log('merchant endpoint under load');
     sections.push(await benchEndpoint(settings.endpoint));
+  }
+  if (wanted('store')) {
+    log('durable store: records per second, and the return route with each store');
+    sections.push(await benchStore(settings.store, log));
   }
   if (wanted('first-render') || wanted('installments')) {
     const browser = await launchBrowser();
