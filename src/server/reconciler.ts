@@ -39,7 +39,7 @@ export interface ReconcilerOptions {
   readonly settings?: Partial<WatchSettings>;
   /** Questions per minute across all payments, to stay well under a gateway rate limit (default 60). */
   readonly questionsPerMinute?: number;
-  /** Watches one pass takes at once (default 20). */
+  /** Watches one pass takes at once (default 10). */
   readonly batchSize?: number;
   /** How often the background loop looks for due watches (default: every 5 s). */
   readonly pollIntervalMs?: number;
@@ -67,15 +67,19 @@ export interface Reconciler {
 
 /** A pass stops asking after this many unanswered questions in a row: the gateway is down or limiting. */
 const FAILURES_BEFORE_PAUSE = 2;
-/** How long a claimed watch is held from other instances while this one asks. */
-const CLAIM_MS = 5 * 60_000;
+/**
+ * How long a claimed watch is held from other instances while this one asks: a round of 10
+ * questions, paced a second apart, each within the client's 10-second limit, fits in it; a killed
+ * process delays its claimed watches by at most this.
+ */
+const CLAIM_MS = 2 * 60_000;
 
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { store, gateway, log } = options;
   const now = options.now ?? (() => new Date());
   const settings: WatchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.settings };
   const gapMs = 60_000 / (options.questionsPerMinute ?? 60);
-  const batchSize = options.batchSize ?? 20;
+  const batchSize = options.batchSize ?? 10;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let lastQuestionAt = 0;
   let timer: ReturnType<typeof setInterval> | undefined;

@@ -146,7 +146,8 @@ export async function serve(
           availability,
         });
   // The back-office client of the reconciler and the health route: the same path to the gateway as the endpoint's.
-  const gateway = createGatewayClient({ ...connectionOf(config), fetch: fetchImpl, retry: false, logger: log, now });
+  // Ten seconds a question: a round of the reconciler must fit in its claim (reconciler.ts).
+  const gateway = createGatewayClient({ ...connectionOf(config), fetch: fetchImpl, retry: false, timeoutMs: 10_000, logger: log, now });
   const serviceHandlers = [
     createResultsRoutes({ results, secret: config.hookSecret, basePath: config.basePath, log, now }),
     createResultPage({ results, basePath: config.basePath, shopUrl: config.shopUrl }),
