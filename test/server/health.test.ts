@@ -1,0 +1,83 @@
+/**
+ * `GET {base}/health` of `pg-checkout serve`, as a load balancer asks it over loopback: 200 while
+ * the store works, 503 while it does not; the body says whether the gateway answers, asked at
+ * most every 30 seconds.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { silentLogger } from '../../src/log/logger.ts';
+import { serve, type RunningServer } from '../../src/server/serve.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
+import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+
+const running: RunningServer[] = [];
+after(() => Promise.all(running.map((server) => server.close())));
+
+async function start(options: { store: Store; gatewayDown?: () => boolean; now?: () => Date }) {
+  const gateway = createFakeGateway();
+  const server = await serve(
+    {
+      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
+      PG_ACCESS_CODE: ACCESS_CODE,
+      PG_SHA_TYPE: 'SHA-256',
+      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
+      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
+      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
+      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
+      PG_API_ROOT: API_ROOT,
+      PG_PORT: '0',
+      PG_BASE_PATH: '/pg',
+    },
+    {
+      store: options.store,
+      logger: silentLogger,
+      ...(options.now ? { now: options.now } : {}),
+      fetch: (input, init) => (options.gatewayDown?.() ? Promise.reject(new TypeError('fetch failed')) : gateway.fetch(input, init)),
+    },
+  );
+  running.push(server);
+  return { server, gateway };
+}
+
+const health = async (server: RunningServer) => {
+  const response = await fetch(`${server.endpointUrl}/health`);
+  return { status: response.status, body: (await response.json()) as Record<string, { status?: string; engine?: string; reason?: string }> & { status: string } };
+};
+
+describe('the health route', () => {
+  it('answers 200 with the store and the gateway answering', async () => {
+    const { server, gateway } = await start({ store: createMemoryStore() });
+    const { status, body } = await health(server);
+    assert.equal(status, 200);
+    assert.equal(body.status, 'ok');
+    assert.deepEqual([body['store']?.engine, body['store']?.status, body['gateway']?.status], ['memory', 'ok', 'ok']);
+    assert.equal(gateway.calls.filter((call) => call.request['query_command'] === 'CHECK_STATUS').length, 1);
+    await health(server);
+    assert.equal(gateway.calls.length, 1, 'the gateway is asked at most every 30 seconds');
+  });
+
+  it('still answers 200 when the gateway is down, saying so (every instance shares the gateway)', async () => {
+    const { server } = await start({ store: createMemoryStore(), gatewayDown: () => true });
+    const { status, body } = await health(server);
+    assert.equal(status, 200);
+    assert.equal(body['gateway']?.status, 'unreachable');
+    assert.equal(body['gateway']?.reason, 'connection');
+  });
+
+  it('answers 503 while the store cannot be used, and 200 again once it can', async () => {
+    const inner = createMemoryStore();
+    let down = true;
+    const store: Store = {
+      ...inner,
+      ping: () => (down ? Promise.reject(new StoreUnavailableError('connection', 'the database connection was lost')) : inner.ping()),
+    };
+    const { server } = await start({ store });
+    const failing = await health(server);
+    assert.equal(failing.status, 503);
+    assert.deepEqual([failing.body.status, failing.body['store']?.status], ['unavailable', 'unavailable']);
+    assert.match(failing.body['store']?.reason ?? '', /connection was lost/);
+    down = false;
+    assert.equal((await health(server)).status, 200);
+  });
+});
