@@ -3,9 +3,11 @@
 //   --chromium  finds the Chromium the browser tests drive, or installs Debian's package when it
 //               can (root + apt), or stops with the exact command to run;
 //   --php       the same for PHP's command line (Debian's php-cli), which runs the example PHP shop
-//               in the end-to-end suite.
+//               in the end-to-end suite;
+//   --postgres  the same for PostgreSQL (Debian's postgresql), whose initdb and server the store's
+//               tests run in a throwaway folder, unless PG_TEST_DATABASE_URL names a server to use.
 // No step downloads a browser build of its own: that fails on a closed network.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
 const want = new Set(process.argv.slice(2));
@@ -70,6 +72,41 @@ function ensurePhp() {
   process.exit(1);
 }
 
+function findInitdb() {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  return readdirSync(root)
+    .map((version) => `${root}/${version}/bin/initdb`)
+    .find((path) => existsSync(path));
+}
+
+function ensurePostgres() {
+  if (process.env.PG_TEST_DATABASE_URL) {
+    console.log('postgres: the server PG_TEST_DATABASE_URL names');
+    return;
+  }
+  const found = findInitdb();
+  if (found) {
+    console.log(`postgres: ${found}`);
+    return;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log("postgres: not found, installing Debian's postgresql package");
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', 'postgresql'], { stdio: 'inherit', env });
+    if (findInitdb()) return;
+  }
+  console.error(
+    "postgres: not found. Install Debian's package and run the tests again:\n" +
+      '  sudo apt-get update && sudo apt-get install -y postgresql\n' +
+      'or set PG_TEST_DATABASE_URL to a PostgreSQL server where the tests may create databases.',
+  );
+  process.exit(1);
+}
+
 if (want.has('--deps')) ensureDependencies();
 if (want.has('--chromium')) ensureChromium();
 if (want.has('--php')) ensurePhp();
+if (want.has('--postgres')) ensurePostgres();
