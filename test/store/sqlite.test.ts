@@ -167,50 +167,74 @@ describe('the SQLite store, shared by two stores on one file', () => {
 });
 
 describe('the SQLite store, shared by two processes', () => {
-  it('keeps every row of two processes recording into one new file at once, none twice', async () => {
+  it('keeps every row of two processes writing one new file at the same time, none twice', async () => {
+    const KEYS = 200;
     const dataDir = newFolder();
     const script = join(scratch, 'writer.mts');
     const sqliteModule = fileURLToPath(new URL('../../src/store/sqlite.ts', import.meta.url));
     const contractModule = fileURLToPath(new URL('./store-contract.ts', import.meta.url));
-    // Each writer records 100 keys of its own and the same 100 shared keys, and reports its firsts.
+    // Each writer opens the store (both migrating the new file at once), says so, waits for the
+    // word, then records KEYS keys of its own and the same KEYS shared keys, and reports its firsts.
     writeFileSync(
       script,
-      `import { openSqliteStore } from ${JSON.stringify(sqliteModule)};
+      `import { once } from 'node:events';
+import { openSqliteStore } from ${JSON.stringify(sqliteModule)};
 import { at, resultOf } from ${JSON.stringify(contractModule)};
 const [dataDir, name] = process.argv.slice(2);
 const store = await openSqliteStore(dataDir, { dataDir });
+process.stdout.write('ready\\n');
+await once(process.stdin, 'data');
 const firsts = [];
-for (let index = 0; index < 100; index += 1) {
+// The second writer takes the shared keys from the other end: the two meet in the middle.
+const order = Array.from({ length: ${KEYS} }, (_, index) => (name === 'writer-b' ? ${KEYS - 1} - index : index));
+for (const index of order) {
   await store.results.record(resultOf(name + '-' + index, 'captured'), at(index));
   const shared = await store.results.record(resultOf('shared-' + index, 'captured'), at(index));
   if (shared.first) firsts.push(index);
+  // Paced like a server between requests: SQLite's busy handler sleeps, and a writer that never
+  // pauses would keep the lock until it is done, leaving nothing for the other to race.
+  await new Promise((resolve) => setTimeout(resolve, 1));
 }
 await store.close();
-process.stdout.write(JSON.stringify(firsts));
+process.stdout.write(JSON.stringify(firsts) + '\\n');
+process.exit(0);
 `,
     );
-    const run = (name: string): Promise<number[]> =>
-      new Promise((resolveRun, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, name], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-        child.on('error', reject);
-        child.on('exit', (code) => (code === 0 ? resolveRun(JSON.parse(out) as number[]) : reject(new Error(`${name} exited ${code}: ${err}`))));
+    const writers = ['writer-a', 'writer-b'].map((name) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', script, dataDir, name], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const ready = new Promise<void>((resolveReady, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.startsWith('ready\n')) resolveReady();
+        });
+        child.on('exit', (code) => reject(new Error(`${name} exited ${code} before it was ready: ${err}`)));
       });
-    const [first, second] = await Promise.all([run('writer-a'), run('writer-b')]);
+      const done = new Promise<number[]>((resolveDone, reject) => {
+        child.on('error', reject);
+        child.on('exit', (code) =>
+          code === 0 ? resolveDone(JSON.parse(out.slice('ready\n'.length)) as number[]) : reject(new Error(`${name} exited ${code}: ${err}`)),
+        );
+      });
+      return { child, ready, done };
+    });
+    await Promise.all(writers.map((writer) => writer.ready));
+    for (const writer of writers) writer.child.stdin.end('go');
+    const [first, second] = await Promise.all(writers.map((writer) => writer.done));
 
     const store = await openIn(dataDir);
     try {
-      const rows = await store.results.list({ state: 'all', limit: 1000 });
+      const rows = await store.results.list({ state: 'all', limit: 10 * KEYS });
       const keys = rows.map((row) => row.result.idempotency_key);
-      assert.equal(rows.length, 300);
-      assert.equal(new Set(keys).size, 300);
+      assert.equal(rows.length, 3 * KEYS);
+      assert.equal(new Set(keys).size, 3 * KEYS);
       for (const name of ['writer-a', 'writer-b', 'shared']) {
-        assert.equal(keys.filter((key) => key.startsWith(`${name}-`)).length, 100, name);
+        assert.equal(keys.filter((key) => key.startsWith(`${name}-`)).length, KEYS, name);
       }
-      assert.deepEqual([...first, ...second].sort((x, y) => x - y), Array.from({ length: 100 }, (_, index) => index), 'each shared key first once');
+      const firsts = [...(first ?? []), ...(second ?? [])].sort((x, y) => x - y);
+      assert.deepEqual(firsts, Array.from({ length: KEYS }, (_, index) => index), 'each shared key first once');
     } finally {
       await store.close();
     }
