@@ -53,7 +53,7 @@ import {
   watchPayment,
   withSavedCard,
 } from './results.ts';
-import { threeDsWatch, unconfirmedWatch } from './watches.ts';
+import { savedCardWatch, threeDsWatch, unconfirmedWatch } from './watches.ts';
 import type { EndpointRuntime } from './route.ts';
 
 /** Parameters with this prefix belong to the merchant (routing, tracking) and are never verified. */
@@ -204,6 +204,9 @@ async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Pro
   const result = await confirmedSavedCard(tokenization, tokenization.token_name, language, runtime);
   if (result) return deliverResult(result, flow);
   runtime.log.warn('result_unconfirmed', { merchant_reference: order.merchant_reference, source: 'save-card' });
+  // The token list could not be read: the reconciler asks GET_TOKENS until it answers.
+  const { settings } = runtime;
+  await watchPayment(runtime, savedCardWatch({ ...order, language }, tokenization.token_name, tokenization, settings.now().getTime(), settings.watchSettings));
   return flow.present.unconfirmed(order.merchant_reference, 'save-card');
 }
 

@@ -4,7 +4,7 @@
  * never timers in memory, so a restart loses nothing and several instances split the work: each
  * pass claims the watches due now (SKIP LOCKED on PostgreSQL) and holds them while it asks.
  *
- * For each claimed watch it asks CHECK_STATUS (once, through the back-office client: no retries of
+ * For each claimed watch it asks CHECK_STATUS (a saved card: GET_TOKENS) (once, through the back-office client: no retries of
  * its own, the schedule is the retry) and compares the order's state with the one last read:
  * - a forward move (a bill paid, an authorization voided at the end of its hold, a 3-D Secure
  *   check finished, a capture whose answer was lost now visible) becomes a result with its own
@@ -19,14 +19,20 @@ import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { canMoveOrderState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
 import { parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
-import type { CheckStatusResponse } from '../core/schemas/index.ts';
+import { formatDateTimeWithOffset } from '../core/dates.ts';
+import { getTokensRequest, getTokensResponse, type CheckStatusResponse, type GetTokensResponse } from '../core/schemas/index.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
 import { StoreUnavailableError, type PaymentWatch, type Store } from '../store/store.ts';
+import type { OperationSpec } from '../gateway/call.ts';
+import { savedCardResult, tokenLookupOf } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
+
+const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
+const DAY_MS = 24 * 3600_000;
 
 export interface ReconcilerOptions {
   readonly store: Pick<Store, 'watches'>;
@@ -105,22 +111,79 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   };
 
+  const unanswered = async (watch: PaymentWatch, error: unknown, at: number): Promise<false> => {
+    if (!(error instanceof GatewayUnavailableError)) throw error;
+    log.warn('reconcile_unanswered', { merchant_reference: watch.merchant_reference, reason: error.kind, http_status: error.httpStatus });
+    await store.watches.update(watch.merchant_reference, {
+      next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
+      checked: 1,
+      last_error: error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`,
+    });
+    return false;
+  };
+
+  /**
+   * A card saved without a payment: GET_TOKENS (the token kept and ACTIVE) confirms it, as at the
+   * return. Reported once the list answers, whatever it says; a refused question is asked again.
+   */
+  const checkSavedCard = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
+    const at = now().getTime();
+    const reference = watch.merchant_reference;
+    const tokenName = typeof watch.detail?.['token_name'] === 'string' ? watch.detail['token_name'] : undefined;
+    const tokenization = (watch.detail?.['tokenization'] ?? {}) as Readonly<Record<string, unknown>>;
+    if (tokenName === undefined) {
+      await store.watches.end(reference, new Date(at), 'invalid');
+      counts.ended += 1;
+      return true;
+    }
+    let answer: GetTokensResponse;
+    try {
+      ({ answer } = await gateway.call(GET_TOKENS, {
+        language: watch.language,
+        retry: false,
+        params: {
+          query_command: 'GET_TOKENS',
+          language: watch.language,
+          // The token was made when the watch began, a return's time before at most.
+          from_date: formatDateTimeWithOffset(Date.parse(watch.created_at) - DAY_MS),
+          token_status: 'ACTIVE',
+        },
+      }));
+    } catch (error) {
+      return unanswered(watch, error, at);
+    }
+    const lookup = tokenLookupOf(answer, tokenName);
+    if (lookup) {
+      await options.report(savedCardResult(tokenization, tokenName, lookup.listed, watch.language));
+      counts.reported += 1;
+      await store.watches.end(reference, new Date(at), lookup.listed ? 'saved' : 'not_saved');
+      counts.ended += 1;
+      return true;
+    }
+    if (at >= Date.parse(watch.expires_at)) {
+      log.warn('watch_expired', { merchant_reference: reference, kind: watch.kind });
+      await store.watches.end(reference, new Date(at), 'expired');
+      counts.ended += 1;
+      return true;
+    }
+    await store.watches.update(reference, {
+      next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
+      checked: 1,
+      last_error: `refused ${answer.response_code ?? ''}`.trim(),
+    });
+    return true;
+  };
+
   /** Asks about one watch; true when the gateway answered. */
   const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
+    if (watch.kind === 'saved_card') return checkSavedCard(watch, counts);
     const at = now().getTime();
     const reference = watch.merchant_reference;
     let reading: { status: OrderStatus; answer: CheckStatusResponse };
     try {
       reading = await ask(watch);
     } catch (error) {
-      if (!(error instanceof GatewayUnavailableError)) throw error;
-      log.warn('reconcile_unanswered', { merchant_reference: reference, reason: error.kind, http_status: error.httpStatus });
-      await store.watches.update(reference, {
-        next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
-        checked: 1,
-        last_error: error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`,
-      });
-      return false;
+      return unanswered(watch, error, at);
     }
     const { status } = reading;
     const state = status.state;

@@ -205,7 +205,7 @@ const SAVED_CARD_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The gateway's code for a service the account does not have: it keeps no tokens at all. */
 const SERVICE_NOT_ACTIVATED = '00014';
 
-type TokenLookup = { readonly listed: TokenListEntry | undefined } | undefined;
+export type TokenLookup = { readonly listed: TokenListEntry | undefined } | undefined;
 
 /**
  * Whether the gateway keeps `tokenName` for the merchant: GET_TOKENS lists only kept tokens (a
@@ -234,11 +234,20 @@ async function lookUpToken(tokenName: string, language: Language, runtime: Endpo
     log.warn('saved_card_unconfirmed', { reason: error.code });
     return undefined;
   }
+  const lookup = tokenLookupOf(answer, tokenName);
+  if (!lookup) log.warn('saved_card_unconfirmed', { reason: 'gateway_refused', response_code: answer.response_code });
+  return lookup;
+}
+
+/**
+ * What a verified GET_TOKENS answer says of `tokenName`: listed ACTIVE, or not kept (an account
+ * without tokenization keeps none); undefined when the gateway refused the question.
+ */
+export function tokenLookupOf(answer: GetTokensResponse, tokenName: string): TokenLookup {
   if (classifyResponse(answer) === 'success') {
     return { listed: answer.data_list?.find((entry) => entry.token_name === tokenName && entry.token_status === 'ACTIVE') };
   }
   if (parseResponseCode(answer.response_code)?.code === SERVICE_NOT_ACTIVATED) return { listed: undefined };
-  log.warn('saved_card_unconfirmed', { reason: 'gateway_refused', response_code: answer.response_code });
   return undefined;
 }
 
@@ -266,9 +275,20 @@ export async function confirmedSavedCard(
 ): Promise<VerifiedResult | undefined> {
   const lookup = await lookUpToken(tokenName, language, runtime);
   if (!lookup) return undefined;
+  const result = savedCardResult(tokenization, tokenName, lookup.listed, language);
+  if (result.error) runtime.log.warn('card_not_saved', { merchant_reference: result.merchant_reference });
+  return result;
+}
+
+/**
+ * The result of a card saved without a payment, once GET_TOKENS has answered: `success` with
+ * `saved_card` when it lists the token, else `failure` (`card_not_saved`). Nothing was charged
+ * (`order_state` `not_found`); the key is the token's, so a replay answers the first result. The
+ * return and the reconciler (a list that could not be read at the return) build it alike.
+ */
+export function savedCardResult(tokenization: Answer, tokenName: string, listed: TokenListEntry | undefined, language: Language): VerifiedResult {
   const reference = text(tokenization['merchant_reference']) ?? '';
-  const saved = lookup.listed ? savedCardOf(lookup.listed) : undefined;
-  if (!saved) runtime.log.warn('card_not_saved', { merchant_reference: reference });
+  const saved = listed ? savedCardOf(listed) : undefined;
   return {
     merchant_reference: reference,
     outcome: saved ? 'success' : 'failure',

@@ -53,6 +53,7 @@ const WATCHED_AFTER_DUE: Readonly<Record<WatchKind, number>> = {
   authorization: 2 * DAY,
   in_progress: DAY,
   money_call: DAY,
+  saved_card: DAY,
 };
 
 /** The states in which a payment of this kind may still change by itself (or by the customer). */
@@ -61,6 +62,8 @@ const OPEN_STATES: Readonly<Record<WatchKind, readonly OrderState[]>> = {
   authorization: ['authorized', 'pending', 'not_found', 'unknown'],
   in_progress: ['pending', 'not_found', 'failed', 'unknown'],
   money_call: ['not_found', 'unknown'],
+  // Asked with GET_TOKENS, not CHECK_STATUS: the order holds no payment, whatever the list says.
+  saved_card: ['not_found', 'unknown'],
 };
 
 /** True when a payment of this kind in this state will not change by itself any more. */
@@ -142,6 +145,28 @@ export function billWatch(basis: WatchBasis, expiresAt: number, now: number, set
 /** A back-office money call ended `unknown`; `before` is where the order stood before it. */
 export function moneyCallWatch(basis: WatchBasis, before: OrderState, now: number, settings: WatchSettings): NewWatch {
   return newWatch('money_call', basis, before, now + settings.intervalSeconds * 1000, now, settings);
+}
+
+/**
+ * A card saved without a payment whose token list could not be read at the return: the reconciler
+ * asks GET_TOKENS until it answers. `tokenization` is the gateway's verified answer of the saving
+ * (its reference, code, message and status), kept with the token to build the result.
+ */
+export function savedCardWatch(
+  basis: WatchBasis,
+  tokenName: string,
+  tokenization: Readonly<Record<string, unknown>>,
+  now: number,
+  settings: WatchSettings,
+): NewWatch {
+  const answered: Record<string, unknown> = {};
+  for (const name of ['merchant_reference', 'response_code', 'response_message', 'status', 'language', 'service_command']) {
+    if (tokenization[name] !== undefined) answered[name] = tokenization[name];
+  }
+  return {
+    ...newWatch('saved_card', basis, 'unknown', now + settings.intervalSeconds * 1000, now, settings),
+    detail: { token_name: tokenName, tokenization: answered },
+  };
 }
 
 /** The watch a recorded result calls for: an authorization until captured or voided, a pending payment until it ends. */

@@ -11,7 +11,7 @@
 import type { Database } from 'libsql';
 import type { ClientBase } from 'pg';
 import type { VerifiedResult } from '../core/verified-result.ts';
-import { StoreOpenError, type NewWatch, type PaymentWatch, type StoredResult } from './store.ts';
+import { StoreOpenError, type JsonObject, type NewWatch, type PaymentWatch, type StoredResult } from './store.ts';
 
 export interface Migration {
   readonly version: number;
@@ -71,6 +71,11 @@ export const SQLITE_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'watch details',
+    sql: `ALTER TABLE pg_checkout_watches ADD COLUMN detail TEXT CHECK (detail IS NULL OR json_valid(detail));`,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: readonly Migration[] = [
@@ -123,6 +128,12 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
         window_ends_at BIGINT NOT NULL
       );
     `,
+  },
+  {
+    version: 2,
+    name: 'watch details',
+    // Text, as the results' JSON is read: one mapping serves both engines.
+    sql: `ALTER TABLE pg_checkout_watches ADD COLUMN detail TEXT;`,
   },
 ];
 
@@ -228,11 +239,13 @@ export interface WatchRow {
   readonly created_at: number;
   readonly ended_at: number | null;
   readonly end_reason: string | null;
+  /** JSON text (version 2). */
+  readonly detail: string | null;
 }
 
 /** The columns of a `pg_checkout_watches` row, for SELECT and RETURNING lists. */
 export const WATCH_COLUMNS =
-  'merchant_reference, kind, svc_id, amount, currency, language, last_state, due_at, expires_at, next_check_at, checks, last_error, created_at, ended_at, end_reason';
+  'merchant_reference, kind, svc_id, amount, currency, language, last_state, due_at, expires_at, next_check_at, checks, last_error, created_at, ended_at, end_reason, detail';
 
 export const isoOf = (ms: number): string => new Date(ms).toISOString();
 
@@ -272,6 +285,7 @@ export function watchOf(row: WatchRow): PaymentWatch {
     created_at: isoOf(row.created_at),
     ...(row.ended_at === null ? {} : { ended_at: isoOf(row.ended_at) }),
     ...(row.end_reason === null ? {} : { end_reason: row.end_reason }),
+    ...(row.detail === null ? {} : { detail: JSON.parse(row.detail) as JsonObject }),
   };
 }
 
@@ -294,6 +308,7 @@ export function newWatchRow(watch: NewWatch, now: Date): WatchRow {
     created_at: at,
     ended_at: null,
     end_reason: null,
+    detail: watch.detail === undefined ? null : JSON.stringify(watch.detail),
   };
 }
 

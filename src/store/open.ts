@@ -5,7 +5,7 @@
  * their drivers are loaded only when asked for, so a page that embeds the elements, or a handler
  * given a memory store, never loads a database driver.
  *
- * Opening creates or migrates the schema (engine.ts: versioned, forward-only, under a lock), and
+ * Opening creates or migrates the schema (migrations.ts: versioned, forward-only, under a lock), and
  * fails with one StoreOpenError line naming the setting: an unwritable folder, an unreachable
  * database, a schema newer than this code, a driver that is not installed. It never falls back to
  * memory.

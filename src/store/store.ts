@@ -99,7 +99,9 @@ export type WatchKind =
   /** A 3-D Secure check or a framed payment under way when the customer left. */
   | 'in_progress'
   /** A back-office capture, refund, void or charge whose answer was lost (outcome `unknown`). */
-  | 'money_call';
+  | 'money_call'
+  /** A card saved without a payment whose token list could not be read at the return (GET_TOKENS, not CHECK_STATUS). */
+  | 'saved_card';
 
 /** A payment the reconciler asks CHECK_STATUS about until it is final or the watch expires. */
 export interface PaymentWatch {
@@ -127,6 +129,8 @@ export interface PaymentWatch {
   /** Set when the watch ended: the payment is final, or the watch expired. */
   readonly ended_at?: string;
   readonly end_reason?: string;
+  /** What a kind needs besides the order (a saved card: the token and the tokenization's answer). */
+  readonly detail?: JsonObject;
 }
 
 /** A watch to start (or to replace the order's current one with). */

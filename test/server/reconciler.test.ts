@@ -183,4 +183,58 @@ describe('the reconciler', () => {
       assert.ok(Date.parse(watch.next_check_at) >= START.getTime() + 2 * MINUTE, 'backed off past one interval');
     }
   });
+
+  it('confirms a saved card whose token list could not be read at the return, once GET_TOKENS answers', async () => {
+    const w = world();
+    const tokenization = (await signParams(
+      {
+        service_command: 'TOKENIZATION',
+        access_code: ACCESS_CODE,
+        merchant_identifier: MERCHANT_IDENTIFIER,
+        merchant_reference: 'order-1001',
+        language: 'en',
+        return_url: RETURN_URL,
+        merchant_extra1: 'SAVE_CARD',
+        remember_me: 'YES',
+        token_name: 'tok-saved',
+        card_number: '411111******1111',
+        expiry_date: '2812',
+        response_code: '18000',
+        response_message: responseMessage('18000', 'en'),
+        status: expectedStatus('18000'),
+      },
+      RESPONSE_PHRASE,
+      'sha256',
+    )) as Record<string, string>;
+    w.harness.gateway.failWith(503);
+    const answer = await w.harness.send(
+      new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(tokenization).toString(),
+      }),
+    );
+    assert.equal(answer.status, 303);
+    assert.match(answer.headers.get('location') ?? '', /outcome=pending/);
+    assert.deepEqual(w.reported, [], 'not confirmed: nothing reported yet');
+    const watch = await w.store.watches.get('order-1001');
+    assert.equal(watch?.kind, 'saved_card');
+
+    w.advance(2 * MINUTE);
+    assert.equal((await w.reconciler.runDue()).failed, 1, 'still unanswered: asked again later');
+    w.harness.gateway.reset();
+    w.harness.gateway.keepsToken('tok-saved');
+    w.advance(10 * MINUTE);
+    const round = await w.reconciler.runDue();
+    assert.equal(round.reported, 1);
+    const [saved] = w.reported;
+    assert.equal(saved?.outcome, 'success');
+    assert.equal(saved?.source, 'save-card');
+    assert.equal(saved?.order_state, 'not_found', 'nothing was charged');
+    assert.equal(saved?.saved_card?.token_name, 'tok-saved');
+    assert.equal((await w.store.watches.get('order-1001'))?.end_reason, 'saved');
+    w.advance(DAY);
+    await w.reconciler.runDue();
+    assert.equal(w.reported.length, 1, 'reported once');
+  });
 });

@@ -4,6 +4,7 @@ import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import type { LogData, Logger } from '../../src/log/logger.ts';
 import { openPostgresStore } from '../../src/store/postgres.ts';
+import { POSTGRES_MIGRATIONS } from '../../src/store/migrations.ts';
 import { StoreOpenError, StoreUnavailableError, type Store } from '../../src/store/store.ts';
 import { startTestPostgres } from '../support/postgres.ts';
 import { at, describeStoreContract, resultOf } from './store-contract.ts';
@@ -87,7 +88,7 @@ describe('the PostgreSQL store, opening', () => {
     const stores = await Promise.all([openAt(url), openAt(url), openAt(url), openAt(url)]);
     try {
       const { rows } = await sql(url, 'SELECT version, name FROM pg_checkout_schema ORDER BY version');
-      assert.deepEqual(rows, [{ version: 1, name: 'results, watches, orders and limits' }]);
+      assert.deepEqual(rows, POSTGRES_MIGRATIONS.map(({ version, name }) => ({ version, name })));
       const outcomes = await Promise.all(stores.map((store, index) => store.results.record(resultOf('order-1', 'captured'), at(index))));
       assert.equal(outcomes.filter((outcome) => outcome.first).length, 1);
     } finally {
@@ -98,12 +99,12 @@ describe('the PostgreSQL store, opening', () => {
   it('refuses a database whose schema is newer than this code', async () => {
     const url = await server.createDatabase();
     await (await openAt(url)).close();
-    await sql(url, "INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES (3, 'from the future', 0)");
+    await sql(url, "INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES (99, 'from the future', 0)");
     await assert.rejects(openAt(url), (error: unknown) => {
       assert.ok(error instanceof StoreOpenError);
       assert.equal(
         error.message,
-        'PG_DATABASE_URL: the database schema is version 3, newer than this pg-checkout knows (1): upgrade pg-checkout or use another database',
+        'PG_DATABASE_URL: the database schema is version 99, newer than this pg-checkout knows (2): upgrade pg-checkout or use another database',
       );
       return true;
     });

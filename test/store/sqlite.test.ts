@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'libsql';
 import { SQLITE_FILE } from '../../src/store/open.ts';
+import { migrateSqlite, SQLITE_MIGRATIONS } from '../../src/store/migrations.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { StoreOpenError, StoreUnavailableError, type Store } from '../../src/store/store.ts';
+import { StoreOpenError, StoreUnavailableError, type NewWatch, type Store } from '../../src/store/store.ts';
 import { at, describeStoreContract, resultOf } from './store-contract.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'pg-checkout-sqlite-'));
@@ -69,10 +70,34 @@ describe('the SQLite store, opening', () => {
       const rows = db.prepare('SELECT version, name FROM pg_checkout_schema ORDER BY version').all() as { version: number; name: string }[];
       assert.deepEqual(
         rows.map((row) => ({ version: row.version, name: row.name })),
-        [{ version: 1, name: 'results, watches, orders and limits' }],
+        SQLITE_MIGRATIONS.map(({ version, name }) => ({ version, name })),
       );
     } finally {
       db.close();
+    }
+  });
+
+  it('upgrades a database an older version made, keeping its rows (forward-only migrations)', async () => {
+    const dataDir = newFolder();
+    mkdirSync(dataDir, { recursive: true });
+    const old = new Database(join(dataDir, SQLITE_FILE));
+    migrateSqlite(old, SQLITE_MIGRATIONS.slice(0, 1));
+    old
+      .prepare(
+        `INSERT INTO pg_checkout_watches (merchant_reference, kind, language, last_state, expires_at, next_check_at, created_at)
+         VALUES ('order-9', 'bill', 'en', 'pending', 2000, 1000, 0)`,
+      )
+      .run();
+    old.close();
+    const store = await openIn(dataDir);
+    try {
+      const watch = await store.watches.get('order-9');
+      assert.equal(watch?.kind, 'bill');
+      assert.equal(watch?.detail, undefined);
+      await store.watches.watch({ ...watch!, detail: { token_name: 'TK1' } } as NewWatch, at(5));
+      assert.deepEqual((await store.watches.get('order-9'))?.detail, { token_name: 'TK1' });
+    } finally {
+      await store.close();
     }
   });
 
@@ -80,13 +105,13 @@ describe('the SQLite store, opening', () => {
     const dataDir = newFolder();
     await (await openIn(dataDir)).close();
     const db = new Database(join(dataDir, SQLITE_FILE));
-    db.prepare("INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES (3, 'from the future', 0)").run();
+    db.prepare("INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES (99, 'from the future', 0)").run();
     db.close();
     await assert.rejects(openIn(dataDir), (error: unknown) => {
       assert.ok(error instanceof StoreOpenError);
       assert.equal(
         error.message,
-        'PG_DATA_DIR: the database schema is version 3, newer than this pg-checkout knows (1): upgrade pg-checkout or use another database',
+        'PG_DATA_DIR: the database schema is version 99, newer than this pg-checkout knows (2): upgrade pg-checkout or use another database',
       );
       return true;
     });

@@ -388,6 +388,16 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         assert.deepEqual(await store.watches.get('order-1'), { ...bare, next_check_at: iso(0), checks: 0, created_at: iso(0) });
       });
 
+      it('keeps what a kind needs besides the order (its detail), and drops it when a watch without one replaces it', async () => {
+        const detail = { token_name: 'TK7f3a', response_code: '18000', response_message: 'Success', status: '18' };
+        await store.watches.watch(watchOf('order-1', { kind: 'saved_card', last_state: 'unknown', detail }), at(0));
+        assert.deepEqual((await store.watches.get('order-1'))?.detail, detail);
+        const [claimed] = await store.watches.claimDue(at(0), at(60), 10);
+        assert.deepEqual(claimed?.detail, detail);
+        await store.watches.watch(watchOf('order-1'), at(1));
+        assert.equal((await store.watches.get('order-1'))?.detail, undefined);
+      });
+
       it("replaces the order's watch with a newer one: its schedule, checks and error start again", async () => {
         await store.watches.watch(watchOf('order-1'), at(0));
         await store.watches.update('order-1', { next_check_at: iso(300), checked: 3, last_error: 'timeout' });
