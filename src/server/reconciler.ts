@@ -26,7 +26,8 @@ import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
-import { StoreUnavailableError, type PaymentWatch, type Store } from '../store/store.ts';
+import type { PaymentWatch, Store } from '../store/store.ts';
+import { backgroundLoop } from './background.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { savedCardResult, tokenLookupOf } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
@@ -88,8 +89,6 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const batchSize = options.batchSize ?? 10;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let lastQuestionAt = 0;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<unknown> | undefined;
 
   const pace = async (): Promise<void> => {
     const wait = lastQuestionAt + gapMs - Date.now();
@@ -258,31 +257,12 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return counts;
   };
 
-  const pass = (): void => {
-    if (running) return;
-    running = runDue()
-      .catch((error: unknown) => {
-        // The store is down: the monitored store has said so once; the next pass tries again.
-        if (!(error instanceof StoreUnavailableError)) log.error('reconcile_failed', { error });
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
+  const loop = backgroundLoop(runDue, options.pollIntervalMs ?? 5_000, log, 'reconcile_failed');
 
   return {
     runDue,
-    start() {
-      if (timer) return;
-      timer = setInterval(pass, options.pollIntervalMs ?? 5_000);
-      (timer as { unref?: () => void }).unref?.();
-      pass();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    start: () => loop.start({ runAtOnce: true }),
+    stop: () => loop.stop(),
   };
 }
 

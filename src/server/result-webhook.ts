@@ -12,7 +12,8 @@
  */
 import type { VerifiedResult } from './config.ts';
 import type { Logger } from '../log/logger.ts';
-import { StoreUnavailableError, type ResultStore, type StoredResult } from '../store/store.ts';
+import type { ResultStore, StoredResult } from '../store/store.ts';
+import { backgroundLoop } from './background.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import type { ResultWebhook } from './shop-protocol.ts';
 
@@ -47,8 +48,6 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
   const firstRetryMs = options.firstRetryMs ?? 2_000;
   const maxRetryMs = options.maxRetryMs ?? 300_000;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  let running: Promise<void> | undefined;
 
   // Held for longer than one delivery can take, so no other sender takes it meanwhile.
   const claimUntil = (now: Date) => new Date(now.getTime() + options.timeoutMs * 2 + 1_000);
@@ -101,31 +100,12 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     }
   };
 
-  const pass = (): void => {
-    if (running) return;
-    running = deliverDue()
-      .catch((error: unknown) => {
-        // A store outage is logged once by the monitored store; the next pass tries again.
-        if (!(error instanceof StoreUnavailableError)) log.error('result_delivery_failed', { error });
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
+  const loop = backgroundLoop(deliverDue, pollIntervalMs, log, 'result_delivery_failed');
 
   return {
     deliverNow,
     deliverDue,
-    start() {
-      if (timer) return;
-      timer = setInterval(pass, pollIntervalMs);
-      // The server keeps the process alive; the sender alone should not.
-      (timer as { unref?: () => void }).unref?.();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
+    start: () => loop.start(),
+    stop: () => loop.stop(),
   };
 }

@@ -216,7 +216,7 @@ describe('the reconciler', () => {
     );
     assert.equal(answer.status, 303);
     assert.match(answer.headers.get('location') ?? '', /outcome=pending/);
-    assert.deepEqual(w.reported, [], 'not confirmed: nothing reported yet');
+    assert.equal(w.reported.length, 0, 'not confirmed: nothing reported yet');
     const watch = await w.store.watches.get('order-1001');
     assert.equal(watch?.kind, 'saved_card');
 
