@@ -47,19 +47,20 @@ export const reconcileCommand: CliCommand = {
       options: { list: { type: 'boolean', default: false }, json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false } },
       strict: true,
     });
-    let config: ReturnType<typeof configFromEnv>;
-    try {
-      config = configFromEnv(io.env);
-    } catch (error) {
-      throw new CliConfigError((error as Error).message);
-    }
     const store = await storeFromEnv(io, { create: false });
     try {
+      // Listing reads the store only: no gateway settings needed.
       if (values.list) {
         const watches = await store.watches.list({ active: true, limit: 1000 });
         if (values.json) printJson(io, watches);
         else io.stdout.write(watches.length === 0 ? 'no payment is being watched\n' : `${watches.map(describeWatch).join('\n')}\n`);
         return EXIT.success;
+      }
+      let config: ReturnType<typeof configFromEnv>;
+      try {
+        config = configFromEnv(io.env);
+      } catch (error) {
+        throw new CliConfigError((error as Error).message);
       }
       const log = values.verbose ? createJsonLogger((line) => io.stderr.write(`${line}\n`)) : silentLogger;
       const now = () => new Date();

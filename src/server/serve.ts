@@ -238,8 +238,8 @@ export async function serve(
     results: webhook
       ? 'PG_RESULT_WEBHOOK_URL'
       : config.hookSecret
-        ? 'kept for the results routes and pg-checkout results'
-        : 'kept in memory only (set PG_RESULT_WEBHOOK_URL and PG_HOOK_SECRET to hand them to the shop)',
+        ? 'kept in the store for the results routes and pg-checkout results'
+        : 'kept in the store for pg-checkout results (set PG_RESULT_WEBHOOK_URL and PG_HOOK_SECRET to hand them to the shop)',
     result_page: config.resultUrl === undefined ? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}` : 'PG_RESULT_URL',
     store: store.engine === 'postgres' ? `postgres ${redactDatabaseUrl(store.location)}` : `${store.engine} ${store.location}`,
     reconcile_interval_seconds: config.reconcileIntervalSeconds,
