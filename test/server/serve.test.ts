@@ -1,7 +1,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
@@ -192,6 +192,39 @@ describe('pg-checkout serve', () => {
     } finally {
       child.kill();
     }
+  });
+
+  it('stops with one line naming PG_DATA_DIR when the store cannot be opened, never falling back to memory', async () => {
+    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+    // A folder under a regular file can never be made, whoever runs the test (root included).
+    const blocked = join(dataDir, 'a-file');
+    writeFileSync(blocked, 'not a folder');
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve'], {
+      env: { PATH: process.env['PATH'] ?? '', ...testEnv({ PG_DATA_DIR: join(blocked, 'store') }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 3);
+    assert.match(stderr, /^pg-checkout serve: PG_DATA_DIR: .*a-file\/store cannot be written \(\w+\)\n$/);
+    assert.ok(!stdout.includes('listening'), 'never started without its store');
+  });
+
+  it('stops with one line naming PG_DATABASE_URL, without its password, when the database cannot be reached', async () => {
+    const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve'], {
+      env: { PATH: process.env['PATH'] ?? '', ...testEnv({ PG_DATABASE_URL: 'postgres://shop:s3cret-pw@127.0.0.1:1/pgcheckout' }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 3);
+    assert.match(stderr, /^pg-checkout serve: PG_DATABASE_URL: cannot connect to postgres:\/\/shop:\*\*\*@127\.0\.0\.1:1\/pgcheckout \(ECONNREFUSED\)\n$/);
+    assert.ok(!stderr.includes('s3cret-pw'));
   });
 
   it('stops with a message naming the variable, without printing a secret', async () => {
