@@ -117,9 +117,10 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     const body = await signedBody(c);
     if (body === undefined) return signedJson(c, 401, { error: 'PG-Signature' });
     const message = resultWebhook.safeParse(JSON.parse(body));
-    if (!message.success) return signedJson(c, 400, { error: 'not a payment result' });
+    if (!message.success) return signedJson(c, 400, { error: 'not a result' });
     const { result } = message.data;
-    if (!results.has(result.idempotency_key)) results.set(result.idempotency_key, result);
+    // A saved card charged nothing: it never pays an order (a real shop keeps its token for the customer).
+    if (message.data.type === 'payment_result' && !results.has(result.idempotency_key)) results.set(result.idempotency_key, result);
     return signedJson(c, 200, { stored: result.idempotency_key });
   });
 

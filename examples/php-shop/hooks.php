@@ -37,18 +37,23 @@ function result_webhook_hook(): void
     if ($body === null) return;
     $message = json_decode($body, true);
     $result = $message['result'] ?? null;
-    if (($message['type'] ?? '') !== 'payment_result' || !isset($result['idempotency_key'], $result['merchant_reference'])) {
-        json_answer(400, ['error' => 'not a payment result']);
+    $type = $message['type'] ?? '';
+    if (!in_array($type, ['payment_result', 'saved_card'], true) || !isset($result['idempotency_key'], $result['merchant_reference'])) {
+        json_answer(400, ['error' => 'not a result']);
         return;
     }
     // One record per idempotency key: a result sent again (the service retrying) changes nothing.
-    with_store(function (array $store) use ($result) {
+    with_store(function (array $store) use ($result, $type) {
         $key = $result['idempotency_key'];
         if (!isset($store['results'][$key])) {
             $store['results'][$key] = $result + ['received_at' => gmdate('c')];
             $reference = $result['merchant_reference'];
-            if (isset($store['orders'][$reference]) && $result['outcome'] === 'success') {
+            // Only a payment pays an order: a saved card charged nothing (keep its token for the customer).
+            if ($type === 'payment_result' && isset($store['orders'][$reference]) && $result['outcome'] === 'success') {
                 $store['orders'][$reference]['paid'] = true;
+            }
+            if ($type === 'saved_card' && isset($result['saved_card']['token_name'])) {
+                $store['saved_cards'][$reference] = $result['saved_card'];
             }
         }
         return $store;

@@ -213,10 +213,12 @@ export function resultKeyOf(result: {
 }
 
 /**
- * The stable key of a card saved without a payment (a TOKENIZATION the gateway confirmed by listing
- * its token): `{merchant_reference}:{token_name}:card_saved`. A tokenization has no payment id and
- * no order state, so the token names it: the same return posted again has the same key.
+ * The stable key of a card saved without a payment (a TOKENIZATION the gateway confirmed):
+ * `{merchant_reference}:card_saved:{token digest}`, where the digest is the first 16 hex digits of
+ * the token's SHA-256 (`fileDigest(tokenName, 'sha256')`). A tokenization has no payment id and no
+ * order state, so the token names it; but keys are logged and shown to operators, and a token is a
+ * credential to charge the card: the key carries its digest, never the token.
  */
-export function savedCardKeyOf(merchantReference: string, tokenName: string): string {
-  return `${merchantReference}:${tokenName}:card_saved`;
+export function savedCardKeyOf(merchantReference: string, tokenDigest: string): string {
+  return `${merchantReference}:card_saved:${tokenDigest.slice(0, 16)}`;
 }

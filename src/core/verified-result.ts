@@ -6,6 +6,12 @@
 import type { PaymentResult } from './endpoint-api.ts';
 import type { OrderState, OrderStatus } from './order-status.ts';
 
+/**
+ * What a result is about: a payment (`payment_result` on the webhook), or a card saved without a
+ * payment (`saved_card`): nothing was charged, and an order is never paid by one.
+ */
+export type ResultKind = 'payment' | 'saved_card';
+
 /** Where a result came from. */
 export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'reconcile';
 
@@ -24,6 +30,8 @@ export interface VerifiedResult extends PaymentResult {
    * hold, a 3-D Secure check finished or abandoned, a capture whose answer was lost).
    */
   readonly source: ResultSource;
+  /** `saved_card` for a card saved without a payment (nothing charged; never ship an order on it), else `payment`. */
+  readonly kind: ResultKind;
   /**
    * The same for every report of this payment in this state (`order-1001:1700000004:captured`): a replayed
    * return has the key of the result already reported. Upsert your records by it.
@@ -52,9 +60,17 @@ export interface VerifiedResult extends PaymentResult {
   readonly gateway: Readonly<Record<string, unknown>>;
 }
 
-/** A token the gateway keeps for the customer, as GET_TOKENS lists it. */
+/**
+ * A token the gateway keeps for the customer: as GET_TOKENS lists it (`confirmed`), or, when the
+ * token list cannot be had (the service not activated, the question refused, an answer of an
+ * unknown shape), as the gateway's signed answer of the saving named it, marked not confirmed.
+ */
 export interface SavedCard {
   readonly token_name: string;
+  /** True when GET_TOKENS lists the token, kept and ACTIVE. */
+  readonly confirmed: boolean;
+  /** Why the token list could not confirm it: `token_list_not_activated`, `token_list_refused`, `token_list_unreadable`. */
+  readonly unconfirmed_reason?: 'token_list_not_activated' | 'token_list_refused' | 'token_list_unreadable';
   /** Masked by the gateway (`411111******1111`). */
   readonly card_number?: string;
   /** YYMM. */

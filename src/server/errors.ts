@@ -6,6 +6,7 @@
  */
 import type { EndpointError, EndpointErrorCode } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
+import type { FailureKind } from '../gateway/transport.ts';
 
 /** The HTTP status of each code: 4xx for what the browser sent, 5xx when the gateway failed us. */
 export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
@@ -176,6 +177,8 @@ export interface RefusalDetails {
   readonly headers?: Readonly<Record<string, string>>;
   /** An HTTP status other than the code's usual one. */
   readonly status?: number;
+  /** For a gateway failure: how the call failed (the client's kind), for code that must tell them apart. */
+  readonly failure?: FailureKind;
 }
 
 /** Thrown by route code; the endpoint answers it as a JSON error. */

@@ -59,7 +59,7 @@ export function endpointGateway(settings: EndpointSettings, log: Logger): Endpoi
         if (error instanceof GatewayRequestError) throw outgoingRefusal(request, error.errors, log);
         if (error instanceof GatewayUnavailableError) {
           const unverified = error.kind === 'signature_invalid' || error.kind === 'foreign_answer';
-          throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable');
+          throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable', { failure: error.kind });
         }
         throw error;
       }

@@ -76,6 +76,7 @@ export {
   resultWebhook,
   SERVICE_ROUTES,
   shopOrder,
+  webhookTypeOf,
   type OrderLookupRequest,
   type ResultWebhook,
   type ShopOrder,

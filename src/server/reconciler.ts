@@ -149,27 +149,23 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         },
       }));
     } catch (error) {
-      return unanswered(watch, error, at);
-    }
-    const lookup = tokenLookupOf(answer, tokenName);
-    if (lookup) {
-      await options.report(savedCardResult(tokenization, tokenName, lookup.listed, watch.language));
+      // A verified answer of a shape the list's schema does not know: the list cannot be read.
+      if (!(error instanceof GatewayUnavailableError && error.kind === 'answer_invalid')) return unanswered(watch, error, at);
+      const result = await savedCardResult(tokenization, tokenName, { unavailable: 'token_list_unreadable' }, watch.language);
+      await options.report(result);
       counts.reported += 1;
-      await store.watches.end(reference, new Date(at), lookup.listed ? 'saved' : 'not_saved');
+      await store.watches.end(reference, new Date(at), 'saved_unconfirmed');
       counts.ended += 1;
       return true;
     }
-    if (at >= Date.parse(watch.expires_at)) {
-      log.warn('watch_expired', { merchant_reference: reference, kind: watch.kind });
-      await store.watches.end(reference, new Date(at), 'expired');
-      counts.ended += 1;
-      return true;
-    }
-    await store.watches.update(reference, {
-      next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
-      checked: 1,
-      last_error: `refused ${answer.response_code ?? ''}`.trim(),
-    });
+    // Any verified answer settles it: the list names the token, does not, or cannot be had.
+    const lookup = tokenLookupOf(answer, tokenName);
+    if (!lookup) return true;
+    const result = await savedCardResult(tokenization, tokenName, lookup, watch.language);
+    await options.report(result);
+    counts.reported += 1;
+    await store.watches.end(reference, new Date(at), result.saved_card?.confirmed ? 'saved' : result.saved_card ? 'saved_unconfirmed' : 'not_saved');
+    counts.ended += 1;
     return true;
   };
 
@@ -283,6 +279,7 @@ export function resultOfReading(watch: PaymentWatch, reading: { status: OrderSta
     ...(watch.amount === undefined ? {} : { amount: watch.amount }),
     ...(watch.currency === undefined ? {} : { currency: watch.currency }),
     source: 'reconcile',
+    kind: 'payment',
     idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state: status.state, response_code: code }),
     order_state: status.state,
     order_status: status,

@@ -15,7 +15,7 @@ import type { Logger } from '../log/logger.ts';
 import type { ResultStore, StoredResult } from '../store/store.ts';
 import { backgroundLoop } from './background.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
-import type { ResultWebhook } from './shop-protocol.ts';
+import { webhookTypeOf, type ResultWebhook } from './shop-protocol.ts';
 
 export interface ResultWebhookOptions extends ShopCallSettings {
   readonly results: ResultStore;
@@ -55,7 +55,7 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
   const deliver = async (entry: StoredResult): Promise<boolean> => {
     const { result, attempts } = entry;
     const key = result.idempotency_key;
-    const message: ResultWebhook = { type: 'payment_result', result: result as VerifiedResult };
+    const message: ResultWebhook = { type: webhookTypeOf(result), result: result as VerifiedResult };
     let failure: string;
     let status: number | undefined;
     try {

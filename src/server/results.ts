@@ -24,6 +24,7 @@ import {
   type OrderStatus,
 } from '../core/order-status.ts';
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
+import { fileDigest } from '../core/signature.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
 import type { EndpointSettings, InstallmentsChoice, SavedCard, VerifiedResult } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
@@ -105,6 +106,7 @@ function buildResult(parts: ResultParts): VerifiedResult {
     ...(checked.amount === undefined ? {} : { amount: checked.amount }),
     ...(checked.currency === undefined ? {} : { currency: checked.currency }),
     source: parts.source,
+    kind: 'payment',
     idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state, response_code: responseCode }),
     order_state: state,
     ...(parts.orderStatus === undefined ? {} : { order_status: parts.orderStatus }),
@@ -205,12 +207,23 @@ const SAVED_CARD_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** The gateway's code for a service the account does not have: it keeps no tokens at all. */
 const SERVICE_NOT_ACTIVATED = '00014';
 
-export type TokenLookup = { readonly listed: TokenListEntry | undefined } | undefined;
+/** Why the token list could not confirm a token, as a saved card reports it. */
+export type TokenListUnavailable = NonNullable<SavedCard['unconfirmed_reason']>;
+
+/**
+ * What the gateway's token list says of a token: `listed` (undefined: the list answered without
+ * it, so the gateway did not keep it), or `unavailable` (the list cannot be had: not activated,
+ * refused, an answer of an unknown shape). Undefined when the gateway did not answer at all.
+ */
+export type TokenLookup =
+  | { readonly listed: TokenListEntry | undefined }
+  | { readonly unavailable: TokenListUnavailable; readonly response_code?: string }
+  | undefined;
 
 /**
  * Whether the gateway keeps `tokenName` for the merchant: GET_TOKENS lists only kept tokens (a
  * temporary token, made for a card the customer did not ask to remember, never appears), and
- * only ACTIVE ones are asked for. Undefined when the gateway did not say.
+ * only ACTIVE ones are asked for.
  */
 async function lookUpToken(tokenName: string, language: Language, runtime: EndpointRuntime): Promise<TokenLookup> {
   const { settings, gateway, log } = runtime;
@@ -231,29 +244,30 @@ async function lookUpToken(tokenName: string, language: Language, runtime: Endpo
     });
   } catch (error) {
     if (!(error instanceof EndpointRefusal)) throw error;
+    // A verified answer of a shape the list's schema does not know: the list cannot be read, now or later.
+    if (error.details.failure === 'answer_invalid') return { unavailable: 'token_list_unreadable' };
     log.warn('saved_card_unconfirmed', { reason: error.code });
     return undefined;
   }
-  const lookup = tokenLookupOf(answer, tokenName);
-  if (!lookup) log.warn('saved_card_unconfirmed', { reason: 'gateway_refused', response_code: answer.response_code });
-  return lookup;
+  return tokenLookupOf(answer, tokenName);
 }
 
-/**
- * What a verified GET_TOKENS answer says of `tokenName`: listed ACTIVE, or not kept (an account
- * without tokenization keeps none); undefined when the gateway refused the question.
- */
+/** What a verified GET_TOKENS answer says of `tokenName` (see TokenLookup). */
 export function tokenLookupOf(answer: GetTokensResponse, tokenName: string): TokenLookup {
   if (classifyResponse(answer) === 'success') {
     return { listed: answer.data_list?.find((entry) => entry.token_name === tokenName && entry.token_status === 'ACTIVE') };
   }
-  if (parseResponseCode(answer.response_code)?.code === SERVICE_NOT_ACTIVATED) return { listed: undefined };
-  return undefined;
+  const code = parseResponseCode(answer.response_code)?.code;
+  return {
+    unavailable: code === SERVICE_NOT_ACTIVATED ? 'token_list_not_activated' : 'token_list_refused',
+    ...(code === undefined ? {} : { response_code: code }),
+  };
 }
 
 function savedCardOf(entry: TokenListEntry): SavedCard {
   return {
     token_name: entry.token_name,
+    confirmed: true,
     card_number: entry.card_number,
     expiry_date: entry.expiry_date,
     card_brand: entry.card_brand,
@@ -261,11 +275,26 @@ function savedCardOf(entry: TokenListEntry): SavedCard {
   };
 }
 
+/** The token as the gateway's signed answer of the saving (or the payment) named it, not confirmed by the list. */
+function unconfirmedSavedCard(answer: Answer, tokenName: string, reason: TokenListUnavailable): SavedCard {
+  const cardNumber = text(answer['card_number']);
+  const expiry = text(answer['expiry_date']);
+  const brand = text(answer['payment_option']);
+  return {
+    token_name: tokenName,
+    confirmed: false,
+    unconfirmed_reason: reason,
+    ...(cardNumber === undefined ? {} : { card_number: cardNumber }),
+    ...(expiry === undefined ? {} : { expiry_date: expiry }),
+    ...(brand === undefined ? {} : { card_brand: brand }),
+  };
+}
+
 /**
  * The result of a card saved without a payment: `success` with `saved_card` when GET_TOKENS lists
- * the token, else `failure` (`card_not_saved`); either way nothing was charged (`order_state`
- * `not_found`) and the key is the token's, so a replay answers the first result. Undefined when
- * the gateway did not say.
+ * the token (or, when the list cannot be had, with the token the signed answer named, marked not
+ * confirmed), else `failure` (`card_not_saved`); either way nothing was charged (`order_state`
+ * `not_found`, kind `saved_card`). Undefined when the gateway did not answer.
  */
 export async function confirmedSavedCard(
   tokenization: Answer,
@@ -275,20 +304,36 @@ export async function confirmedSavedCard(
 ): Promise<VerifiedResult | undefined> {
   const lookup = await lookUpToken(tokenName, language, runtime);
   if (!lookup) return undefined;
-  const result = savedCardResult(tokenization, tokenName, lookup.listed, language);
+  const result = await savedCardResult(tokenization, tokenName, lookup, language);
   if (result.error) runtime.log.warn('card_not_saved', { merchant_reference: result.merchant_reference });
+  if (result.saved_card && !result.saved_card.confirmed) {
+    runtime.log.warn('saved_card_unconfirmed', {
+      merchant_reference: result.merchant_reference,
+      reason: result.saved_card.unconfirmed_reason,
+      ...('response_code' in lookup ? { response_code: lookup.response_code } : {}),
+    });
+  }
   return result;
 }
 
 /**
- * The result of a card saved without a payment, once GET_TOKENS has answered: `success` with
- * `saved_card` when it lists the token, else `failure` (`card_not_saved`). Nothing was charged
- * (`order_state` `not_found`); the key is the token's, so a replay answers the first result. The
- * return and the reconciler (a list that could not be read at the return) build it alike.
+ * The result of a card saved without a payment, once GET_TOKENS has answered (see
+ * confirmedSavedCard). The return and the reconciler (a list that could not be read at the
+ * return) build it alike. Its key carries a digest of the token, never the token.
  */
-export function savedCardResult(tokenization: Answer, tokenName: string, listed: TokenListEntry | undefined, language: Language): VerifiedResult {
+export async function savedCardResult(
+  tokenization: Answer,
+  tokenName: string,
+  lookup: NonNullable<TokenLookup>,
+  language: Language,
+): Promise<VerifiedResult> {
   const reference = text(tokenization['merchant_reference']) ?? '';
-  const saved = listed ? savedCardOf(listed) : undefined;
+  const saved =
+    'unavailable' in lookup
+      ? unconfirmedSavedCard(tokenization, tokenName, lookup.unavailable)
+      : lookup.listed
+        ? savedCardOf(lookup.listed)
+        : undefined;
   return {
     merchant_reference: reference,
     outcome: saved ? 'success' : 'failure',
@@ -296,7 +341,8 @@ export function savedCardResult(tokenization: Answer, tokenName: string, listed:
     response_message: gatewayMessage(tokenization, language),
     status: text(tokenization['status']) ?? '',
     source: 'save-card',
-    idempotency_key: savedCardKeyOf(reference, tokenName),
+    kind: 'saved_card',
+    idempotency_key: savedCardKeyOf(reference, await fileDigest(tokenName, 'sha256')),
     order_state: 'not_found',
     command: 'TOKENIZATION',
     ...(saved ? { saved_card: saved } : { error: 'card_not_saved' }),
@@ -318,7 +364,12 @@ export async function withSavedCard(
   const tokenName = text(answer['token_name']);
   if (result.outcome !== 'success' || answer['remember_me'] !== 'YES' || !tokenName) return result;
   const lookup = await lookUpToken(tokenName, language, runtime);
-  return lookup?.listed ? { ...result, saved_card: savedCardOf(lookup.listed) } : result;
+  if (!lookup) return result;
+  if ('unavailable' in lookup) {
+    runtime.log.warn('saved_card_unconfirmed', { merchant_reference: result.merchant_reference, reason: lookup.unavailable });
+    return { ...result, saved_card: unconfirmedSavedCard(answer, tokenName, lookup.unavailable) };
+  }
+  return lookup.listed ? { ...result, saved_card: savedCardOf(lookup.listed) } : result;
 }
 
 /** The browser's view of a verified result: the contract's PaymentResult fields only. */

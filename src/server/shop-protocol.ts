@@ -56,27 +56,46 @@ export const shopOrder = z.object({
 
 export type ShopOrder = z.infer<typeof shopOrder>;
 
-/** A verified result, POSTed as JSON to `PG_RESULT_WEBHOOK_URL`; the shop answers 2xx once it has stored it. */
+/**
+ * A verified result, POSTed as JSON to `PG_RESULT_WEBHOOK_URL`; the shop answers 2xx once it has
+ * stored it. `payment_result`: a payment's outcome, the only kind that may mark an order paid.
+ * `saved_card`: a card saved without a payment (`result.kind` is `saved_card`, nothing charged):
+ * store `result.saved_card.token_name` with the customer, never mark an order paid from it.
+ */
 export interface ResultWebhook {
-  readonly type: 'payment_result';
+  readonly type: 'payment_result' | 'saved_card';
   /** What `onResult` receives; store it by `result.idempotency_key` (an upsert). */
   readonly result: VerifiedResult;
 }
 
+/** The webhook's `type` for a result: a saved card is never a payment. */
+export function webhookTypeOf(result: Pick<VerifiedResult, 'kind'>): ResultWebhook['type'] {
+  return result.kind === 'saved_card' ? 'saved_card' : 'payment_result';
+}
+
+const webhookResult = {
+  idempotency_key: z.string().check(z.minLength(1)),
+  merchant_reference: field('merchant_reference'),
+  outcome: z.enum(['success', 'pending', 'failure']),
+  order_state: z.string(),
+  response_code: z.string(),
+  response_message: z.string(),
+  amount: z.optional(minorUnits),
+  currency: z.optional(field('currency')),
+};
+
 /** The fields of a result webhook the shop relies on; everything else in `result` is kept as sent. */
-export const resultWebhook = z.object({
-  type: z.literal('payment_result'),
-  result: z.looseObject({
-    idempotency_key: z.string().check(z.minLength(1)),
-    merchant_reference: field('merchant_reference'),
-    outcome: z.enum(['success', 'pending', 'failure']),
-    order_state: z.string(),
-    response_code: z.string(),
-    response_message: z.string(),
-    amount: z.optional(minorUnits),
-    currency: z.optional(field('currency')),
+export const resultWebhook = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('payment_result'), result: z.looseObject({ ...webhookResult, kind: z.literal('payment') }) }),
+  z.object({
+    type: z.literal('saved_card'),
+    result: z.looseObject({
+      ...webhookResult,
+      kind: z.literal('saved_card'),
+      saved_card: z.optional(z.looseObject({ token_name: z.string().check(z.minLength(1)), confirmed: z.boolean() })),
+    }),
   }),
-});
+]);
 
 /** `POST {base}/results/pending`: the results the shop has not acknowledged, oldest first. */
 export const resultsListRequest = z.strictObject({

@@ -259,8 +259,10 @@ describe('paying and keeping the card', () => {
     harness.gateway.keepsToken('tok-1');
     await framedPost(await tokenization({ remember_me: 'YES' }));
     assert.equal(harness.gateway.callsOf('TOKEN_PAYMENT')[0]?.request['remember_me'], 'YES');
+    assert.equal(harness.results[0]?.kind, 'payment', 'a payment that also kept the card is a payment');
     assert.deepEqual(harness.results[0]?.saved_card, {
       token_name: 'tok-1',
+      confirmed: true,
       card_number: '411111******1111',
       expiry_date: '2812',
       card_brand: 'VISA',

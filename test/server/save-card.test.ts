@@ -183,9 +183,12 @@ describe('the return of a card saved without paying', () => {
     assert.equal(result?.outcome, 'success');
     assert.equal(result?.order_state, 'not_found', 'nothing was charged');
     assert.equal(result?.command, 'TOKENIZATION');
-    assert.equal(result?.idempotency_key, 'order-1001:tok-saved:card_saved');
+    assert.equal(result?.kind, 'saved_card', 'a kind of its own: never a payment');
+    assert.match(result?.idempotency_key ?? '', /^order-1001:card_saved:[0-9a-f]{16}$/);
+    assert.doesNotMatch(result?.idempotency_key ?? '', /tok-saved/, 'a key is logged: it never carries the token');
     assert.deepEqual(result?.saved_card, {
       token_name: 'tok-saved',
+      confirmed: true,
       card_number: '411111******1111',
       expiry_date: '2812',
       card_brand: 'VISA',
@@ -225,6 +228,32 @@ describe('the return of a card saved without paying', () => {
     harness.gateway.keepsToken('tok-saved', { token_status: 'INACTIVE' });
     await returnPost(await savedCardAnswer());
     assert.equal(harness.results[0]?.saved_card, undefined);
+  });
+
+  it('reports the token of the signed answer, marked not confirmed, when the token list cannot be had', async () => {
+    for (const [code, reason] of [
+      ['00014', 'token_list_not_activated'],
+      ['00001', 'token_list_refused'],
+    ] as const) {
+      harness.gateway.reset();
+      harness.results.length = 0;
+      harness.ledger.clear();
+      harness.gateway.answer('GET_TOKENS', () => ({ code }));
+      await returnPost(await savedCardAnswer());
+      const [result] = harness.results;
+      assert.equal(result?.outcome, 'success', reason);
+      assert.equal(result?.kind, 'saved_card');
+      assert.deepEqual(result?.saved_card, {
+        token_name: 'tok-saved',
+        confirmed: false,
+        unconfirmed_reason: reason,
+        card_number: '411111******1111',
+        expiry_date: '2812',
+      });
+      const warned = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'saved_card_unconfirmed').at(-1);
+      assert.equal(warned?.reason, reason, 'said clearly in the log');
+    }
+    assert.doesNotMatch(allLogs(harness), /tok-saved/, 'the token never reaches a log line');
   });
 
   it('says pending, and reports nothing, when GET_TOKENS cannot be reached', async () => {

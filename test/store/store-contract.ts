@@ -36,6 +36,7 @@ export function resultOf(reference: string, state: OrderState, extra: Partial<Ve
     amount: 125000,
     currency: 'EGP',
     source: 'return',
+    kind: 'payment',
     idempotency_key: `${reference}:1700000004:${state}`,
     order_state: state,
     gateway: { command: 'PURCHASE', response_code: '14000', card_number: '411111******1111' },
@@ -93,7 +94,7 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         const result = resultOf('order-ü', 'captured', {
           order_status: { state: 'captured', authorized_amount: 0, captured_amount: 125000, refunded_amount: 0, svc_id: '1700000004' },
           command: 'PURCHASE',
-          saved_card: { token_name: 'tok_1', card_number: '411111******1111', expiry_date: '2712', card_brand: 'VISA' },
+          saved_card: { token_name: 'tok_1', confirmed: true, card_number: '411111******1111', expiry_date: '2712', card_brand: 'VISA' },
           installments: { number_of_installments: 6, plan_code: 'P6', issuer_code: 'CIB' },
           gateway: { nested: { list: [1, 'two', null, { three: 3.5 }] }, arabic: 'تم الدفع', quote: 'a "b" \\ c' },
         });
