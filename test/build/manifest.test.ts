@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 
 interface Declaration {
   readonly tagName?: string;
-  readonly attributes?: readonly { name: string }[];
+  readonly attributes?: readonly { name: string; type?: { text: string } }[];
   readonly events?: readonly { name: string }[];
   readonly cssParts?: readonly { name: string }[];
 }
@@ -42,6 +42,21 @@ describe('custom-elements.json', () => {
     }
     for (const name of ['installments-container', 'receipt-container', 'full-width', 'bank']) {
       assert.ok(parts('pg-installments').includes(name), `pg-installments documents part ${name}`);
+    }
+  });
+
+  it('spells out the values of enumerated attributes, so editors can offer them', () => {
+    const typeOf = (tag: string, name: string) => elements.get(tag)?.attributes?.find((attribute) => attribute.name === name)?.type?.text;
+    assert.equal(typeOf('pg-checkout', 'mode'), "'merchant-page' | 'embedded' | 'redirect' | 'drop-in'");
+    assert.equal(typeOf('pg-checkout', 'intent'), "'pay' | 'save-card'");
+    assert.match(typeOf('pg-checkout', 'card-mode') ?? '', /'embedded'/);
+    assert.equal(typeOf('pg-checkout', 'language'), "'en' | 'ar'");
+    assert.match(typeOf('pg-checkout', 'methods') ?? '', /^\(.*'voucher'.*\)\[\]$/);
+    for (const [tag, element] of elements) {
+      for (const attribute of element.attributes ?? []) {
+        const outsideLiterals = (attribute.type?.text ?? '').replace(/'[^']*'/g, '');
+        assert.doesNotMatch(outsideLiterals, /\b[A-Z][A-Za-z]+\b/, `${tag} ${attribute.name}: a type name where its values belong`);
+      }
     }
   });
 });
