@@ -296,6 +296,35 @@ describe('<pg-installments>', () => {
     });
   });
 
+  describe('when a flat plan charges its fee for every month, or once', () => {
+    // Sandbox Gulf Bank's formula charges the fee for every month; Sandbox Delta Bank's once.
+    const AED_ORDER = { merchant_reference: 'order-aed-1200', amount: 120_000, currency: 'AED', description: 'Watch' };
+    const aed = (minor: number) => money(minor, 'AED');
+
+    async function planRows(reference: string, bin: string) {
+      const el = await installments({ reference, view: 'table' });
+      typeInto(binInput(el), bin);
+      await el.updateComplete;
+      return shadowQueryAll(el, 'tbody tr').map((row) => [...row.children].map(textOf));
+    }
+
+    it('shows the fee charged every month for the issuer whose formula says so', async () => {
+      network.orders.add(AED_ORDER);
+      // 1,200.00 AED at 1% a month: 3 months 1,236.00, 6 months 1,272.00, 12 months 1,344.00.
+      expect(await planRows(AED_ORDER.merchant_reference, '411111')).to.deep.equal([
+        ['3 months', aed(41_200), aed(3_600), aed(123_600), aed(3_600)],
+        ['6 months', aed(21_200), aed(7_200), aed(127_200), aed(7_200)],
+        ['12 months', aed(11_200), aed(14_400), aed(134_400), aed(14_400)],
+      ]);
+    });
+
+    it('shows the fee charged once for the issuer whose formula says so', async () => {
+      // 2,500.00 EGP at 2% once over 6 months: 2,550.00 in all, 425.00 a month (not 2,800.00 and 466.67).
+      const [flat] = await planRows(ORDERS.egp.merchant_reference, '512345');
+      expect(flat).to.deep.equal(['6 months', egp(42_500), egp(5_000), egp(255_000), egp(5_000)]);
+    });
+  });
+
   describe('the bank section and the summary', () => {
     it('shows the issuer’s terms in the page language and a required agreement checkbox in the bank section', async () => {
       for (const language of ['en', 'ar'] as const) {
