@@ -536,6 +536,23 @@ function isWithinBound(
   }
 }
 
+/**
+ * Where the customer chose the plan that a completion charges: on the gateway's own page (the
+ * merchant page's TOKENIZATION with installments STANDALONE returned it), or on the merchant's
+ * page (plans from GET_INSTALLMENTS_PLANS beside a merchant page 2.0 card form: hosted checkout).
+ */
+export type PlanChosenOn = 'gateway-page' | 'merchant-page';
+
+/**
+ * The `installments` value of the API AUTHORIZATION / PURCHASE that completes a tokenization with
+ * a plan: `YES` (direct operation) for a plan the gateway's page returned, `HOSTED` (hosted
+ * checkout) for a plan chosen on the merchant's page, as the official SDK and plugins send them
+ * (docs/decisions.md, installments modes).
+ */
+export function completionInstallments(chosenOn: PlanChosenOn): 'YES' | 'HOSTED' {
+  return chosenOn === 'gateway-page' ? 'YES' : 'HOSTED';
+}
+
 /** The issuer a card belongs to, and the bin that decided it. */
 export interface BinMatch<I extends BinnedIssuer> {
   readonly issuer: I;

@@ -6,6 +6,7 @@ import type { InstallmentPlansResult } from '../../src/core/endpoint-api.ts';
 import type { installmentIssuerDetail } from '../../src/core/schemas/index.ts';
 import type * as z from 'zod/mini';
 import {
+  completionInstallments,
   eligiblePlans,
   filterPlans,
   flatVariantOf,
@@ -803,5 +804,15 @@ describe('whatever the plan and amount', () => {
         assert.ok(echoed.disagreement === undefined, `${amountPerMonth} against ${quote.monthly}`);
       }),
     );
+  });
+});
+
+describe('the installments value of a completion (completionInstallments)', () => {
+  it('is YES (direct operation) for a plan the gateway’s page returned', () => {
+    assert.equal(completionInstallments('gateway-page'), 'YES');
+  });
+
+  it('is HOSTED (hosted checkout) for a plan chosen on the merchant’s page', () => {
+    assert.equal(completionInstallments('merchant-page'), 'HOSTED');
   });
 });
