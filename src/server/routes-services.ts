@@ -3,6 +3,7 @@
  * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS, gateway-status.ts).
  */
 import { fromMinorUnits } from '../core/amounts.ts';
+import { customerNameForGateway } from '../core/customer-name.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import {
   billRequest,
@@ -101,6 +102,12 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
     }
     await assertOrderPayable(runtime, order, language);
+    // The merchant's name for the customer is sent as the gateway takes it, or not at all: an
+    // optional field never stops a bill (the browser's was checked as typed, by the route's schema).
+    const customerName = customerNameForGateway(input.customer_name ?? order.customer_name);
+    if (customerName === undefined && input.customer_name === undefined && order.customer_name !== undefined) {
+      log.info('customer_name_left_out', { merchant_reference: order.merchant_reference });
+    }
     const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
     const answer = await gateway.call({
       operation: 'BILL_PRESENTMENT',
@@ -116,7 +123,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
         ...orderParams(settings, order, language),
         request_expiry_date: formatDateTimeWithOffset(expiry),
         payment_partner: partner,
-        customer_name: input.customer_name ?? order.customer_name,
+        customer_name: customerName,
         customer_email: input.customer_email ?? order.customer_email,
       },
     });
