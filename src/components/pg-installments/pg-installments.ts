@@ -13,10 +13,10 @@ import type { MonthlySource } from './plan-offers.ts';
  */
 export type InstallmentsCompletion = 'hosted-page' | 'hosted-checkout' | 'none';
 
-const COMPLETIONS = ['hosted-page', 'hosted-checkout', 'none'] as const;
+const completionOf = oneOfReader(['hosted-page', 'hosted-checkout', 'none'] as const, 'hosted-page');
 /** `direct`, this value's former name, still reads as `hosted-checkout`. */
 const completionReader = propertyReader((value): InstallmentsCompletion =>
-  value === 'direct' ? 'hosted-checkout' : oneOfReader(COMPLETIONS, 'hosted-page').fromValue(value),
+  value === 'direct' ? 'hosted-checkout' : completionOf.fromValue(value),
 );
 
 /** The customer's choice, as it goes into the form value. */
