@@ -57,7 +57,11 @@ export interface InstallmentIssuer {
   readonly issuer_logo_en?: string | null | undefined;
   /** Values: `Non Islamic` (seen) and `Islamic` (implied by the formulas). */
   readonly banking_system: string;
-  /** Not interpreted: the formula kind is chosen from the plan's fees_type and rate_type. */
+  /**
+   * The issuer's formula, as text. The kind is chosen from the plan's fees_type and rate_type; for
+   * a non-Islamic flat plan this text names the variant when it holds one of the specification's
+   * two flat formulas ({@link flatVariantOf}).
+   */
   readonly formula?: string | null | undefined;
   readonly plan_details: readonly InstallmentPlan[];
   readonly bins: readonly IssuerBin[];
@@ -74,15 +78,36 @@ export type FormulaKind = 'percentage-flat' | 'percentage-flat-islamic' | 'fixed
 
 /**
  * The spec gives two formulas for a non-Islamic flat percentage plan:
- * - `per-month` (the default): `(amount + amount × fees% × months) / months`, the fee is charged
- *   for every month of the term. This is the spec's first formula, the usual meaning of a "flat
- *   rate", and algebraically the same as the spec's Islamic flat formula.
+ * - `per-month`: `(amount + amount × fees% × months) / months`, the fee is charged for every month
+ *   of the term. The spec's first formula, the usual meaning of a "flat rate", and algebraically
+ *   the same as the spec's Islamic flat formula.
  * - `one-off`: `(amount + amount × fees%) / months`, the fee is charged once.
+ * Which one a plan uses is {@link flatVariantOf}'s decision.
  */
 export type FlatVariant = 'per-month' | 'one-off';
 
+/** What decided a plan's flat variant; see {@link flatVariantOf}. */
+export type FlatVariantSource = 'option' | 'formula' | 'amountPerMonth' | 'default';
+
+export interface FlatVariantChoice {
+  readonly variant: FlatVariant;
+  readonly decidedBy: FlatVariantSource;
+}
+
+/**
+ * The formulas as the gateway's specification writes them (amount, fees, months). An issuer whose
+ * `formula` holds one of the two flat texts names its variant; the sandbox's issuers carry them.
+ */
+export const SPEC_FORMULAS = {
+  flatPerMonth: '((amount + ((amount * (fees / 100)) * months))) / months',
+  flatOneOff: '(amount + (amount * (fees / 100))) / months',
+  flatIslamic: '(((months * (fees / 100)) + 1) * amount) / months',
+  reducing: 'PMT(fees / 100 / 12, months, amount)',
+  fixed: '(amount + fees) / months',
+} as const;
+
 export interface QuoteOptions {
-  /** Only affects `percentage-flat` plans; see {@link FlatVariant}. */
+  /** Forces the variant of a `percentage-flat` plan instead of {@link flatVariantOf}'s choice. */
   readonly flatVariant?: FlatVariant;
 }
 
@@ -124,6 +149,8 @@ export interface PlanQuote {
   readonly fees: number;
   /** Present when the plan carries `amountPerMonth`. */
   readonly gatewayMonthly?: GatewayMonthly;
+  /** The variant a `percentage-flat` plan was quoted with, and what chose it; absent for other kinds. */
+  readonly flatVariant?: FlatVariantChoice;
 }
 
 export type InstallmentRule =
@@ -195,16 +222,20 @@ function normalizedName(value: unknown): string {
 type QuotedPlan = KindFields &
   Pick<InstallmentPlan, 'currency_code' | 'number_of_installment' | 'fees_amount' | 'amountPerMonth'>;
 
+/** What the formulas need of an issuer: its banking system, and its formula text when it has one. */
+type QuotedIssuer = Pick<InstallmentIssuer, 'banking_system'> & Partial<Pick<InstallmentIssuer, 'formula'>>;
+
 /**
  * What `plan` costs for an order of `amountMinor` in `currency`. The total is the formula's exact
  * total rounded half up to the minor unit; `monthly` is that total divided by the months and rounded
  * up, and `lastMonthly` is what remains for the last month, so the payments add up to the total.
+ * A non-Islamic flat plan uses the variant {@link flatVariantOf} chooses (or `options.flatVariant`).
  * Throws InstallmentError for a plan it cannot quote (including a total too small to split that way:
  * fewer minor units than about months × (months − 1)), AmountError for a bad amount or currency.
  */
 export function planQuote(
   plan: QuotedPlan,
-  issuer: Pick<InstallmentIssuer, 'banking_system'>,
+  issuer: QuotedIssuer,
   amountMinor: number,
   currency: string,
   options: QuoteOptions = {},
@@ -219,11 +250,16 @@ export function planQuote(
     throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
   }
   const formulaKind = formulaKindOf(plan, issuer);
-  const flatVariant = options.flatVariant ?? 'per-month';
+  const flatVariant =
+    formulaKind !== 'percentage-flat'
+      ? undefined
+      : options.flatVariant
+        ? { variant: options.flatVariant, decidedBy: 'option' as const }
+        : chooseFlatVariant(plan, issuer, amount, months, currency);
   const { totalPayable, formulaMonthly } =
     formulaKind === 'reducing'
       ? reducingInstallment(amount, months, parsePercentage(plan.fees_amount))
-      : exactInstallment(formulaKind, amount, months, plan.fees_amount, flatVariant);
+      : exactInstallment(formulaKind, amount, months, plan.fees_amount, flatVariant?.variant ?? 'per-month');
   const { monthly, lastMonthly } = splitTotal(totalPayable, months);
   const costOverFull = totalPayable - amount;
   const quote: PlanQuote = {
@@ -234,11 +270,75 @@ export function planQuote(
     totalPayable,
     costOverFull,
     fees: costOverFull,
+    ...(flatVariant ? { flatVariant } : {}),
   };
   const gatewayText = plan.amountPerMonth?.trim();
   return gatewayText
     ? { ...quote, gatewayMonthly: compareWithGateway(gatewayText, formulaMonthly, currency) }
     : quote;
+}
+
+/**
+ * Which of the spec's two flat formulas a non-Islamic flat percentage plan uses, and what decided:
+ * 1. `formula`: the issuer's `formula` holds the text of exactly one of them (`SPEC_FORMULAS`,
+ *    compared without regard to case, spaces or parentheses);
+ * 2. `amountPerMonth`: else the gateway's own monthly amount for this order matches one of them
+ *    (within its rounding tolerance; per-month first);
+ * 3. `default`: else per-month, the spec's first formula.
+ * The plans answer is unsigned as a whole, formula and amountPerMonth alike: this decides what the
+ * customer is shown, never what is charged (the gateway charges its plan_code).
+ */
+export function flatVariantOf(
+  plan: QuotedPlan,
+  issuer: QuotedIssuer,
+  amountMinor: number,
+  currency: string,
+): FlatVariantChoice {
+  const amount = parseWireAmount(amountMinor, 'amount');
+  currencyExponent(currency);
+  const months = plan.number_of_installment;
+  if (!Number.isSafeInteger(months) || months < 1) {
+    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
+  }
+  return chooseFlatVariant(plan, issuer, amount, months, currency);
+}
+
+function chooseFlatVariant(
+  plan: QuotedPlan,
+  issuer: QuotedIssuer,
+  amount: number,
+  months: number,
+  currency: string,
+): FlatVariantChoice {
+  const named = variantNamedBy(issuer.formula);
+  if (named) return { variant: named, decidedBy: 'formula' };
+  const gatewayText = plan.amountPerMonth?.trim();
+  if (gatewayText) {
+    for (const variant of ['per-month', 'one-off'] as const) {
+      const { formulaMonthly } = exactInstallment('percentage-flat', amount, months, plan.fees_amount, variant);
+      const compared = compareWithGateway(gatewayText, formulaMonthly, currency);
+      if (compared.shown !== undefined && compared.disagreement === undefined) return { variant, decidedBy: 'amountPerMonth' };
+    }
+  }
+  return { variant: 'per-month', decidedBy: 'default' };
+}
+
+/** "((amount + …)) / months" → "amount+…/months": the formula's words and operators, in order. */
+function formulaShape(text: string): string {
+  return text.toLowerCase().replace(/×/g, '*').replace(/÷/g, '/').replace(/[\s()]/g, '');
+}
+
+const FLAT_SHAPES: readonly (readonly [FlatVariant, string])[] = [
+  ['per-month', formulaShape(SPEC_FORMULAS.flatPerMonth)],
+  ['one-off', formulaShape(SPEC_FORMULAS.flatOneOff)],
+];
+
+/** The flat variant an issuer's formula text names: exactly one of the two, else none. */
+function variantNamedBy(formula: string | null | undefined): FlatVariant | undefined {
+  if (typeof formula !== 'string') return undefined;
+  const shape = formulaShape(formula);
+  const named = FLAT_SHAPES.filter(([, variantShape]) => shape.includes(variantShape));
+  return named.length === 1 ? named[0]?.[0] : undefined;
 }
 
 /**
@@ -264,7 +364,7 @@ function splitTotal(total: number, months: number): { monthly: number; lastMonth
 /** The monthly amount, in minor units, that {@link planQuote} gives. */
 export function monthlyInstallment(
   plan: QuotedPlan,
-  issuer: Pick<InstallmentIssuer, 'banking_system'>,
+  issuer: QuotedIssuer,
   amountMinor: number,
   currency: string,
   options: QuoteOptions = {},
@@ -434,6 +534,23 @@ function isWithinBound(
     if (error instanceof AmountError) return false;
     throw error;
   }
+}
+
+/**
+ * Where the customer chose the plan that a completion charges: on the gateway's own page (the
+ * merchant page's TOKENIZATION with installments STANDALONE returned it), or on the merchant's
+ * page (plans from GET_INSTALLMENTS_PLANS beside a merchant page 2.0 card form: hosted checkout).
+ */
+export type PlanChosenOn = 'gateway-page' | 'merchant-page';
+
+/**
+ * The `installments` value of the API AUTHORIZATION / PURCHASE that completes a tokenization with
+ * a plan: `YES` (direct operation) for a plan the gateway's page returned, `HOSTED` (hosted
+ * checkout) for a plan chosen on the merchant's page, as the official SDK and plugins send them
+ * (docs/decisions.md, installments modes).
+ */
+export function completionInstallments(chosenOn: PlanChosenOn): 'YES' | 'HOSTED' {
+  return chosenOn === 'gateway-page' ? 'YES' : 'HOSTED';
 }
 
 /** The issuer a card belongs to, and the bin that decided it. */

@@ -1,14 +1,17 @@
 /**
  * The sandbox's installment issuers: two per installment country (United Arab Emirates, Saudi
  * Arabia, Egypt), between them every formula kind of the spec's table — percentage flat
- * non-Islamic, percentage flat Islamic, fixed fees and reducing rate. Amount bounds and fixed fees
+ * non-Islamic in both variants (the fee for every month: Gulf Bank; the fee once: Delta Bank),
+ * percentage flat Islamic, fixed fees and reducing rate. Each issuer's `formula` is the spec's
+ * text of its plans' formulas (core `SPEC_FORMULAS`), which is what names a flat plan's variant
+ * (core `flatVariantOf`). Amount bounds and fixed fees
  * are in minor units of the plan currency (as core/installments.ts reads them); percentage fees
  * are whole percents (the spec types fees_amount as an integer), reducing rates annual percents.
  *
  * The bins include the test cards' (411111 and 400000 for Visa, 512345 and 520000 for MasterCard)
  * so that a test card matches an issuer in every country.
  */
-import type { InstallmentIssuer, InstallmentPlan, IssuerBin } from '../core/installments.ts';
+import { SPEC_FORMULAS, type InstallmentIssuer, type InstallmentPlan, type IssuerBin } from '../core/installments.ts';
 
 type PlanSeed = Pick<InstallmentPlan, 'plan_code' | 'number_of_installment' | 'fees_type' | 'fees_amount' | 'rate_type'> & {
   readonly minimum_amount: number;
@@ -109,7 +112,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'ARE',
     currency: 'AED',
     banking_system: 'Non Islamic',
-    formula: 'Percentage fees, flat rate, non-Islamic',
+    formula: SPEC_FORMULAS.flatPerMonth,
     bins: [['411111', 'VISA'], ['400000', 'VISA']],
     plans: [
       percentFlat('AEF03', 3, 1, 50_000, 5_000_000),
@@ -124,7 +127,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'ARE',
     currency: 'AED',
     banking_system: 'Islamic',
-    formula: 'Percentage fees, flat rate, Islamic',
+    formula: SPEC_FORMULAS.flatIslamic,
     bins: [['512345', 'MASTERCARD'], ['520000', 'MASTERCARD']],
     plans: [
       percentFlat('AEI06', 6, 1, 50_000, 5_000_000),
@@ -138,7 +141,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'SAU',
     currency: 'SAR',
     banking_system: 'Non Islamic',
-    formula: 'Reducing rate (PMT)',
+    formula: SPEC_FORMULAS.reducing,
     bins: [['411111', 'VISA'], ['400000', 'VISA']],
     plans: [
       reducing('SAR06', 6, 12, 50_000, 5_000_000),
@@ -152,7 +155,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'SAU',
     currency: 'SAR',
     banking_system: 'Islamic',
-    formula: 'Percentage fees, flat rate, Islamic; fixed fees',
+    formula: `${SPEC_FORMULAS.flatIslamic}; ${SPEC_FORMULAS.fixed}`,
     bins: [['512345', 'MASTERCARD'], ['520000', 'MASTERCARD']],
     plans: [
       percentFlat('SAI03', 3, 2, 50_000, 5_000_000),
@@ -166,7 +169,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'EGY',
     currency: 'EGP',
     banking_system: 'Non Islamic',
-    formula: 'Fixed fees',
+    formula: SPEC_FORMULAS.fixed,
     bins: [['411111', 'VISA'], ['400000', 'VISA']],
     plans: [
       fixed('EGX06', 6, 10_000, 100_000, 20_000_000),
@@ -180,7 +183,7 @@ export const INSTALLMENT_ISSUERS: readonly InstallmentIssuer[] = [
     country_code: 'EGY',
     currency: 'EGP',
     banking_system: 'Non Islamic',
-    formula: 'Percentage fees, flat rate, non-Islamic; reducing rate',
+    formula: `${SPEC_FORMULAS.flatOneOff}; ${SPEC_FORMULAS.reducing}`,
     bins: [['512345', 'MASTERCARD'], ['520000', 'MASTERCARD']],
     plans: [
       percentFlat('EGF06', 6, 2, 100_000, 20_000_000),

@@ -17,6 +17,7 @@
  * endpoint signed) gets a small page that tells the element (framed-pages.ts).
  */
 import { FRAMED_MESSAGE_TYPES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
+import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import { classifyResponse } from '../core/response.ts';
@@ -226,12 +227,14 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   }
   const chosenCommand = tokenization[COMPLETION_FIELDS.command];
   const command = chosenCommand === 'AUTHORIZATION' ? 'AUTHORIZATION' : 'PURCHASE';
-  // The element's choice (signed when the form was), else the plan the customer chose on the
-  // gateway's own page (installments through the merchant page, STANDALONE).
+  // The element's choice (signed when the form was: hosted checkout, HOSTED), else the plan the
+  // customer chose on the gateway's own page (installments through the merchant page, STANDALONE: YES).
   const chosenOnPage = tokenization.installments === 'STANDALONE';
-  const planCode = tokenization[COMPLETION_FIELDS.plan_code] ?? (chosenOnPage ? tokenization.plan_code : undefined);
+  const elementPlan = tokenization[COMPLETION_FIELDS.plan_code];
+  const planCode = elementPlan ?? (chosenOnPage ? tokenization.plan_code : undefined);
   const issuerCode = tokenization[COMPLETION_FIELDS.issuer_code] ?? (chosenOnPage ? tokenization.issuer_code : undefined);
   const installments = planCode !== undefined && issuerCode !== undefined;
+  const installmentsMode = completionInstallments(elementPlan === undefined ? 'gateway-page' : 'merchant-page');
   const params = {
     command,
     ...orderParams(settings, order, language),
@@ -245,7 +248,7 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     return_url: returnUrlFor(settings, present.framed),
     // The customer's choice to keep the card goes on with the payment (as the official plugins do).
     ...(tokenization.remember_me === 'YES' ? { remember_me: 'YES' } : {}),
-    ...(installments ? { installments: 'YES', plan_code: planCode, issuer_code: issuerCode } : {}),
+    ...(installments ? { installments: installmentsMode, plan_code: planCode, issuer_code: issuerCode } : {}),
   };
 
   let answer: Record<string, unknown>;

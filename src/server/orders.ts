@@ -18,6 +18,11 @@ export interface MerchantOrder {
   /** Sent as `order_description` (and financing `purchase_description`). */
   readonly description?: string;
   readonly customer_email?: string;
+  /**
+   * Sent with a bill as the gateway takes it (letters of any script, `_ \ / - . '`, spaces, at most 50):
+   * direction marks and odd spaces dropped, a long name cut after its last whole word; a name that
+   * still does not fit is left out, never a reason to refuse the bill.
+   */
   readonly customer_name?: string;
   /**
    * The customer's country, ISO 3166 alpha-3 (`EGY`): sent with installments through the

@@ -3,6 +3,7 @@
  * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS, gateway-status.ts).
  */
 import { fromMinorUnits } from '../core/amounts.ts';
+import { customerNameForGateway } from '../core/customer-name.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import {
   billRequest,
@@ -18,7 +19,7 @@ import {
   type StatusRequest,
   type StatusResult,
 } from '../core/endpoint-api.ts';
-import { filterPlans } from '../core/installments.ts';
+import { filterPlans, InstallmentError, planQuote, type InstallmentIssuer } from '../core/installments.ts';
 import { VOUCHER_CURRENCY } from '../core/partners.ts';
 import {
   billPresentmentRequest,
@@ -32,7 +33,7 @@ import { assertOrderPayable, queryStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, watchPayment } from './results.ts';
 import { billWatch } from './watches.ts';
-import { defineRoute, type JsonRoute } from './route.ts';
+import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
   schema: installmentPlansRequest,
@@ -57,9 +58,37 @@ export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<Installment
     const issuers = (answer.installment_detail?.issuer_detail ?? [])
       .map((issuer) => ({ ...issuer, plan_details: filterPlans(issuer.plan_details, order.amount, order.currency) }))
       .filter((issuer) => issuer.plan_details.length > 0);
+    for (const issuer of issuers) logPlanQuotes(issuer, order.amount, order.currency, runtime.log);
     return { merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency, issuers };
   },
 });
+
+/**
+ * The element quotes each plan with the same core formulas (and the same flat variant choice); where
+ * the gateway's own amountPerMonth disagrees, or a plan cannot be quoted, the merchant hears it
+ * here, once per answer: the check of the formulas against a live account.
+ */
+function logPlanQuotes(issuer: InstallmentIssuer, amount: number, currency: string, log: EndpointRuntime['log']): void {
+  for (const plan of issuer.plan_details) {
+    const names = { issuer_code: issuer.issuer_code, plan_code: plan.plan_code };
+    try {
+      const quote = planQuote(plan, issuer, amount, currency);
+      const disagreement = quote.gatewayMonthly?.disagreement;
+      if (disagreement === undefined) continue;
+      log.warn('installment_amount_disagreement', {
+        ...names,
+        formula_kind: quote.formulaKind,
+        ...(quote.flatVariant ? { flat_variant: quote.flatVariant.variant, decided_by: quote.flatVariant.decidedBy } : {}),
+        monthly: quote.monthly,
+        amount_per_month: quote.gatewayMonthly?.text,
+        disagreement,
+      });
+    } catch (error) {
+      if (!(error instanceof InstallmentError)) throw error;
+      log.warn('installment_plan_unquotable', { ...names, field: error.field, rule: error.rule });
+    }
+  }
+}
 
 export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
   schema: billRequest,
@@ -73,6 +102,12 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
     }
     await assertOrderPayable(runtime, order, language);
+    // The merchant's name for the customer is sent as the gateway takes it, or not at all: an
+    // optional field never stops a bill (the browser's was checked as typed, by the route's schema).
+    const customerName = customerNameForGateway(input.customer_name ?? order.customer_name);
+    if (customerName === undefined && input.customer_name === undefined && order.customer_name !== undefined) {
+      log.info('customer_name_left_out', { merchant_reference: order.merchant_reference });
+    }
     const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
     const answer = await gateway.call({
       operation: 'BILL_PRESENTMENT',
@@ -88,7 +123,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
         ...orderParams(settings, order, language),
         request_expiry_date: formatDateTimeWithOffset(expiry),
         payment_partner: partner,
-        customer_name: input.customer_name ?? order.customer_name,
+        customer_name: customerName,
         customer_email: input.customer_email ?? order.customer_email,
       },
     });

@@ -47,7 +47,8 @@ export const shopOrder = z.object({
   currency: field('currency'),
   description: z.optional(field('order_description')),
   customer_email: z.optional(field('customer_email')),
-  customer_name: z.optional(field('customer_name')),
+  /** Any text: the service sends it as the gateway takes it, or leaves it out (core customerNameForGateway). */
+  customer_name: z.optional(z.string().check(z.maxLength(200))),
   customer_code: z.optional(field('customer_code')),
   products: z.optional(z.array(financingProduct)),
   /** True when the shop already holds a payment for the order: nothing more is signed for it. */

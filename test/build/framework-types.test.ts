@@ -94,7 +94,7 @@ const JSX_USES = `
       <pg-checkout mode="drop-in" methods="card voucher" hide-remember-me language="ar" onpg-request-error={onError} />
       <pg-checkout methods={['voucher', 'card']} hideRememberMe merchantReference="order-1" class="checkout" />
       <pg-checkout onpg-bill-issue={(event: PgBillIssueEvent) => event.bill.billNumber} onpg-method-change={(event) => event.method} />
-      <pg-installments plans-view="table" completion="direct" cardSource="host" cardPrefix="51234567" required onchange={(event) => event.type} />
+      <pg-installments plans-view="table" completion="hosted-checkout" cardSource="host" cardPrefix="51234567" required onchange={(event) => event.type} />
       <pg-bill-voucher amount={150000} expires={new Date()} bill-number="12345678901234" time-zone="Africa/Cairo" />
       <pg-bill-voucher amount="150000" expires="2026-12-01T18:00:00+02:00" />
       <pg-financing-otp amount="250000" max-otp-attempts={5} resendAfter="30" products={[]} onpg-financing-complete={(event) => event.outcome} />

@@ -6,14 +6,17 @@ import type { InstallmentPlansResult } from '../../src/core/endpoint-api.ts';
 import type { installmentIssuerDetail } from '../../src/core/schemas/index.ts';
 import type * as z from 'zod/mini';
 import {
+  completionInstallments,
   eligiblePlans,
   filterPlans,
+  flatVariantOf,
   formulaKindOf,
   InstallmentError,
   matchIssuerByBin,
   monthlyInstallment,
   planQuote,
   pmt,
+  SPEC_FORMULAS,
   type InstallmentIssuer,
   type InstallmentPlan,
   type IssuerBin,
@@ -199,6 +202,7 @@ describe('when a non-Islamic flat percentage plan is quoted', () => {
       totalPayable: 1_240_000,
       costOverFull: 240_000,
       fees: 240_000,
+      flatVariant: { variant: 'per-month', decidedBy: 'default' },
     });
   });
 
@@ -226,6 +230,71 @@ describe('when a non-Islamic flat percentage plan is quoted', () => {
     assert.equal(quote.monthly, 10_000);
     assert.equal(quote.lastMonthly, 10_000);
     assert.equal(quote.costOverFull, 0);
+  });
+});
+
+describe('which flat variant a non-Islamic flat plan uses (flatVariantOf)', () => {
+  const withFormula = (formula: string | null) => ({ banking_system: 'Non Islamic', formula });
+
+  it('takes the one-off variant from an issuer whose formula is the spec’s second flat formula', () => {
+    // 1,000,000 + 1,000,000 × 2/100 = 1,020,000 in all; / 12 = 85,000 a month.
+    const quote = planQuote(plan(), withFormula(SPEC_FORMULAS.flatOneOff), TEN_THOUSAND_EGP, 'EGP');
+    assert.deepEqual(quote.flatVariant, { variant: 'one-off', decidedBy: 'formula' });
+    assert.equal(quote.totalPayable, 1_020_000);
+    assert.equal(quote.monthly, 85_000);
+    assert.equal(quote.fees, 20_000);
+  });
+
+  it('takes the per-month variant from an issuer whose formula is the spec’s first flat formula', () => {
+    const quote = planQuote(plan(), withFormula(SPEC_FORMULAS.flatPerMonth), TEN_THOUSAND_EGP, 'EGP');
+    assert.deepEqual(quote.flatVariant, { variant: 'per-month', decidedBy: 'formula' });
+    assert.equal(quote.totalPayable, 1_240_000);
+  });
+
+  it('reads the formula without regard to case, spaces or redundant parentheses', () => {
+    for (const formula of ['(AMOUNT+(AMOUNT*(FEES/100)))/MONTHS', 'amount + amount * fees / 100 / months', 'Flat: (amount + (amount × (fees ÷ 100))) / months']) {
+      assert.equal(flatVariantOf(plan(), withFormula(formula), TEN_THOUSAND_EGP, 'EGP').variant, 'one-off', formula);
+    }
+    assert.equal(flatVariantOf(plan(), withFormula('(amount + amount * fees / 100 * months) / months'), TEN_THOUSAND_EGP, 'EGP').variant, 'per-month');
+  });
+
+  it('lets a formula that names a flat variant beside other kinds’ formulas decide', () => {
+    const formula = `${SPEC_FORMULAS.flatOneOff}; ${SPEC_FORMULAS.reducing}`;
+    assert.deepEqual(flatVariantOf(plan(), withFormula(formula), TEN_THOUSAND_EGP, 'EGP'), { variant: 'one-off', decidedBy: 'formula' });
+  });
+
+  it('when the formula names neither variant, or both, takes the one the gateway’s amountPerMonth shows', () => {
+    for (const formula of [null, 'Percentage fees, flat rate', `${SPEC_FORMULAS.flatPerMonth} or ${SPEC_FORMULAS.flatOneOff}`]) {
+      const oneOff = planQuote(plan({ amountPerMonth: '850.00' }), withFormula(formula), TEN_THOUSAND_EGP, 'EGP');
+      assert.deepEqual(oneOff.flatVariant, { variant: 'one-off', decidedBy: 'amountPerMonth' }, String(formula));
+      assert.equal(oneOff.monthly, 85_000);
+      assert.equal(oneOff.gatewayMonthly?.disagreement, undefined);
+      const perMonth = planQuote(plan({ amountPerMonth: '1033.33' }), withFormula(formula), TEN_THOUSAND_EGP, 'EGP');
+      assert.deepEqual(perMonth.flatVariant, { variant: 'per-month', decidedBy: 'amountPerMonth' });
+    }
+  });
+
+  it('keeps the formula’s variant when the gateway’s amountPerMonth shows the other, and reports the difference', () => {
+    const quote = planQuote(plan({ amountPerMonth: '850.00' }), withFormula(SPEC_FORMULAS.flatPerMonth), TEN_THOUSAND_EGP, 'EGP');
+    assert.equal(quote.flatVariant?.variant, 'per-month');
+    assert.equal(quote.gatewayMonthly?.disagreement, 103_333 - 85_000);
+  });
+
+  it('falls back to per-month when nothing names a variant, or the gateway’s figure fits neither', () => {
+    assert.deepEqual(flatVariantOf(plan(), withFormula(null), TEN_THOUSAND_EGP, 'EGP'), { variant: 'per-month', decidedBy: 'default' });
+    assert.deepEqual(flatVariantOf(plan({ amountPerMonth: '700.00' }), withFormula(null), TEN_THOUSAND_EGP, 'EGP'), { variant: 'per-month', decidedBy: 'default' });
+  });
+
+  it('leaves Islamic, fixed and reducing plans without a flat variant, whatever the formula says', () => {
+    const oneOff = SPEC_FORMULAS.flatOneOff;
+    assert.equal(planQuote(plan(), { banking_system: 'Islamic', formula: oneOff }, TEN_THOUSAND_EGP, 'EGP').totalPayable, 1_240_000);
+    assert.equal('flatVariant' in planQuote(plan(), { banking_system: 'Islamic', formula: oneOff }, TEN_THOUSAND_EGP, 'EGP'), false);
+    assert.equal('flatVariant' in planQuote(plan({ fees_type: 'Fixed', fees_amount: 500 }), withFormula(oneOff), TEN_THOUSAND_EGP, 'EGP'), false);
+  });
+
+  it('gives way to an explicit flatVariant option', () => {
+    const quote = planQuote(plan(), withFormula(SPEC_FORMULAS.flatOneOff), TEN_THOUSAND_EGP, 'EGP', { flatVariant: 'per-month' });
+    assert.deepEqual(quote.flatVariant, { variant: 'per-month', decidedBy: 'option' });
   });
 });
 
@@ -700,8 +769,8 @@ describe('whatever the plan and amount', () => {
         const conventional = quoteOrRefusal(flat, nonIslamic, amount, 'EGP');
         const islamicQuote = quoteOrRefusal(flat, islamic, amount, 'EGP');
         assert.deepEqual(
-          islamicQuote && { ...islamicQuote, formulaKind: undefined },
-          conventional && { ...conventional, formulaKind: undefined },
+          islamicQuote && { ...islamicQuote, formulaKind: undefined, flatVariant: undefined },
+          conventional && { ...conventional, formulaKind: undefined, flatVariant: undefined },
         );
       }),
     );
@@ -735,5 +804,15 @@ describe('whatever the plan and amount', () => {
         assert.ok(echoed.disagreement === undefined, `${amountPerMonth} against ${quote.monthly}`);
       }),
     );
+  });
+});
+
+describe('the installments value of a completion (completionInstallments)', () => {
+  it('is YES (direct operation) for a plan the gateway’s page returned', () => {
+    assert.equal(completionInstallments('gateway-page'), 'YES');
+  });
+
+  it('is HOSTED (hosted checkout) for a plan chosen on the merchant’s page', () => {
+    assert.equal(completionInstallments('merchant-page'), 'HOSTED');
   });
 });

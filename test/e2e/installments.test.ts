@@ -112,7 +112,7 @@ for (const language of ['en', 'ar'] as const) {
       await page.close();
     });
 
-    it('sends the chosen plan with the card form on the shop page (installments YES)', async () => {
+    it('sends the chosen plan with the card form on the shop page (hosted checkout, installments HOSTED)', async () => {
       const observed = await session.newPage(language);
       const { page } = observed;
       const reference = await openCheckout(page);
@@ -129,7 +129,7 @@ for (const language of ['en', 'ar'] as const) {
       const result = await expectResultInPlace(page, 'success');
       assert.equal(result.fields.merchant_reference, reference);
       assert.equal(result.fields.response_code, '14000');
-      assert.equal(result.fields.installments, 'YES');
+      assert.equal(result.fields.installments, 'HOSTED');
       assert.equal(result.fields.plan_code, chosen.plan);
       assert.equal(result.fields.issuer_code, chosen.issuer);
       assert.equal(result.status.transaction_code, '14000');

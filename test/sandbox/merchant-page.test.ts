@@ -283,6 +283,29 @@ describe('merchant page 2.0', () => {
     });
   });
 
+  describe('installments by hosted checkout (installments HOSTED)', () => {
+    it('charges the plan chosen on the merchant’s page with the token of its merchant page 2.0 form', async () => {
+      const r = rig();
+      const token = await tokenFor(r, 'success', 'MASTERCARD');
+      const answer = await api(r.gateway, tokenCharge(token, { installments: 'HOSTED', plan_code: 'EGF06', issuer_code: 'EGMIX1' }));
+      assert.equal(answer['response_code'], '14000');
+      assert.equal(answer['installments'], 'HOSTED');
+      assert.equal(answer['number_of_installments'], '6');
+      assert.ok(validate(installmentsDirectResponse, answer, 'en').ok);
+    });
+
+    it('refuses clear card data: the card was typed on the merchant’s page and tokenized there (00001, token_name)', async () => {
+      const r = rig();
+      const card = { token_name: undefined, card_number: testCard('success', 'MASTERCARD').number, expiry_date: '3012', card_security_code: '123' };
+      const answer = await api(r.gateway, tokenCharge('', { ...card, installments: 'HOSTED', plan_code: 'EGF06', issuer_code: 'EGMIX1' }));
+      assert.equal(answer['response_code'], '00001');
+      assert.match(String(answer['response_message']), /token_name/);
+      assert.equal(r.gateway.orders().length, 0);
+      const direct = await api(r.gateway, tokenCharge('', { ...card, installments: 'YES', plan_code: 'EGF06', issuer_code: 'EGMIX1' }));
+      assert.equal(direct['response_code'], '14000', 'a direct operation (YES) of a trusted merchant still may');
+    });
+  });
+
   describe('recurring PURCHASE with a token', () => {
     it('charges without a challenge, even for the 3-D Secure card', async () => {
       const r = rig();

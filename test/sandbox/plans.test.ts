@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fromMinorUnits } from '../../src/core/amounts.ts';
 import { validate } from '../../src/core/field-errors.ts';
-import { formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIssuer } from '../../src/core/installments.ts';
+import { flatVariantOf, formulaKindOf, matchIssuerByBin, monthlyInstallment, type InstallmentIssuer } from '../../src/core/installments.ts';
 import { installmentsPlansResponse } from '../../src/core/schemas/index.ts';
 import { INSTALLMENT_ISSUERS } from '../../src/sandbox/installment-issuers.ts';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
@@ -42,6 +42,32 @@ describe('installment plans (GET_INSTALLMENTS_PLANS)', () => {
       INSTALLMENT_ISSUERS.flatMap((issuer) => issuer.plan_details.map((plan) => formulaKindOf(plan, issuer))),
     );
     assert.deepEqual([...kinds].sort(), ['fixed', 'percentage-flat', 'percentage-flat-islamic', 'reducing']);
+  });
+
+  it('has a non-Islamic flat issuer of each variant, named by its formula', () => {
+    const variants = INSTALLMENT_ISSUERS.flatMap((issuer) =>
+      issuer.plan_details
+        .filter((plan) => formulaKindOf(plan, issuer) === 'percentage-flat')
+        .map((plan) => [issuer.issuer_code, flatVariantOf(plan, issuer, Number(plan.minimum_amount), plan.currency_code)] as const),
+    );
+    const byIssuer = Object.fromEntries(variants);
+    assert.deepEqual(byIssuer, {
+      AEFLAT1: { variant: 'per-month', decidedBy: 'formula' },
+      EGMIX1: { variant: 'one-off', decidedBy: 'formula' },
+    });
+  });
+
+  it('prices each flat variant as its issuer charges it: the fee for every month, or the fee once', async () => {
+    const { gateway } = rig();
+    const aed = issuersOf(await api(gateway, query({ amount: '120000', currency: 'AED', issuer_code: 'AEFLAT1' })));
+    // 1,200.00 AED at 1% for every month: 3 months 1,236.00 (412.00 a month), 6: 1,272.00, 12: 1,344.00.
+    assert.deepEqual(
+      aed[0]?.plan_details.map((plan) => [plan.plan_code, plan.amountPerMonth]),
+      [['AEF03', '412.00'], ['AEF06', '212.00'], ['AEF12', '112.00']],
+    );
+    const egp = issuersOf(await api(gateway, query({ amount: '250000', currency: 'EGP', issuer_code: 'EGMIX1' })));
+    // 2,500.00 EGP at 2% once over 6 months: 2,550.00 in all, 425.00 a month (per month it would be 466.67).
+    assert.equal(egp[0]?.plan_details.find((plan) => plan.plan_code === 'EGF06')?.amountPerMonth, '425.00');
   });
 
   it('has an issuer in every country for the Visa and the MasterCard test cards', () => {

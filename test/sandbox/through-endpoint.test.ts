@@ -264,7 +264,7 @@ describe('through the merchant endpoint, over HTTP on loopback', () => {
       assert.equal(stored?.card?.tokenName, gatewayFields['token_name']);
     });
 
-    it('completes an AUTHORIZATION with a chosen installment plan (installments YES)', async () => {
+    it('completes an AUTHORIZATION with a plan chosen on the merchant’s page (hosted checkout, installments HOSTED)', async () => {
       const order = newOrder({ amount: 600_000 });
       const { result } = await followReturn(
         await tokenize(

@@ -67,7 +67,7 @@ function operationOf(request: Readonly<Record<string, unknown>>): Operation {
     return service;
   }
   if (request['transaction_id'] !== undefined) return 'FINANCING_PURCHASE';
-  if (request['installments'] === 'YES') return 'INSTALLMENTS_PAYMENT';
+  if (request['installments'] === 'YES' || request['installments'] === 'HOSTED') return 'INSTALLMENTS_PAYMENT';
   return 'TOKEN_PAYMENT';
 }
 

@@ -17,6 +17,8 @@ export interface ShopOrderRecord {
   readonly amount: number;
   readonly currency: string;
   readonly description?: string;
+  /** The customer's name as the shop keeps it (any text). */
+  readonly customer_name?: string;
   /** The token the shop rendered into its page for this order's customer. */
   readonly token: string;
 }

@@ -285,10 +285,11 @@ describe('merchant page completion', () => {
     assert.equal(harness.results[0]?.response_code, '02000');
   });
 
-  it('completes a chosen plan as a direct installments operation (installments YES)', async () => {
+  it('completes a plan chosen on the merchant’s page as hosted checkout (installments HOSTED)', async () => {
     await formPost(await tokenization({ merchant_extra2: 'NBE6', merchant_extra3: 'NBE01' }));
     const [call] = harness.gateway.callsOf('INSTALLMENTS_PAYMENT');
-    assert.equal(call?.request['installments'], 'YES');
+    assert.equal(call?.request['installments'], 'HOSTED');
+    assert.equal(call?.request['token_name'], 'tok-1');
     assert.equal(call?.request['plan_code'], 'NBE6');
     assert.equal(call?.request['issuer_code'], 'NBE01');
   });

@@ -11,7 +11,8 @@ import { verifySignature } from '../../src/core/signature.ts';
 import { hostedPaymentRequest, tokenizationMerchantFields } from '../../src/core/schemas/index.ts';
 import { parseExpiry } from '../../src/core/voucher.ts';
 import type { IssuedBill } from '../../src/server/config.ts';
-import { ACCESS_CODE, API_ROOT, CHECKOUT_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { SPEC_FORMULAS } from '../../src/core/installments.ts';
+import { ACCESS_CODE, API_ROOT, CHECKOUT_URL, MERCHANT_IDENTIFIER, PLANS_ANSWER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { allLogs, RETURN_URL, setup, START, VOUCHER_PARTNER_CODE } from './harness.ts';
 
 const harness = setup();
@@ -157,6 +158,28 @@ describe('POST /installment-plans', () => {
     const [call] = harness.gateway.callsOf('GET_INSTALLMENTS_PLANS');
     assert.equal(call?.request['amount'], '250000');
     assert.equal(call?.request['currency'], 'EGP');
+  });
+
+  it('tells the merchant when the gateway’s amountPerMonth disagrees with the flat variant the issuer’s formula names', async () => {
+    // NBE6: 2,500.00 EGP at 2% over 6 months; the gateway says 425.00 a month (the fee once), the formula the fee every month.
+    const [nbe, ...others] = PLANS_ANSWER.installment_detail.issuer_detail;
+    const perMonthIssuer = { ...nbe!, formula: SPEC_FORMULAS.flatPerMonth };
+    harness.gateway.answer('GET_INSTALLMENTS_PLANS', () => ({ code: '62000', fields: { installment_detail: { issuer_detail: [perMonthIssuer, ...others] } } }));
+    const logged = harness.logs.length;
+    const { status } = await harness.post('/installment-plans', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(status, 200);
+    const warnings = harness.logs.slice(logged).map((line) => JSON.parse(line)).filter((line) => line.event === 'installment_amount_disagreement');
+    assert.deepEqual(
+      warnings.map(({ issuer_code, plan_code, flat_variant, decided_by, monthly, amount_per_month, disagreement }) => ({ issuer_code, plan_code, flat_variant, decided_by, monthly, amount_per_month, disagreement })),
+      [{ issuer_code: 'NBE01', plan_code: 'NBE6', flat_variant: 'per-month', decided_by: 'formula', monthly: 46_667, amount_per_month: '425.00', disagreement: 46_667 - 42_500 }],
+    );
+  });
+
+  it('says nothing when the gateway’s amountPerMonth is one of the flat variants and no formula names another', async () => {
+    const logged = harness.logs.length;
+    const { status } = await harness.post('/installment-plans', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(status, 200);
+    assert.doesNotMatch(harness.logs.slice(logged).join('\n'), /installment_amount_disagreement|installment_plan_unquotable/);
   });
 
   it('passes the gateway refusal on with its response code', async () => {

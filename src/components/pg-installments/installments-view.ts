@@ -9,6 +9,7 @@ import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, installmentPlansCall, merchantPageCall } from '../../core/endpoint-routes.ts';
+import { completionInstallments } from '../../core/installments.ts';
 import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
@@ -63,7 +64,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   /** Shows every problem, moves focus to the first one and returns whether the choice is valid. */
   reportValidity(): boolean {
     this.showErrors = true;
-    if (this.host.completion === 'direct' && this.host.cardSource === 'own') this.card.touchAll();
+    if (this.host.completion === 'hosted-checkout' && this.host.cardSource === 'own') this.card.touchAll();
     void this.kit.reportInvalidFields().then((count) => {
       if (count === 0 && !this.kit.internals.validity.valid) this.#payInFullButton?.focus();
     });
@@ -76,7 +77,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
 
   get #cardDigits(): string {
     const digits =
-      this.host.cardSource === 'host' ? this.host.cardPrefix : this.host.completion === 'direct' ? this.card.number : this.ownDigits;
+      this.host.cardSource === 'host' ? this.host.cardPrefix : this.host.completion === 'hosted-checkout' ? this.card.number : this.ownDigits;
     return normalizeDigits(digits).replace(/\D/g, '').slice(0, 8);
   }
 
@@ -164,7 +165,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   #renderOwnCardInput(): unknown {
     if (this.host.cardSource === 'host') return nothing;
     const m = this.#messages;
-    if (this.host.completion === 'direct') return renderCardFields(this.card, m.card, { disabled: this.formDisabled });
+    if (this.host.completion === 'hosted-checkout') return renderCardFields(this.card, m.card, { disabled: this.formDisabled });
     return html`
       <div class="floatl bin" part="floatl">
         <label for="card-prefix">${m.binLabel}</label>
@@ -518,7 +519,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     const selection = this.selection;
     if (selection) {
       const value = new FormData();
-      value.set('installments', this.host.completion === 'hosted-page' ? 'STANDALONE' : 'YES');
+      value.set('installments', this.host.completion === 'hosted-page' ? 'STANDALONE' : completionInstallments('merchant-page'));
       value.set('issuer_code', selection.issuerCode);
       value.set('plan_code', selection.planCode);
       value.set('number_of_installments', String(selection.months));
@@ -587,11 +588,11 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   readonly #onSubmit = async (event: Event): Promise<void> => {
     event.preventDefault();
     if (this.paying || this.formDisabled || !this.#hasPayButton) return;
-    const direct = this.host.completion === 'direct';
+    const hostedCheckout = this.host.completion === 'hosted-checkout';
     this.showErrors = true;
-    if (direct) this.card.touchAll();
+    if (hostedCheckout) this.card.touchAll();
     const choiceValid = this.payingInFull || (this.selection !== undefined && this.agreed);
-    if ((direct && !this.card.valid) || !choiceValid) {
+    if ((hostedCheckout && !this.card.valid) || !choiceValid) {
       const count = await this.kit.reportInvalidFields();
       if (count === 0) this.#payInFullButton?.focus();
       return;
@@ -600,7 +601,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     this.payError = '';
     const selection = this.selection;
     const base = { merchant_reference: this.host.merchantReference, language: this.host.language, command: this.host.command };
-    const outcome = direct
+    const outcome = hostedCheckout
       ? await this.kit.endpointRequests.request(merchantPageCall, {
           ...base,
           ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),
@@ -611,7 +612,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         });
     if (outcome.status === 'success') {
       this.kit.announce(this.#messages.redirecting);
-      postToGateway(this.host, direct ? 'merchant-page' : 'hosted-page', outcome.value, direct ? this.card.gatewayFields() : {});
+      postToGateway(this.host, hostedCheckout ? 'merchant-page' : 'hosted-page', outcome.value, hostedCheckout ? this.card.gatewayFields() : {});
       return;
     }
     this.paying = false;

@@ -2,13 +2,22 @@ import type { Language } from '../../core/language.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import { property } from '../shared/property.ts';
-import { commandReader, flagReader, oneOfReader, textReader } from '../shared/property-readers.ts';
+import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { InstallmentsView } from './installments-view.ts';
 import type { InstallmentsMessages } from './messages.ts';
 import type { MonthlySource } from './plan-offers.ts';
 
-/** How the chosen plan is paid: on the gateway's hosted page, by a direct operation, or by a host. */
-export type InstallmentsCompletion = 'hosted-page' | 'direct' | 'none';
+/**
+ * How the chosen plan is paid: on the gateway's hosted page (installments STANDALONE), by hosted
+ * checkout (this element takes the card for a merchant page 2.0 form; installments HOSTED), or by a host.
+ */
+export type InstallmentsCompletion = 'hosted-page' | 'hosted-checkout' | 'none';
+
+const completionOf = oneOfReader(['hosted-page', 'hosted-checkout', 'none'] as const, 'hosted-page');
+/** `direct`, this value's former name, still reads as `hosted-checkout`. */
+const completionReader = propertyReader((value): InstallmentsCompletion =>
+  value === 'direct' ? 'hosted-checkout' : completionOf.fromValue(value),
+);
 
 /** The customer's choice, as it goes into the form value. */
 export interface InstallmentSelection {
@@ -21,8 +30,9 @@ export interface InstallmentSelection {
  * Installment plans for the order: loads them through the merchant endpoint, shows the issuers
  * and, for the issuer of the customer's card (found from its first digits), each eligible plan
  * with its monthly amount, fees, total and extra cost. A form control: the chosen plan and issuer
- * are its form value. Completes on the hosted page (installments STANDALONE), by a direct
- * operation (installments YES, through merchant page 2.0), or leaves completion to a host.
+ * are its form value. Completes on the hosted page (installments STANDALONE), by hosted checkout
+ * (the card typed here goes to the gateway in a merchant page 2.0 form, and the endpoint charges the
+ * plan with installments HOSTED), or leaves completion to a host.
  *
  * @tagname pg-installments
  * @fires change - The chosen issuer or plan changed, and with it the form value.
@@ -47,9 +57,9 @@ export interface InstallmentSelection {
  * @csspart pay-in-full - The "pay in full instead" button.
  * @csspart retry - The "try again" button.
  * @csspart Pay - The Pay button (when this element completes the payment).
- * @csspart credit-card-container - The card form (`completion="direct"`), with the brand class.
- * @csspart half1 - The expiry date field (`completion="direct"`).
- * @csspart half2 - The security code field (`completion="direct"`).
+ * @csspart credit-card-container - The card form (`completion="hosted-checkout"`), with the brand class.
+ * @csspart half1 - The expiry date field (`completion="hosted-checkout"`).
+ * @csspart half2 - The security code field (`completion="hosted-checkout"`).
  * @csspart brand - The detected card brand; also carries `Visa` or `MasterCard`.
  * @csspart Visa - The card form and brand badge of a Visa card.
  * @csspart MasterCard - The card form and brand badge of a MasterCard card.
@@ -73,8 +83,8 @@ export class PgInstallments extends LazyPgElement<InstallmentsMessages> {
   @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
   plansView: 'dropdown' | 'table' = 'dropdown';
 
-  /** How the choice is paid: `hosted-page` (STANDALONE), `direct` (YES) or `none` (a host or form pays). */
-  @property({ converter: oneOfReader(['hosted-page', 'direct', 'none'], 'hosted-page') })
+  /** How the choice is paid: `hosted-page` (STANDALONE), `hosted-checkout` (HOSTED; `direct` reads as it) or `none` (a host or form pays). */
+  @property({ converter: completionReader })
   completion: InstallmentsCompletion = 'hosted-page';
 
   /** `own`: this element asks for the card's first digits; `host`: a host sets `cardPrefix`. */

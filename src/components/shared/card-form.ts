@@ -1,6 +1,6 @@
 /**
  * The card form of merchant page 2.0, shared by `<pg-checkout>` and a stand-alone
- * `<pg-installments completion="direct">`: a controller that owns what was typed and the rules,
+ * `<pg-installments completion="hosted-checkout">`: a controller that owns what was typed and the rules,
  * and a render function for the fields. Card values live only here and in the form posted to the
  * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
  */

@@ -66,6 +66,8 @@ export const FIELD_RULES = {
   order_description: { charset: 'text' },
   // The email shape (one @, a dotted domain) is ours; the spec gives only the characters.
   customer_email: { charset: 'alphanumeric', special: '_-.@+', maxLength: 254, format: 'email' },
+  // Letters of any script: the SDKs pass the name unchecked and the plugins send shops' billing
+  // names as typed (docs/decisions.md). A merchant's name is cleaned for it by customer-name.ts.
   customer_name: { charset: 'letters', special: "_\\/-.' ", maxLength: 50 },
   customer_ip: { charset: 'text' },
   phone_number: { charset: 'text' },

@@ -36,14 +36,27 @@ export const installmentsPlansResponse = pure(() => z.looseObject({
 
 const installmentsDirectShape = pure(() => ({
   ...directOperationShape,
-  // YES after the standard merchant page; HOSTED, what the official SDKs send after merchant page 2.0: the same here.
+  // YES (direct operation) completes a plan the gateway's page returned; HOSTED (hosted checkout) a
+  // plan chosen on the merchant's page, paid with the token of a merchant page 2.0 form (core completionInstallments).
   installments: z.enum(['YES', 'HOSTED']),
   plan_code: field('plan_code'),
   issuer_code: field('issuer_code'),
 }));
 
-/** Installments by direct operation: an operation plus installments YES (or HOSTED), plan_code and issuer_code. */
-export const installmentsDirectRequest = pure(() => z.strictObject(installmentsDirectShape).check(cardOrToken));
+/**
+ * Hosted checkout pays with the token of the card the customer typed on the merchant's page (the
+ * SDKs send HOSTED only after their merchant page 2.0 tokenization): never with clear card data.
+ */
+const hostedPaysWithToken = z.check<{ readonly installments?: unknown; readonly token_name?: unknown }>(
+  (payload) => {
+    if (payload.value.installments !== 'HOSTED' || payload.value.token_name !== undefined) return;
+    payload.issues.push({ code: 'invalid_type', expected: 'string', path: ['token_name'], input: undefined });
+  },
+  { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+);
+
+/** Installments by direct operation: an operation plus installments YES (or HOSTED, with a token), plan_code and issuer_code. */
+export const installmentsDirectRequest = pure(() => z.strictObject(installmentsDirectShape).check(cardOrToken, hostedPaysWithToken));
 
 /** Installments by direct operation answer: adds number_of_installments. */
 export const installmentsDirectResponse = pure(() => z.looseObject({

@@ -54,7 +54,7 @@ describe('<pg-installments>', () => {
     language?: 'en' | 'ar';
     reference?: string;
     view?: 'dropdown' | 'table';
-    completion?: 'hosted-page' | 'direct' | 'none';
+    completion?: 'hosted-page' | 'hosted-checkout' | 'direct' | 'none';
     hideReceipt?: boolean;
   }
 
@@ -296,6 +296,35 @@ describe('<pg-installments>', () => {
     });
   });
 
+  describe('when a flat plan charges its fee for every month, or once', () => {
+    // Sandbox Gulf Bank's formula charges the fee for every month; Sandbox Delta Bank's once.
+    const AED_ORDER = { merchant_reference: 'order-aed-1200', amount: 120_000, currency: 'AED', description: 'Watch' };
+    const aed = (minor: number) => money(minor, 'AED');
+
+    async function planRows(reference: string, bin: string) {
+      const el = await installments({ reference, view: 'table' });
+      typeInto(binInput(el), bin);
+      await el.updateComplete;
+      return shadowQueryAll(el, 'tbody tr').map((row) => [...row.children].map(textOf));
+    }
+
+    it('shows the fee charged every month for the issuer whose formula says so', async () => {
+      network.orders.add(AED_ORDER);
+      // 1,200.00 AED at 1% a month: 3 months 1,236.00, 6 months 1,272.00, 12 months 1,344.00.
+      expect(await planRows(AED_ORDER.merchant_reference, '411111')).to.deep.equal([
+        ['3 months', aed(41_200), aed(3_600), aed(123_600), aed(3_600)],
+        ['6 months', aed(21_200), aed(7_200), aed(127_200), aed(7_200)],
+        ['12 months', aed(11_200), aed(14_400), aed(134_400), aed(14_400)],
+      ]);
+    });
+
+    it('shows the fee charged once for the issuer whose formula says so', async () => {
+      // 2,500.00 EGP at 2% once over 6 months: 2,550.00 in all, 425.00 a month (not 2,800.00 and 466.67).
+      const [flat] = await planRows(ORDERS.egp.merchant_reference, '512345');
+      expect(flat).to.deep.equal(['6 months', egp(42_500), egp(5_000), egp(255_000), egp(5_000)]);
+    });
+  });
+
   describe('the bank section and the summary', () => {
     it('shows the issuer’s terms in the page language and a required agreement checkbox in the bank section', async () => {
       for (const language of ['en', 'ar'] as const) {
@@ -375,7 +404,8 @@ describe('<pg-installments>', () => {
       await el.updateComplete;
       expect(form.checkValidity()).to.equal(true);
       expect(Object.fromEntries(new FormData(form))).to.deep.equal({
-        installments: 'YES',
+        // A plan chosen on the merchant's page is completed as hosted checkout.
+        installments: 'HOSTED',
         issuer_code: 'EGFIX1',
         plan_code: 'EGX12',
         number_of_installments: '12',
@@ -488,9 +518,9 @@ describe('<pg-installments>', () => {
     });
   });
 
-  describe('completing by a direct operation (installments YES)', () => {
+  describe('completing by hosted checkout (installments HOSTED)', () => {
     it('takes the card, picks the issuer from it and posts the card straight to the gateway', async () => {
-      const el = await installments({ completion: 'direct' });
+      const el = await installments({ completion: 'hosted-checkout' });
       const submissions = captureSubmissions(el);
       typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
       typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
@@ -524,6 +554,42 @@ describe('<pg-installments>', () => {
         expect(request.body).not.to.contain(MASTERCARD);
         expect(request.body).not.to.contain('321"');
       }
+    });
+  });
+
+  describe('hosted checkout, through the endpoint, to the sandbox', () => {
+    it('has the endpoint charge the plan chosen here with installments HOSTED and the token of the card typed here', async () => {
+      const el = await installments({ completion: 'hosted-checkout' });
+      const submissions = captureSubmissions(el);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
+      await el.updateComplete;
+      choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGF06');
+      await el.updateComplete;
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+
+      // The browser posts the form to the gateway; the gateway's signed answer returns to the endpoint.
+      const form = submissions[0]!;
+      const tokenized = await fetch(form.action, { method: 'POST', body: new URLSearchParams(form.fields as Record<string, string>) });
+      const html = await tokenized.text();
+      const back = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1]!, m[2]!.replace(/&amp;/g, '&')]));
+      const action = /<form id="return-form" method="post" action="([^"]*)"/.exec(html)?.[1] ?? '';
+      await fetch(action.replace(/&amp;/g, '&'), { method: 'POST', body: new URLSearchParams(back), redirect: 'manual' });
+
+      const charge = network.gatewayRequests.find((request) => request.fields?.['plan_code'] === 'EGF06');
+      expect(charge?.fields).to.include({ installments: 'HOSTED', plan_code: 'EGF06', issuer_code: 'EGMIX1', command: 'PURCHASE' });
+      expect(charge?.fields?.['token_name']).to.be.a('string');
+      expect(network.gateway.order({ merchantReference: ORDERS.egp.merchant_reference })?.installments).to.deep.equal({
+        issuerCode: 'EGMIX1',
+        planCode: 'EGF06',
+        months: 6,
+      });
     });
   });
 

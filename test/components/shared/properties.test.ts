@@ -115,7 +115,7 @@ const ELEMENTS: readonly { readonly tag: string; readonly element: typeof PgElem
     cases: {
       ...SHARED,
       plansView,
-      completion: { attribute: 'completion', initial: 'hosted-page', texts: [['direct', 'direct'], ['none', 'none'], ['later', 'hosted-page']] },
+      completion: { attribute: 'completion', initial: 'hosted-page', texts: [['hosted-checkout', 'hosted-checkout'], ['direct', 'hosted-checkout'], ['none', 'none'], ['later', 'hosted-page']] },
       cardSource: { attribute: 'card-source', initial: 'own', texts: [['host', 'host'], ['parent', 'own']] },
       cardPrefix: { initial: '', values: [['51234567', '51234567']] },
       command,
