@@ -27,7 +27,7 @@ import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batc
 import { isClockAdvance, MAX_CLOCK_ADVANCE_SECONDS } from './clock.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
 import { merchantDirectory, SANDBOX_MERCHANTS, type SandboxMerchant } from './merchants.ts';
-import { payBill, type SandboxOrder, type Transition } from './orders.ts';
+import { isSuccessCodes, payBill, type SandboxOrder, type SuccessCodes, type Transition } from './orders.ts';
 import { postPaymentApi } from './payment-api.ts';
 import { answerChallenge, postPaymentPage, showChallenge, submitPaymentPage } from './payment-page.ts';
 import { postReportingApi, ReportStore } from './reports.ts';
@@ -53,6 +53,13 @@ export interface SandboxGatewayOptions {
    * snapshot that cannot be restored stops creation) and saved after every POST, before the answer.
    */
   readonly persistence?: SandboxPersistence;
+  /**
+   * The codes that accept a capture and a refund: `spec` (default) answers the specification's
+   * 20064 with status 04; `live` answers what live accounts answer, 04000 (status 04) for a capture
+   * and 06000 (status 06) for a refund, so that a client can be rehearsed against both. A void is
+   * 08000 either way.
+   */
+  readonly successCodes?: SuccessCodes;
 }
 
 /** A stored token as inspection shows it: the card number masked. */
@@ -118,7 +125,9 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     tools: `${basePath}/sandbox-tools`,
   };
   const state = new SandboxState(now);
-  const ctx: GatewayContext = { merchants, state, now, paths };
+  const successCodes = options.successCodes ?? 'spec';
+  if (!isSuccessCodes(successCodes)) throw new Error("successCodes must be 'spec' or 'live'");
+  const ctx: GatewayContext = { merchants, state, now, paths, successCodes };
   const batches = new BatchStore();
   const reports = new ReportStore();
   const reporting = { maxTransactions: options.reportMaxTransactions ?? MAX_REPORT_TRANSACTIONS };

@@ -42,4 +42,5 @@ export {
   type TestCard,
 } from './test-cards.ts';
 export { INSTALLMENT_ISSUERS } from './installment-issuers.ts';
-export type { OrderState, SandboxOrder, OrderOperation, Transition } from './orders.ts';
+export type { OrderState, SandboxOrder, OrderOperation, SuccessCodes, Transition } from './orders.ts';
+export { MAINTENANCE_SUCCESS_CODES } from './orders.ts';
