@@ -14,6 +14,7 @@ export {
 export type { GatewayPaths } from './context.ts';
 export { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from './batch.ts';
 export { createSandboxClock, MAX_CLOCK_ADVANCE_SECONDS, type SandboxClock } from './clock.ts';
+export { FAULT_STATUSES, MAX_FAULT_COUNT, MAX_RETRY_AFTER_SECONDS, type FaultStatus, type SandboxFaults } from './faults.ts';
 export { SNAPSHOT_VERSION, type SandboxPersistence, type SandboxSnapshot } from './snapshot.ts';
 export {
   endpointCredentials,
