@@ -217,6 +217,14 @@ describe('exit codes of the configuration and the gateway', () => {
     assert.match(run.stderr, /nothing was changed at the gateway/);
   });
 
+  it('exits 8 when the gateway limits requests for longer than a call waits, saying how long it asked', async () => {
+    sandbox.gateway.injectFaults({ status: 429, count: 1, retryAfterSeconds: 3_600 });
+    const run = await cli(['status', '--reference', nextReference('cli-limited')]);
+    assert.equal(run.code, EXIT.unreachable, run.stderr);
+    assert.match(run.stderr, /limiting requests \(HTTP 429\); it asks to wait 3600 s/);
+    assert.match(run.stderr, /nothing was changed at the gateway/);
+  });
+
   it('exits 6 for a service the account does not have', async () => {
     const run = await cli(['exchange', '--amount', '1.00', '--from', 'USD', '--to', 'EUR'], { env: envFor(SANDBOX_MERCHANT_BASIC) });
     assert.equal(run.code, EXIT.notActivated);
