@@ -2,14 +2,15 @@
  * A live account accepts a capture with 04000 (status 04) and a refund with 06000 (status 06) where
  * the specification says 20064 (status 04). The client reads both as success from the answer
  * itself, never as an unknown code to settle with CHECK_STATUS. A whole lifecycle (a charge, two
- * captures, a refund, a status, a void) against the sandbox over loopback HTTP, once answering the
+ * captures, a refund, a status, a void, a batch) against the sandbox over loopback HTTP, once answering the
  * specification's codes and once a live account's.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GatewayClient } from '../../src/gateway/index.ts';
 import type { SuccessCodes } from '../../src/sandbox/index.ts';
-import { authorize, clientFor, nextReference, startSandbox, type Sandbox } from './support.ts';
+import { buildBatchFile } from '../../src/core/batch-file.ts';
+import { authorize, clientFor, nextReference, sleepsOn, startSandbox, type Sandbox } from './support.ts';
 
 const EXPECTED: Record<SuccessCodes, { capture: [string, string]; refund: [string, string] }> = {
   spec: { capture: ['20064', '04'], refund: ['20064', '04'] },
@@ -62,6 +63,33 @@ for (const mode of ['spec', 'live'] as const) {
         ['CAPTURE', EXPECTED[mode].capture[0]],
         ['REFUND', EXPECTED[mode].refund[0]],
       ]);
+    });
+
+    it('answers the same codes in a processed batch’s rows', async () => {
+      const sleeps = sleepsOn(sandbox.clock);
+      const batchClient = clientFor(sandbox.origin, { sleep: sleeps.sleep, now: sandbox.clock.now });
+      const [held, paid] = [nextReference(`batch-auth-${mode}`), nextReference(`batch-paid-${mode}`)];
+      await authorize(batchClient, held, 50_000);
+      await authorize(batchClient, paid, 50_000, 'PURCHASE');
+      const handle = { batch_reference: `lc-${mode}-${Date.now().toString(36)}`.slice(0, 20), batch_id: '' };
+      const uploaded = await batchClient.uploadBatch({
+        batch_reference: handle.batch_reference,
+        file: buildBatchFile([
+          { command: 'CAPTURE', merchant_reference: held, amount: '50000', currency: 'EGP' },
+          { command: 'REFUND', merchant_reference: paid, amount: '10000', currency: 'EGP' },
+        ]),
+      });
+      handle.batch_id = String(uploaded.answer?.batch_id);
+      assert.equal((await batchClient.waitForBatch({ ...handle, until: 'validated' })).batch_status, 'VALIDATED');
+      assert.equal((await batchClient.processBatch(handle)).outcome, 'success');
+      const results = await batchClient.waitForBatch({ ...handle, until: 'processed' });
+      assert.deepEqual(
+        results.rows?.map((row) => [row.merchant_reference, row.response_code, row.status]),
+        [
+          [held, ...EXPECTED[mode].capture],
+          [paid, ...EXPECTED[mode].refund],
+        ],
+      );
     });
 
     it('voids an authorization with 08000, status 08, in either mode', async () => {
