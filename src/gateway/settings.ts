@@ -173,9 +173,9 @@ export interface GatewayClientConfig extends GatewayConnection {
   readonly reconcile?: Partial<ReconcilePolicy>;
   /**
    * The longest one call waits between its attempts, in all (default 120 s): no wait of a retried
-   * read, nor of the CHECK_STATUS readings after a lost answer, ends past this many milliseconds from
-   * the first attempt. A wait the gateway's `Retry-After` asks for (HTTP 429 or 5xx) is honoured
-   * within it; one that would pass it ends the call there, with that failure.
+   * read ends past this many milliseconds from its first attempt, nor a wait of the CHECK_STATUS
+   * readings after a lost answer past them from the loss. A wait the gateway's `Retry-After` asks
+   * for (HTTP 429 or 5xx) is honoured within it; one that would pass it ends the call there.
    */
   readonly deadlineMs?: number;
   /** Structured logs (default: none). Everything passed to it is redacted: no card data, phrase or signature. */
