@@ -222,7 +222,7 @@ export async function call<Answer>(
 }
 
 /** Logs a call's failure: what was lost, and the wait a `Retry-After` asked for. */
-export function logFailure(log: Logger, operation: string, error: GatewayUnavailableError, willRetry: boolean): void {
+function logFailure(log: Logger, operation: string, error: GatewayUnavailableError, willRetry: boolean): void {
   const { kind, httpStatus, retryAfterMs } = error;
   // The answer's own problems were logged where they were found.
   if (kind === 'signature_invalid' || kind === 'foreign_answer' || kind === 'answer_invalid') return;
