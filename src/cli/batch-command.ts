@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { validateBatchFile } from '../core/batch-file.ts';
+import { isSuccess } from '../core/response.ts';
 import type { BatchStatus } from '../core/schemas/index.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import type { BatchHandle, BatchResults } from '../gateway/batch.ts';
@@ -60,7 +61,7 @@ function printResults(io: Io, handle: BatchHandle, results: BatchResults): void 
     io.stdout.write(`  line ${row.Line_Number}  ${row.merchant_reference ?? ''}  ${row.response_code} ${row.response_message}\n`);
   }
   if (rows.length > 0) {
-    const failures = rows.filter((row) => !/^(14000|02000|20064|08000)$/.test(row.response_code)).length;
+    const failures = rows.filter((row) => !isSuccess(row)).length;
     io.stdout.write(`  ${rows.length - failures} succeeded, ${failures} failed\n`);
   }
 }

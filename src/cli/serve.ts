@@ -16,6 +16,7 @@ import {
   SANDBOX_VOUCHER_PARTNER_CODE,
   type SandboxGatewayOptions,
   type SandboxPersistence,
+  type SuccessCodes,
 } from '../sandbox/index.ts';
 import { storeLocationFromEnv } from '../store/open.ts';
 import { CliConfigError } from './client-env.ts';
@@ -70,10 +71,21 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
     ],
     apiRoot: settings.PG_API_ROOT ?? 'FortAPI',
     persistence: sandboxStateFile(join(dataDir, SANDBOX_STATE_FILE)),
+    successCodes: successCodesFrom(settings),
   });
   return serve(settings, {
     mount: [(request) => (gateway.handles(request.url) ? gateway.handle(request) : undefined)],
   });
+}
+
+/**
+ * `PG_SANDBOX_SUCCESS_CODES`: `live` makes the sandbox accept a capture with 04000 and a refund with
+ * 06000, as live accounts answer; `spec` (the default) with the specification's 20064.
+ */
+export function successCodesFrom(settings: Env): SuccessCodes {
+  const value = settings.PG_SANDBOX_SUCCESS_CODES?.trim().toLowerCase() || 'spec';
+  if (value !== 'spec' && value !== 'live') throw new CliConfigError('PG_SANDBOX_SUCCESS_CODES must be spec or live');
+  return value;
 }
 
 /** The origins of the server (public URL, else the listening one) and of `PG_ALLOWED_ORIGINS`. */

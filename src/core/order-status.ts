@@ -56,8 +56,11 @@ const NOT_FOUND_CODES: readonly string[] = ['12001', '00007'];
 const VOID_SUCCESS = '08000';
 const BILL_ISSUED = '30000';
 const AUTHORIZATION_SUCCESS = '02000';
-/** PURCHASE success, and the 20064 that accepts a capture or a refund (paid either way). */
-const CAPTURE_SUCCESS: readonly string[] = ['14000', '20064'];
+/**
+ * PURCHASE success, and the codes that accept a capture or a refund (paid either way): the spec's
+ * 20064, or a live account's 04000 (capture) and 06000 (refund).
+ */
+const CAPTURE_SUCCESS: readonly string[] = ['14000', '20064', '04000', '06000'];
 
 interface Answer {
   readonly response_code?: unknown;

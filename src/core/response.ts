@@ -55,6 +55,10 @@ export const RESPONSE_CODES = {
   '02000': { outcome: 'success', operation: 'authorization', en: 'Success', ar: 'تمت العملية بنجاح' },
   '18000': { outcome: 'success', operation: 'tokenization', en: 'Success', ar: 'تمت العملية بنجاح' },
   '08000': { outcome: 'success', operation: 'void authorization', en: 'Success', ar: 'تمت العملية بنجاح' },
+  // What live accounts answer to an accepted capture and refund instead of the spec's 20064
+  // (docs/decisions.md): the status is the code's first two digits, 04 and 06, as for 08000.
+  '04000': { outcome: 'success', operation: 'capture', en: 'Capture accepted', ar: 'تم قبول التحصيل' },
+  '06000': { outcome: 'success', operation: 'refund', en: 'Refund accepted', ar: 'تم قبول الاسترداد' },
   '30000': { outcome: 'success', operation: 'bill presentment', en: 'Bill issued', ar: 'تم إصدار الفاتورة' },
   '20000': { outcome: 'pending', operation: '3-D Secure check requested', en: '3-D Secure check requested', ar: 'مطلوب التحقق ثلاثي الأبعاد' },
   '19000': { outcome: 'pending', operation: 'transaction pending', en: 'Transaction pending', ar: 'العملية قيد الانتظار' },
@@ -129,7 +133,7 @@ export const RESPONSE_CODES = {
 
 export type KnownResponseCode = keyof typeof RESPONSE_CODES;
 
-/** The status that goes with a code: its first two digits, or the spec's exception (20064 → 04). */
+/** The status that goes with a code: its first two digits (04000 → 04), or the spec's exception (20064 → 04). */
 export function expectedStatus(code: string): string {
   const known = (RESPONSE_CODES as Record<string, CodeMeaning>)[code];
   return known?.status ?? code.slice(0, 2);

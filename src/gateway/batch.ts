@@ -25,10 +25,11 @@ import {
   type ProcessBatchResponse,
 } from '../core/schemas/index.ts';
 import { fileDigest } from '../core/signature.ts';
-import { backoff, call, languageOf, type CallContext, type OperationSpec } from './call.ts';
+import { call, callWaits, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { clientMessage } from './messages.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
-import { GatewayUnavailableError, mayHaveArrived, type FailureKind } from './transport.ts';
+import { lossOf, type Loss } from './reconcile.ts';
+import { GatewayUnavailableError, mayHaveArrived } from './transport.ts';
 
 export const UPLOAD_BATCH_FILE: OperationSpec<BatchUploadResponse> = {
   name: 'UPLOAD_BATCH_FILE',
@@ -113,18 +114,27 @@ export function batchOperations(ctx: CallContext) {
     };
   }
 
-  /** After a lost PROCESS_BATCH answer: GET_BATCH_RESULTS until it shows processing started, or the readings are spent. */
-  async function settleProcessing(input: BatchHandle, reason: FailureKind | 'unknown_code', language: Language): Promise<GatewayResult<ProcessBatchResponse>> {
+  /**
+   * After a lost PROCESS_BATCH answer: GET_BATCH_RESULTS until it shows processing started, or the
+   * readings are spent, or the next wait (at least what the last `Retry-After` asked) would pass the
+   * call's deadline.
+   */
+  async function settleProcessing(input: BatchHandle, loss: Loss, language: Language): Promise<GatewayResult<ProcessBatchResponse>> {
+    const { reason } = loss;
     const policy = ctx.settings.reconcile;
+    const waits = callWaits(ctx);
+    let retryAfterMs = loss.retryAfterMs;
     for (let reading = 1; reading <= policy.attempts; reading++) {
-      await ctx.settings.sleep(backoff(policy, reading + 1));
+      if ((await waits.before(policy, reading + 1, retryAfterMs)) === undefined) break;
       let results: BatchResults;
       try {
         results = await batchResults(input, false);
       } catch (error) {
         if (!(error instanceof GatewayUnavailableError)) throw error;
+        retryAfterMs = error.retryAfterMs;
         continue;
       }
+      retryAfterMs = undefined;
       ctx.log.info('gateway_reconcile', { operation: PROCESS_BATCH.name, reading, reason, batch_status: results.batch_status });
       if (results.batch_status === 'PROCESSING' || results.batch_status === 'PROCESSED') {
         return { outcome: 'success', response_code: results.response_code, status: results.status, response_message: results.response_message, source: 'check_status', reason };
@@ -138,7 +148,7 @@ export function batchOperations(ctx: CallContext) {
       outcome: 'unknown',
       response_code: '',
       status: '',
-      response_message: clientMessage('unsettled', language, { operation: 'batch processing' }),
+      response_message: clientMessage(reason === 'rate_limited' ? 'unsettled_rate_limited' : 'unsettled', language, { operation: 'batch processing' }),
       source: 'check_status',
       reason,
     };
@@ -185,10 +195,10 @@ export function batchOperations(ctx: CallContext) {
       try {
         ({ answer } = await call(ctx, PROCESS_BATCH, { language, params: { service_command: 'PROCESS_BATCH', ...handleParams(input, language) } }));
       } catch (error) {
-        if (error instanceof GatewayUnavailableError && mayHaveArrived(error.kind)) return settleProcessing(input, error.kind, language);
+        if (error instanceof GatewayUnavailableError && mayHaveArrived(error.kind)) return settleProcessing(input, lossOf(error), language);
         throw error;
       }
-      if (!isKnownResponseCode(answer.response_code)) return settleProcessing(input, 'unknown_code', language);
+      if (!isKnownResponseCode(answer.response_code)) return settleProcessing(input, { reason: 'unknown_code' }, language);
       return resultOfAnswer(answer);
     },
   };

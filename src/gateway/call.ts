@@ -6,8 +6,9 @@
  * core's rule for its operation, its echo of the order or batch compared with what was asked, and
  * parsed with the core's answer schema. Only then is anything of it believed.
  *
- * A read-only call may be tried again after a transport failure (`retry: true`); a call that moves
- * money never is: see reconcile.ts.
+ * A read-only call may be tried again after a transport failure (`retry: true`), waiting at least
+ * what the gateway's `Retry-After` asks, within the call's deadline; a call that moves money never
+ * is: see reconcile.ts.
  */
 import type * as z from 'zod/mini';
 import { toFieldErrors, validate } from '../core/field-errors.ts';
@@ -25,7 +26,6 @@ import {
   post,
   readText,
   timeLimit,
-  type FailureKind,
 } from './transport.ts';
 
 /** What the client knows of one operation of the gateway. */
@@ -127,7 +127,8 @@ async function attempt<Answer>(
   let text: string;
   let contentType: string;
   try {
-    const response = await post({ fetch: settings.fetch, url, operation: operation.name, body, headers, signal: limit.signal });
+    const now = () => settings.now().getTime();
+    const response = await post({ fetch: settings.fetch, now, url, operation: operation.name, body, headers, signal: limit.signal });
     contentType = response.headers.get('content-type') ?? '';
     text = await readText(response, request.maxAnswerBytes ?? settings.maxAnswerBytes, operation.name);
   } finally {
@@ -167,6 +168,29 @@ export function backoff(policy: { readonly delayMs: number; readonly maxDelayMs:
   return Math.min(policy.delayMs * 2 ** Math.max(0, next - 2), policy.maxDelayMs);
 }
 
+/** The waits of one call, from its first attempt to its deadline. */
+export interface CallWaits {
+  /**
+   * Waits before attempt `next`: the policy's growing wait, or longer when the last failure's
+   * `Retry-After` asked for more. Resolves to the wait, or undefined without waiting when it would
+   * end past the call's deadline (the caller then gives up).
+   */
+  before(policy: { readonly delayMs: number; readonly maxDelayMs: number }, next: number, retryAfterMs?: number): Promise<number | undefined>;
+}
+
+export function callWaits(ctx: CallContext): CallWaits {
+  const { now, sleep, deadlineMs } = ctx.settings;
+  const deadline = now().getTime() + deadlineMs;
+  return {
+    async before(policy, next, retryAfterMs) {
+      const delay = Math.max(backoff(policy, next), retryAfterMs ?? 0);
+      if (now().getTime() + delay > deadline) return undefined;
+      await sleep(delay);
+      return delay;
+    },
+  };
+}
+
 /**
  * One operation, end to end. Throws GatewayRequestError (nothing sent) or GatewayUnavailableError
  * (no usable answer, after the retries of a read-only call).
@@ -178,25 +202,31 @@ export async function call<Answer>(
 ): Promise<VerifiedAnswer<Answer>> {
   const unsigned = checkedRequest(ctx, operation as OperationSpec<unknown>, request);
   const attempts = request.retry ? ctx.settings.retry.attempts : 1;
+  const waits = callWaits(ctx);
   for (let number = 1; ; number++) {
     try {
       return { ...(await attempt(ctx, operation, request, unsigned)), attempt: number };
     } catch (error) {
       if (!(error instanceof GatewayUnavailableError)) throw error;
       const last = number >= attempts || !isRetryable(error.kind);
-      logFailure(ctx.log, operation.name, error.kind, error.httpStatus, !last);
+      logFailure(ctx.log, operation.name, error, !last);
       if (last) throw error;
-      const delay = backoff(ctx.settings.retry, number + 1);
+      const delay = await waits.before(ctx.settings.retry, number + 1, error.retryAfterMs);
+      if (delay === undefined) {
+        ctx.log.error('gateway_retry_abandoned', { operation: operation.name, reason: error.kind, retry_after_ms: error.retryAfterMs });
+        throw error;
+      }
       ctx.log.info('gateway_retry', { operation: operation.name, attempt: number + 1, reason: error.kind, delay_ms: delay });
-      await ctx.settings.sleep(delay);
     }
   }
 }
 
-function logFailure(log: Logger, operation: string, kind: FailureKind, httpStatus: number | undefined, willRetry: boolean): void {
+/** Logs a call's failure: what was lost, and the wait a `Retry-After` asked for. */
+function logFailure(log: Logger, operation: string, error: GatewayUnavailableError, willRetry: boolean): void {
+  const { kind, httpStatus, retryAfterMs } = error;
   // The answer's own problems were logged where they were found.
   if (kind === 'signature_invalid' || kind === 'foreign_answer' || kind === 'answer_invalid') return;
   const event = kind === 'unreadable' || kind === 'too_large' ? 'gateway_answer_unreadable' : 'gateway_unreachable';
-  const reason = kind === 'http_error' ? `HTTP ${httpStatus ?? '5xx'}` : kind;
-  (willRetry ? log.warn : log.error).call(log, event, { operation, reason });
+  const reason = kind === 'http_error' || kind === 'rate_limited' ? `HTTP ${httpStatus ?? '5xx'}` : kind;
+  (willRetry ? log.warn : log.error).call(log, event, { operation, reason, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) });
 }

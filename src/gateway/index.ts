@@ -6,6 +6,7 @@
 export { createGatewayClient, type GatewayClient } from './client.ts';
 export {
   ConfigError,
+  DEFAULT_DEADLINE_MS,
   DEFAULT_RECONCILE,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUT_MS,
@@ -23,6 +24,7 @@ export {
   GatewayUnavailableError,
   isRetryable,
   mayHaveArrived,
+  parseRetryAfter,
   type FailureKind,
 } from './transport.ts';
 export type { CallRequest, FilePart, OperationSpec, VerifiedAnswer } from './call.ts';

@@ -21,8 +21,8 @@ export type ClientCode =
   /** A new charge or bill names a reference the gateway holds with a payment (or one under way). */
   | 'reference_in_use';
 
-/** Outcome `unknown`: the client's explanation. */
-export type UnsettledCode = 'unsettled';
+/** Outcome `unknown`: the client's explanation (the answer lost, or refused by a rate limit). */
+export type UnsettledCode = 'unsettled' | 'unsettled_rate_limited';
 
 export interface MessageDetail {
   /** The amount asked for, in minor units. */
@@ -57,6 +57,8 @@ const en: Catalog = {
   reference_in_use: () => 'The gateway already holds a payment (or one under way) under this reference; a new charge needs a new reference.',
   unsettled: ({ operation = 'operation' }) =>
     `The gateway's answer to the ${operation} was lost and its status does not show it yet. It may still be applied: check the order before trying again.`,
+  unsettled_rate_limited: ({ operation = 'operation' }) =>
+    `The gateway was limiting requests (HTTP 429) when the ${operation} was sent, and its status does not show it. It may still be applied: check the order before trying again.`,
 };
 
 const ar: Catalog = {
@@ -69,6 +71,8 @@ const ar: Catalog = {
     `مبلغ الاسترداد ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المحصل مطروحًا منه ما تم استرداده).`,
   reference_in_use: () => 'لدى بوابة الدفع عملية دفع (أو عملية جارية) بهذا المرجع؛ تحتاج عملية الدفع الجديدة إلى مرجع جديد.',
   unsettled: () => 'فُقد رد بوابة الدفع على العملية ولا تظهرها حالة الطلب بعد. قد تُنفذ لاحقًا: تحقق من الطلب قبل المحاولة مرة أخرى.',
+  unsettled_rate_limited: () =>
+    'كانت بوابة الدفع تحدّ من عدد الطلبات (HTTP 429) عند إرسال العملية، ولا تظهرها حالة الطلب. قد تُنفذ لاحقًا: تحقق من الطلب قبل المحاولة مرة أخرى.',
 };
 
 const CATALOGS: Record<Language, Catalog> = { en, ar };

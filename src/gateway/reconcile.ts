@@ -7,14 +7,16 @@
  * (core `orderStatusOf`) against what the operation would have done: a capture applied shows the
  * captured amount grown by the amount, a void shows the order voided, a charge shows it paid. A
  * failure the gateway recorded settles it too. Otherwise the outcome is `unknown`, with the reason
- * and the amounts last read, and nothing is sent again.
+ * and the amounts last read, and nothing is sent again. An HTTP 429 is settled the same way (see
+ * `mayHaveArrived`), each reading no sooner than the last `Retry-After` asked, within the call's
+ * deadline.
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
 import { isKnownResponseCode, operationOutcome } from '../core/response.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
-import { backoff, call, type CallContext, type CallRequest, type OperationSpec } from './call.ts';
+import { call, callWaits, type CallContext, type CallRequest, type OperationSpec } from './call.ts';
 import { clientMessage } from './messages.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
 import { GatewayUnavailableError, mayHaveArrived, type FailureKind } from './transport.ts';
@@ -127,25 +129,47 @@ export interface Settlement {
   readonly before?: OrderStatus | undefined;
 }
 
-/** Reads CHECK_STATUS until a reading settles the lost operation, or the policy's readings are spent. */
+/** Why an answer is being settled: how it was lost, and the wait its `Retry-After` asked for. */
+export interface Loss {
+  readonly reason: FailureKind | 'unknown_code';
+  readonly retryAfterMs?: number | undefined;
+}
+
+/** The loss a failed call's error describes. */
+export function lossOf(error: GatewayUnavailableError): Loss {
+  return { reason: error.kind, retryAfterMs: error.retryAfterMs };
+}
+
+/**
+ * Reads CHECK_STATUS until a reading settles the lost operation, or the policy's readings are spent,
+ * or the next wait (at least what the last `Retry-After` asked) would pass the call's deadline.
+ */
 export async function settle<Answer>(
   ctx: CallContext,
   operation: string,
   settlement: Settlement,
-  reason: FailureKind | 'unknown_code',
+  loss: Loss,
   language: Language,
 ): Promise<GatewayResult<Answer>> {
+  const { reason } = loss;
   const policy = ctx.settings.reconcile;
+  const waits = callWaits(ctx);
+  let retryAfterMs = loss.retryAfterMs;
   let last: OrderStatus | undefined = settlement.before;
   for (let reading = 1; reading <= policy.attempts; reading++) {
-    await ctx.settings.sleep(backoff(policy, reading + 1));
+    if ((await waits.before(policy, reading + 1, retryAfterMs)) === undefined) {
+      ctx.log.warn('gateway_reconcile_deadline', { operation, reading, reason, retry_after_ms: retryAfterMs });
+      break;
+    }
     let read: StatusReading;
     try {
       read = await readOrder(ctx, settlement.query, language, { retry: false });
     } catch (error) {
       if (!(error instanceof GatewayUnavailableError)) throw error;
+      retryAfterMs = error.retryAfterMs;
       continue;
     }
+    retryAfterMs = undefined;
     last = read.order;
     const verdict = settlement.judge(read.order);
     ctx.log.info('gateway_reconcile', { operation, reading, reason, order_state: read.order.state, verdict: verdict ?? 'unsettled' });
@@ -166,7 +190,7 @@ export async function settle<Answer>(
     outcome: 'unknown',
     response_code: '',
     status: '',
-    response_message: clientMessage('unsettled', language, { operation: settlement.label }),
+    response_message: clientMessage(reason === 'rate_limited' ? 'unsettled_rate_limited' : 'unsettled', language, { operation: settlement.label }),
     source: 'check_status',
     reason,
     ...(last === undefined ? {} : { order: last }),
@@ -189,13 +213,13 @@ export async function moneyCall<Answer extends { readonly response_code?: unknow
     ({ answer } = await call(ctx, operation, { ...request, retry: false }));
   } catch (error) {
     if (error instanceof GatewayUnavailableError && mayHaveArrived(error.kind)) {
-      return settle(ctx, operation.name, settlement, error.kind, request.language);
+      return settle(ctx, operation.name, settlement, lossOf(error), request.language);
     }
     throw error;
   }
   if (!isKnownResponseCode(answer.response_code)) {
     ctx.log.warn('gateway_code_unknown', { operation: operation.name, response_code: answer.response_code });
-    return settle(ctx, operation.name, settlement, 'unknown_code', request.language);
+    return settle(ctx, operation.name, settlement, { reason: 'unknown_code' }, request.language);
   }
   return resultOfAnswer(answer as Answer & { response_message?: unknown });
 }

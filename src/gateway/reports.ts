@@ -25,11 +25,11 @@ import {
   type ReportFileFormat,
 } from '../core/schemas/index.ts';
 import { signParams, signatureOptionsFor, verifySignature, type SignableParams } from '../core/signature.ts';
-import { backoff, call, checkedRequest, languageOf, type CallContext, type OperationSpec } from './call.ts';
+import { call, callWaits, checkedRequest, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { streamingDigest } from './digest.ts';
 import type { ClientInput } from './inputs.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
-import { answerFields, failureOf, GatewayUnavailableError, isRetryable, readText } from './transport.ts';
+import { answerFields, failureOf, GatewayUnavailableError, isRetryable, readText, transportRefusal } from './transport.ts';
 
 export const GENERATE_REPORT: OperationSpec<GenerateReportResponse> = {
   name: 'GENERATE_REPORT',
@@ -151,7 +151,8 @@ export function reportOperations(ctx: CallContext) {
         const timedOut = controller.signal.aborted;
         throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, timedOut ? 'timeout' : failureOf(error));
       }
-      if (response.status >= 500) throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, 'http_error', { httpStatus: response.status });
+      const outage = await transportRefusal(response, DOWNLOAD_REPORT.name, settings.now().getTime());
+      if (outage) throw outage;
       const signature = response.headers.get(REPORT_FILE_HEADERS.signature);
       if (!signature) return await refusal(response);
 
@@ -259,6 +260,7 @@ export function reportOperations(ctx: CallContext) {
       };
       const unsigned = checkedRequest(ctx, DOWNLOAD_REPORT, { language, params: fields as SignableParams });
       const state = { delivered: false };
+      const waits = callWaits(ctx);
       for (let number = 1; ; number++) {
         try {
           return await downloadOnce(input, fields, unsigned, state);
@@ -266,8 +268,9 @@ export function reportOperations(ctx: CallContext) {
           const retry =
             error instanceof GatewayUnavailableError && isRetryable(error.kind) && !state.delivered && number < ctx.settings.retry.attempts;
           if (!retry) throw error;
-          ctx.log.info('gateway_retry', { operation: DOWNLOAD_REPORT.name, attempt: number + 1, reason: error.kind });
-          await ctx.settings.sleep(backoff(ctx.settings.retry, number + 1));
+          const delay = await waits.before(ctx.settings.retry, number + 1, error.retryAfterMs);
+          if (delay === undefined) throw error;
+          ctx.log.info('gateway_retry', { operation: DOWNLOAD_REPORT.name, attempt: number + 1, reason: error.kind, delay_ms: delay });
         }
       }
     },

@@ -171,6 +171,13 @@ export interface GatewayClientConfig extends GatewayConnection {
   readonly retry?: Partial<RetryPolicy> | false;
   /** CHECK_STATUS polling after a lost answer to a money-moving call. */
   readonly reconcile?: Partial<ReconcilePolicy>;
+  /**
+   * The longest one call waits between its attempts, in all (default 120 s): no wait of a retried
+   * read ends past this many milliseconds from its first attempt, nor a wait of the CHECK_STATUS
+   * readings after a lost answer past them from the loss. A wait the gateway's `Retry-After` asks
+   * for (HTTP 429 or 5xx) is honoured within it; one that would pass it ends the call there.
+   */
+  readonly deadlineMs?: number;
   /** Structured logs (default: none). Everything passed to it is redacted: no card data, phrase or signature. */
   readonly logger?: Logger;
   /** Language of the gateway's messages and of field errors when a call names none (default `en`). */
@@ -187,6 +194,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, delayMs: 250, maxDelayMs: 4_000 };
 export const DEFAULT_RECONCILE: ReconcilePolicy = { attempts: 4, delayMs: 500, maxDelayMs: 8_000 };
+export const DEFAULT_DEADLINE_MS = 120_000;
 
 /** The client's configuration checked, with every default applied and every address worked out. */
 export interface GatewaySettings extends GatewayConnection {
@@ -204,6 +212,7 @@ export interface GatewaySettings extends GatewayConnection {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly reconcile: ReconcilePolicy;
+  readonly deadlineMs: number;
   readonly logger: Logger;
   readonly language: Language;
   readonly now: () => Date;
@@ -233,6 +242,7 @@ export function resolveGatewaySettings(config: GatewayClientConfig): GatewaySett
   check('batchSandboxUrl', config.batchSandboxUrl, serviceUrl(false), false);
   check('timeoutMs', config.timeoutMs, wholeNumber(1, 600_000), false);
   check('maxAnswerBytes', config.maxAnswerBytes, wholeNumber(1024, 1024 * 1024 * 1024), false);
+  check('deadlineMs', config.deadlineMs, wholeNumber(0, 3_600_000), false);
   check('language', config.language, (value) => (isLanguage(value) ? undefined : 'must be en or ar'), false);
   const retry = config.retry === false ? { ...DEFAULT_RETRY, attempts: 1 } : policy('retry', config.retry, DEFAULT_RETRY, check);
   const reconcile = policy('reconcile', config.reconcile, DEFAULT_RECONCILE, check);
@@ -255,6 +265,7 @@ export function resolveGatewaySettings(config: GatewayClientConfig): GatewaySett
     timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry,
     reconcile,
+    deadlineMs: config.deadlineMs ?? DEFAULT_DEADLINE_MS,
     logger: config.logger ?? silentLogger,
     language: config.language ?? 'en',
     now: config.now ?? (() => new Date()),

@@ -4,7 +4,9 @@
  * `GatewayUnavailableError` of a named kind, because what a caller may do next depends on it: a
  * request that never left (`not_sent`) moved nothing, while an answer lost on the way back
  * (`timeout`, `connection`, `http_error`, `unreadable`) may belong to an operation the gateway
- * carried out.
+ * carried out. An HTTP 429 or 5xx is the transport's answer, never the gateway's (which states every
+ * outcome in `response_code`, HTTP 200): it is `rate_limited` or `http_error` whatever its body, with
+ * the wait its `Retry-After` asks for.
  */
 import type { FieldError } from '../core/field-errors.ts';
 import { parseXml } from '../core/xml.ts';
@@ -18,8 +20,10 @@ export type FailureKind =
   | 'timeout'
   /** The connection broke (reset, closed) before the answer was read. */
   | 'connection'
-  /** The gateway (or a proxy in front of it) answered a server error, 5xx. */
+  /** The gateway (or a proxy in front of it) answered a server error, 5xx, whatever its body. */
   | 'http_error'
+  /** The gateway (or a proxy in front of it) answered HTTP 429, too many requests, whatever its body. */
+  | 'rate_limited'
   /** The answer is larger than the client reads. */
   | 'too_large'
   /** The answer is not a JSON object or an XML `response` document. */
@@ -31,14 +35,21 @@ export type FailureKind =
   /** A verified answer that is not the operation's shape. */
   | 'answer_invalid';
 
-/** Kinds after which the gateway may have carried out the request. */
+/**
+ * Kinds after which the gateway may have carried out the request. A 429 counts: nothing says the
+ * limit is applied before the operation rather than after it, or by the gateway rather than a proxy
+ * in front of it, and the official SDKs treat it as any failed call (docs/decisions.md). Settling it
+ * costs a few CHECK_STATUS readings; taking it for "nothing moved" could capture twice.
+ */
 export function mayHaveArrived(kind: FailureKind): boolean {
   return kind !== 'not_sent';
 }
 
-/** Kinds worth another attempt of a read-only call: the network's, not the answer's. */
+/** Kinds worth another attempt of a read-only call: the network's and the transport's, not the answer's. */
 export function isRetryable(kind: FailureKind): boolean {
-  return kind === 'not_sent' || kind === 'timeout' || kind === 'connection' || kind === 'http_error' || kind === 'unreadable';
+  return (
+    kind === 'not_sent' || kind === 'timeout' || kind === 'connection' || kind === 'http_error' || kind === 'rate_limited' || kind === 'unreadable'
+  );
 }
 
 /** The gateway could not be asked, or its answer cannot be used. Nothing in it comes from the answer. */
@@ -46,15 +57,22 @@ export class GatewayUnavailableError extends Error {
   readonly kind: FailureKind;
   /** The operation, e.g. `CAPTURE`. */
   readonly operation: string;
-  /** The HTTP status, for `http_error`. */
+  /** The HTTP status, for `http_error` and `rate_limited`. */
   readonly httpStatus: number | undefined;
+  /** How long the answer's `Retry-After` asks to wait before asking again, in milliseconds, when it says. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(operation: string, kind: FailureKind, detail?: { readonly httpStatus?: number; readonly message?: string }) {
-    super(detail?.message ?? `${operation}: ${describeFailure(kind, detail?.httpStatus)}`);
+  constructor(
+    operation: string,
+    kind: FailureKind,
+    detail?: { readonly httpStatus?: number | undefined; readonly message?: string; readonly retryAfterMs?: number | undefined },
+  ) {
+    super(detail?.message ?? `${operation}: ${describeFailure(kind, detail?.httpStatus, detail?.retryAfterMs)}`);
     this.name = 'GatewayUnavailableError';
     this.kind = kind;
     this.operation = operation;
     this.httpStatus = detail?.httpStatus;
+    this.retryAfterMs = detail?.retryAfterMs;
   }
 }
 
@@ -72,7 +90,8 @@ export class GatewayRequestError extends Error {
   }
 }
 
-export function describeFailure(kind: FailureKind, httpStatus?: number): string {
+export function describeFailure(kind: FailureKind, httpStatus?: number, retryAfterMs?: number): string {
+  const asks = retryAfterMs === undefined ? '' : `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s`;
   switch (kind) {
     case 'not_sent':
       return 'the gateway could not be reached (connection refused or unknown host); nothing was sent';
@@ -81,7 +100,9 @@ export function describeFailure(kind: FailureKind, httpStatus?: number): string 
     case 'connection':
       return 'the connection broke before the gateway answered';
     case 'http_error':
-      return `the gateway answered HTTP ${httpStatus ?? '5xx'}`;
+      return `the gateway answered HTTP ${httpStatus ?? '5xx'}${asks}`;
+    case 'rate_limited':
+      return `the gateway is limiting requests (HTTP ${httpStatus ?? 429})${asks}`;
     case 'too_large':
       return 'the answer is larger than the client reads';
     case 'unreadable':
@@ -111,6 +132,8 @@ export function failureOf(error: unknown): FailureKind {
 
 export interface Exchange {
   readonly fetch: typeof fetch;
+  /** The clock a `Retry-After` date is read against (epoch ms). */
+  readonly now: () => number;
   readonly url: string;
   readonly operation: string;
   readonly body: BodyInit;
@@ -138,8 +161,36 @@ export function timeLimit(ms: number): TimeLimit {
 }
 
 /**
- * Posts the request and waits for the head of the answer, within the exchange's time limit. A 5xx
- * is an outage of the gateway, never an answer: the gateway states outcomes in `response_code`.
+ * `Retry-After` in milliseconds from `nowMs`: delay-seconds, or an HTTP date (IMF-fixdate, the
+ * obsolete RFC 850 and asctime forms, all GMT), 0 for a date past; undefined when absent or not one
+ * of these (RFC 9110, 10.2.3).
+ */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  let at = Number.NaN;
+  if (/ GMT$/.test(text)) at = Date.parse(text);
+  else if (/^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/.test(text)) at = Date.parse(`${text} GMT`);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/**
+ * The transport's refusal carried by an HTTP answer, if it is one: 429 (`rate_limited`) or a 5xx
+ * (`http_error`), whatever the body, with its `Retry-After`. The body is discarded.
+ */
+export async function transportRefusal(response: Response, operation: string, nowMs: number): Promise<GatewayUnavailableError | undefined> {
+  if (response.status !== 429 && response.status < 500) return undefined;
+  await response.body?.cancel().catch(() => {});
+  return new GatewayUnavailableError(operation, response.status === 429 ? 'rate_limited' : 'http_error', {
+    httpStatus: response.status,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after'), nowMs),
+  });
+}
+
+/**
+ * Posts the request and waits for the head of the answer, within the exchange's time limit. A 429
+ * or a 5xx is the transport's refusal, never an answer: the gateway states outcomes in `response_code`.
  */
 export async function post(exchange: Exchange): Promise<Response> {
   let response: Response;
@@ -153,10 +204,8 @@ export async function post(exchange: Exchange): Promise<Response> {
   } catch (error) {
     throw new GatewayUnavailableError(exchange.operation, failureOf(error));
   }
-  if (response.status >= 500) {
-    await response.body?.cancel().catch(() => {});
-    throw new GatewayUnavailableError(exchange.operation, 'http_error', { httpStatus: response.status });
-  }
+  const refusal = await transportRefusal(response, exchange.operation, exchange.now());
+  if (refusal) throw refusal;
   return response;
 }
 

@@ -213,7 +213,7 @@ function runLine(ctx: GatewayContext, merchant: SandboxMerchant, request: BatchL
   const transition =
     request.command === 'VOID_AUTHORIZATION'
       ? voidAuthorization(order, ctx.now())
-      : (request.command === 'CAPTURE' ? capture : refund)(order, parseWireAmount(request.amount), request.currency, ctx.now());
+      : (request.command === 'CAPTURE' ? capture : refund)(order, parseWireAmount(request.amount), request.currency, ctx.now(), ctx.successCodes);
   if (!transition.ok) return { code: transition.code, order };
   ctx.state.saveOrder(transition.order);
   return { code: transition.code, order: transition.order };

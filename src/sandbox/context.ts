@@ -8,6 +8,7 @@ import { fieldError, validate, type FieldError } from '../core/field-errors.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import { verifySignature, type SignableParams, type SignatureOptions } from '../core/signature.ts';
 import type { SandboxMerchant } from './merchants.ts';
+import type { SuccessCodes } from './orders.ts';
 import type { SandboxState } from './state.ts';
 import { primaryFieldError, requestLanguage } from './wire.ts';
 
@@ -41,6 +42,8 @@ export interface GatewayContext {
   /** Epoch milliseconds on the gateway's clock. */
   readonly now: () => number;
   readonly paths: GatewayPaths;
+  /** The codes that accept a capture and a refund: the spec's 20064, or a live account's 04000 / 06000. */
+  readonly successCodes: SuccessCodes;
 }
 
 export type Checked<T> =

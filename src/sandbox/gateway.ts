@@ -21,13 +21,16 @@
  *   GET  {basePath}/sandbox-tools/orders           sandbox only: every order, as JSON
  *   POST {basePath}/sandbox-tools/advance-clock    sandbox only: moves the clock forward ({"seconds": N})
  *   GET  {basePath}/sandbox-tools/clock            sandbox only: the sandbox's now
+ *   POST {basePath}/sandbox-tools/faults           sandbox only: the next N server-to-server requests
+ *                                                   answer 429 or 503 ({"status", "count", "retry_after"?, "operation"?});
+ *                                                   GET shows what is planned, DELETE clears it
  */
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
 import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
 import { isClockAdvance, MAX_CLOCK_ADVANCE_SECONDS } from './clock.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
 import { merchantDirectory, SANDBOX_MERCHANTS, type SandboxMerchant } from './merchants.ts';
-import { payBill, type SandboxOrder, type Transition } from './orders.ts';
+import { isSuccessCodes, payBill, type SandboxOrder, type SuccessCodes, type Transition } from './orders.ts';
 import { postPaymentApi } from './payment-api.ts';
 import { answerChallenge, postPaymentPage, showChallenge, submitPaymentPage } from './payment-page.ts';
 import { postReportingApi, ReportStore } from './reports.ts';
@@ -35,6 +38,7 @@ import { restoreSnapshot, takeSnapshot, type SandboxPersistence } from './snapsh
 import { SandboxState, type FinancingTransaction } from './state.ts';
 import { answerAcsPage, showAcsPage } from './three-ds.ts';
 import { maskCardNumber } from '../core/card-number.ts';
+import { FaultPlan, faultsTool, faultsView, isFaultPlan, type SandboxFaults } from './faults.ts';
 import { BodyError, jsonResponse, readForm, readJson } from './wire.ts';
 
 export interface SandboxGatewayOptions {
@@ -53,6 +57,13 @@ export interface SandboxGatewayOptions {
    * snapshot that cannot be restored stops creation) and saved after every POST, before the answer.
    */
   readonly persistence?: SandboxPersistence;
+  /**
+   * The codes that accept a capture and a refund: `spec` (default) answers the specification's
+   * 20064 with status 04; `live` answers what live accounts answer, 04000 (status 04) for a capture
+   * and 06000 (status 06) for a refund, so that a client can be rehearsed against both. A void is
+   * 08000 either way.
+   */
+  readonly successCodes?: SuccessCodes;
 }
 
 /** A stored token as inspection shows it: the card number masked. */
@@ -86,7 +97,14 @@ export interface SandboxGateway {
    * RangeError otherwise), as `POST sandbox-tools/advance-clock` does; returns the new now.
    */
   advanceClock(seconds: number): Date;
-  /** Forgets every order, token, page, financing attempt, batch and report, and the clock's advance. */
+  /**
+   * The next `count` requests to paymentApi, the batch paths and reportingApi (of `operation` only,
+   * when named) answer HTTP `status` (429 with a JSON body, 503 with an HTML page), with
+   * `Retry-After` when `retryAfterSeconds` is given, and are not carried out; what
+   * `POST sandbox-tools/faults` does. Undefined clears the plan; RangeError for a plan out of bounds.
+   */
+  injectFaults(plan: SandboxFaults | undefined): void;
+  /** Forgets every order, token, page, financing attempt, batch and report, the clock's advance and the planned faults. */
   reset(): void;
 }
 
@@ -118,9 +136,14 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     tools: `${basePath}/sandbox-tools`,
   };
   const state = new SandboxState(now);
-  const ctx: GatewayContext = { merchants, state, now, paths };
+  const successCodes = options.successCodes ?? 'spec';
+  if (!isSuccessCodes(successCodes)) throw new Error("successCodes must be 'spec' or 'live'");
+  const ctx: GatewayContext = { merchants, state, now, paths, successCodes };
   const batches = new BatchStore();
   const reports = new ReportStore();
+  const faults = new FaultPlan();
+  // The server-to-server paths an outage answers for; the pages a browser opens are left alone.
+  const faultPaths = new Set([paths.paymentApi, paths.batchUpload, paths.batchApi, paths.batchSandboxApi, paths.reportingApi]);
   const reporting = { maxTransactions: options.reportMaxTransactions ?? MAX_REPORT_TRANSACTIONS };
   // Batches validate and process in time: whatever is due has happened before anyone looks.
   const settle = (): boolean => settleBatches(ctx, batches);
@@ -198,6 +221,13 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
         return post(() => advanceClockTool(request, advanceClock));
       case `${paths.tools}/clock`:
         return method === 'GET' ? jsonResponse({ now: new Date(now()).toISOString() }) : methodNotAllowed('GET');
+      case `${paths.tools}/faults`:
+        if (method === 'GET') return faultsView(faults);
+        if (method === 'DELETE') {
+          faults.set(undefined);
+          return faultsView(faults);
+        }
+        return method === 'POST' ? faultsTool(request, faults) : methodNotAllowed('GET, POST, DELETE');
       default:
         return jsonResponse({ error: 'not_found' }, 404);
     }
@@ -206,6 +236,11 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
   return {
     paths,
     async handle(request) {
+      // A planned outage answers before the gateway looks at the request: nothing it asks is done.
+      if (request.method.toUpperCase() === 'POST' && faultPaths.has(new URL(request.url).pathname.replace(/\/+$/, ''))) {
+        const fault = await faults.answer(request);
+        if (fault) return fault;
+      }
       let response: Response;
       let settled: boolean;
       try {
@@ -271,7 +306,14 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       save();
       return moved;
     },
+    injectFaults(plan) {
+      if (plan !== undefined && !isFaultPlan(plan)) {
+        throw new RangeError('faults: status 429 or 503, count 1 to 1000, retryAfterSeconds 0 to 86400, operation a name such as CAPTURE');
+      }
+      faults.set(plan);
+    },
     reset: () => {
+      faults.set(undefined);
       state.clear();
       batches.clear();
       reports.clear();

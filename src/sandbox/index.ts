@@ -14,6 +14,7 @@ export {
 export type { GatewayPaths } from './context.ts';
 export { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from './batch.ts';
 export { createSandboxClock, MAX_CLOCK_ADVANCE_SECONDS, type SandboxClock } from './clock.ts';
+export { FAULT_STATUSES, MAX_FAULT_COUNT, MAX_RETRY_AFTER_SECONDS, type FaultStatus, type SandboxFaults } from './faults.ts';
 export { SNAPSHOT_VERSION, type SandboxPersistence, type SandboxSnapshot } from './snapshot.ts';
 export {
   endpointCredentials,
@@ -42,4 +43,5 @@ export {
   type TestCard,
 } from './test-cards.ts';
 export { INSTALLMENT_ISSUERS } from './installment-issuers.ts';
-export type { OrderState, SandboxOrder, OrderOperation, Transition } from './orders.ts';
+export type { OrderState, SandboxOrder, OrderOperation, SuccessCodes, Transition } from './orders.ts';
+export { MAINTENANCE_SUCCESS_CODES } from './orders.ts';

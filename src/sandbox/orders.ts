@@ -89,6 +89,22 @@ export type Transition =
 
 const refused = (code: KnownResponseCode): Transition => ({ ok: false, code });
 
+/**
+ * Which codes accept a capture and a refund: the spec's 20064 with status 04 (`spec`), or what live
+ * accounts answer, 04000 for a capture and 06000 for a refund (`live`; docs/decisions.md). A void is
+ * 08000 either way.
+ */
+export type SuccessCodes = 'spec' | 'live';
+
+export const MAINTENANCE_SUCCESS_CODES = {
+  spec: { CAPTURE: '20064', REFUND: '20064' },
+  live: { CAPTURE: '04000', REFUND: '06000' },
+} as const satisfies Record<SuccessCodes, Record<'CAPTURE' | 'REFUND', KnownResponseCode>>;
+
+export function isSuccessCodes(value: unknown): value is SuccessCodes {
+  return value === 'spec' || value === 'live';
+}
+
 /** The operation CHECK_STATUS reports. */
 export function lastOperation(order: SandboxOrder): OrderOperation {
   const last = order.operations[order.operations.length - 1];
@@ -106,35 +122,37 @@ function withOperation(order: SandboxOrder, changes: Partial<SandboxOrder>, oper
 }
 
 /** CAPTURE: partial or full, repeatable while the captured total stays within the authorized amount. */
-export function capture(order: SandboxOrder, amount: number, currency: string, now: number): Transition {
+export function capture(order: SandboxOrder, amount: number, currency: string, now: number, codes: SuccessCodes = 'spec'): Transition {
   if (currency !== order.currency) return refused('00013');
   if (order.state !== 'authorized' && order.state !== 'captured') return refused('05002');
   if (!Number.isSafeInteger(amount) || amount <= 0) return refused('00002');
   if (order.capturedAmount + amount > order.authorizedAmount) return refused('05001');
+  const code = MAINTENANCE_SUCCESS_CODES[codes].CAPTURE;
   return {
     ok: true,
-    code: '20064',
+    code,
     order: withOperation(
       order,
       { state: 'captured', capturedAmount: order.capturedAmount + amount },
-      { operation: 'CAPTURE', code: '20064', amount, at: now },
+      { operation: 'CAPTURE', code, amount, at: now },
     ),
   };
 }
 
 /** REFUND: only after capture; partial or full, repeatable up to the captured amount. */
-export function refund(order: SandboxOrder, amount: number, currency: string, now: number): Transition {
+export function refund(order: SandboxOrder, amount: number, currency: string, now: number, codes: SuccessCodes = 'spec'): Transition {
   if (currency !== order.currency) return refused('00013');
   if (order.state !== 'captured' && order.state !== 'refunded') return refused('06002');
   if (!Number.isSafeInteger(amount) || amount <= 0) return refused('00002');
   if (order.refundedAmount + amount > order.capturedAmount) return refused('06001');
+  const code = MAINTENANCE_SUCCESS_CODES[codes].REFUND;
   return {
     ok: true,
-    code: '20064',
+    code,
     order: withOperation(
       order,
       { state: 'refunded', refundedAmount: order.refundedAmount + amount },
-      { operation: 'REFUND', code: '20064', amount, at: now },
+      { operation: 'REFUND', code, amount, at: now },
     ),
   };
 }

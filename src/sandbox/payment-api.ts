@@ -119,7 +119,7 @@ async function captureOrRefund(ctx: GatewayContext, params: Params, command: 'CA
   const order = findOrder(ctx, merchant, data.svc_id, data.merchant_reference);
   if (!order) return apiAnswer(params, merchant, '00007');
   const amount = parseWireAmount(data.amount);
-  const transition = (command === 'CAPTURE' ? capture : refund)(order, amount, data.currency, ctx.now());
+  const transition = (command === 'CAPTURE' ? capture : refund)(order, amount, data.currency, ctx.now(), ctx.successCodes);
   if (transition.ok) ctx.state.saveOrder(transition.order);
   return apiAnswer(params, merchant, transition.code);
 }

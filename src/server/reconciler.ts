@@ -11,7 +11,9 @@
  *   idempotency key (reference, payment id, state), recorded and reported like any other;
  * - "order not found" or an unknown state never downgrades anything: it is asked again later;
  * - an unreachable, refusing or rate-limiting gateway makes the watch wait longer (backoff), and
- *   ends the pass early, so an outage never turns into a burst of questions;
+ *   ends the pass early, so an outage never turns into a burst of questions; when the gateway says
+ *   how long to wait (HTTP 429, or a `Retry-After` on any refusal), no question is asked before
+ *   then, about that payment or any other: the pass stops at once and the next ones ask nothing;
  * - questions are paced across payments (`questionsPerMinute`).
  * A watch ends when its payment is final, or at its expiry (one last question first).
  */
@@ -89,6 +91,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const batchSize = options.batchSize ?? 10;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let lastQuestionAt = 0;
+  // When the gateway last asked to be left alone (HTTP 429, Retry-After) until: no question before then.
+  let quietUntil = 0;
 
   const pace = async (): Promise<void> => {
     const wait = lastQuestionAt + gapMs - Date.now();
@@ -112,9 +116,18 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   const unanswered = async (watch: PaymentWatch, error: unknown, at: number): Promise<false> => {
     if (!(error instanceof GatewayUnavailableError)) throw error;
-    log.warn('reconcile_unanswered', { merchant_reference: watch.merchant_reference, reason: error.kind, http_status: error.httpStatus });
+    const { retryAfterMs } = error;
+    log.warn('reconcile_unanswered', {
+      merchant_reference: watch.merchant_reference,
+      reason: error.kind,
+      http_status: error.httpStatus,
+      ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }),
+    });
+    if (error.kind === 'rate_limited' || retryAfterMs !== undefined) {
+      quietUntil = Math.max(quietUntil, at + (retryAfterMs ?? settings.intervalSeconds * 1000));
+    }
     await store.watches.update(watch.merchant_reference, {
-      next_check_at: new Date(nextCheckAt(watch, watch.checks + 1, at, settings)).toISOString(),
+      next_check_at: new Date(Math.max(nextCheckAt(watch, watch.checks + 1, at, settings), quietUntil)).toISOString(),
       checked: 1,
       last_error: error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`,
     });
@@ -229,19 +242,24 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   const runDue = async (): Promise<PassSummary> => {
     const at = now();
-    const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
     const counts = { asked: 0, reported: 0, ended: 0, failed: 0 };
+    // The gateway asked for quiet: nothing is claimed, so nothing is asked, until then.
+    if (at.getTime() < quietUntil) return counts;
+    const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
     let failuresInARow = 0;
     for (const [index, watch] of due.entries()) {
-      if (failuresInARow >= FAILURES_BEFORE_PAUSE) {
+      const askedToWait = now().getTime() < quietUntil;
+      if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait) {
         // Hand the rest back for the next pass rather than holding them for the whole claim.
+        const next = Math.max(now().getTime() + settings.intervalSeconds * 1000, quietUntil);
         for (const rest of due.slice(index)) {
-          await store.watches.update(rest.merchant_reference, {
-            next_check_at: new Date(now().getTime() + settings.intervalSeconds * 1000).toISOString(),
-            checked: 0,
-          });
+          await store.watches.update(rest.merchant_reference, { next_check_at: new Date(next).toISOString(), checked: 0 });
         }
-        log.warn('reconcile_paused', { reason: 'gateway_unanswered', left: due.length - index });
+        log.warn('reconcile_paused', {
+          reason: askedToWait ? 'gateway_asked_to_wait' : 'gateway_unanswered',
+          left: due.length - index,
+          until: new Date(next).toISOString(),
+        });
         break;
       }
       await pace();

@@ -173,6 +173,34 @@ describe('pg-checkout capture, refund and void', () => {
   });
 });
 
+describe('pg-checkout against a live account’s success codes', () => {
+  let live: Sandbox;
+  before(async () => {
+    live = await startSandbox({ successCodes: 'live' });
+  });
+  after(() => live.close());
+  const liveEnv = () => envFor(M, { PG_GATEWAY_BASE_URL: live.origin, PG_CHECKOUT_URL: live.origin, PG_BATCH_SANDBOX_URL: live.origin });
+
+  it('captures (04000) and refunds (06000) with exit 0, never an unknown outcome, and shows the status', async () => {
+    const reference = nextReference('cli-live');
+    await authorize(clientFor(live.origin), reference, 100_000);
+    const captured = await cli(['capture', '--reference', reference, '--amount', '400.00', '--currency', 'EGP', '--yes'], { env: liveEnv() });
+    assert.equal(captured.code, EXIT.success, captured.stderr);
+    assert.match(captured.stdout, /^Captured EGP 400\.00: 04000 /);
+    const refunded = await cli(['refund', '--reference', reference, '--amount', '150.00', '--currency', 'EGP', '--yes', '--json'], { env: liveEnv() });
+    assert.equal(refunded.code, EXIT.success, refunded.stderr);
+    const result = JSON.parse(refunded.stdout) as { outcome: string; source: string; response_code: string; status: string };
+    assert.deepEqual([result.outcome, result.source, result.response_code, result.status], ['success', 'answer', '06000', '06']);
+    const status = await cli(['status', '--reference', reference, '--currency', 'EGP'], { env: liveEnv() });
+    assert.equal(status.code, EXIT.success, status.stderr);
+    assert.match(status.stdout, /partially refunded|partially_refunded/);
+    assert.deepEqual(
+      [live.gateway.order({ merchantReference: reference })?.capturedAmount, live.gateway.order({ merchantReference: reference })?.refundedAmount],
+      [40_000, 15_000],
+    );
+  });
+});
+
 describe('exit codes of the configuration and the gateway', () => {
   it('exits 3 naming the missing variable, never a phrase', async () => {
     const run = await cli(['status', '--reference', 'x'], { env: envFor(M, { PG_ACCESS_CODE: undefined }) });
@@ -186,6 +214,14 @@ describe('exit codes of the configuration and the gateway', () => {
     await closed.close();
     const run = await cli(['capture', '--reference', 'x', '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: closed.origin }) });
     assert.equal(run.code, EXIT.unreachable);
+    assert.match(run.stderr, /nothing was changed at the gateway/);
+  });
+
+  it('exits 8 when the gateway limits requests for longer than a call waits, saying how long it asked', async () => {
+    sandbox.gateway.injectFaults({ status: 429, count: 1, retryAfterSeconds: 3_600 });
+    const run = await cli(['status', '--reference', nextReference('cli-limited')]);
+    assert.equal(run.code, EXIT.unreachable, run.stderr);
+    assert.match(run.stderr, /limiting requests \(HTTP 429\); it asks to wait 3600 s/);
     assert.match(run.stderr, /nothing was changed at the gateway/);
   });
 

@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { authorize, clientFor } from '../gateway/support.ts';
 
 const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
@@ -125,31 +128,42 @@ describe('bad input', () => {
   });
 });
 
+/** `pg-checkout serve --sandbox` on a free loopback port with a data folder of its own, once it listens. */
+async function serveSandbox(env: Record<string, string> = {}) {
+  const { spawn } = await import('node:child_process');
+  const { createServer } = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address() as { port: number };
+      probe.close(() => resolve(address.port));
+    });
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
+    // The sandbox keeps its state, and serve its store, in a folder of the test's own.
+    env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: mkdtempSync(`${tmpdir()}/pg-cli-serve-`), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('listening on')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    });
+  } catch (error) {
+    child.kill();
+    throw error;
+  }
+  return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
 describe('pg-checkout serve --sandbox', () => {
   it('answers the endpoint routes with the sandbox gateway on the same loopback port', async () => {
-    const { spawn } = await import('node:child_process');
-    const { createServer } = await import('node:net');
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const address = probe.address() as { port: number };
-        probe.close(() => resolve(address.port));
-      });
-    });
-    const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
-      // The sandbox keeps its state, and serve its store, in a folder of the test's own.
-      env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/pg-cli-serve-`) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const served = await serveSandbox();
     try {
-      await new Promise<void>((resolve, reject) => {
-        let output = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes('listening on')) resolve();
-        });
-        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-      });
-      const response = await fetch(`http://127.0.0.1:${port}/installment-plans`, {
+      const response = await fetch(`${served.origin}/installment-plans`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ merchant_reference: 'demo-1001', language: 'en' }),
@@ -160,7 +174,31 @@ describe('pg-checkout serve --sandbox', () => {
       assert.equal(body.amount, 250000);
       assert.ok(body.issuers.length > 0, 'the sandbox answered with issuers');
     } finally {
-      child.kill();
+      served.stop();
     }
+  });
+
+  it('answers a capture with a live account’s 04000 and a refund with 06000 when PG_SANDBOX_SUCCESS_CODES=live', async () => {
+    const served = await serveSandbox({ PG_SANDBOX_SUCCESS_CODES: 'live' });
+    try {
+      const client = clientFor(served.origin);
+      const reference = `serve-live-${Date.now()}`;
+      await authorize(client, reference, 10_000);
+      const captured = await client.capture({ merchant_reference: reference, currency: 'EGP' });
+      assert.deepEqual([captured.outcome, captured.source, captured.response_code, captured.status], ['success', 'answer', '04000', '04']);
+      const refunded = await client.refund({ merchant_reference: reference, amount: 2_500, currency: 'EGP' });
+      assert.deepEqual([refunded.outcome, refunded.response_code, refunded.status], ['success', '06000', '06']);
+    } finally {
+      served.stop();
+    }
+  });
+
+  it('stops with the configuration exit code for a PG_SANDBOX_SUCCESS_CODES other than spec or live', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
+      env: { ...process.env, PG_PORT: '18999', PG_DATA_DIR: mkdtempSync(`${tmpdir()}/pg-cli-serve-`), PG_SANDBOX_SUCCESS_CODES: 'production' },
+      encoding: 'utf8',
+    });
+    assert.equal(result.status, 3, result.stderr);
+    assert.match(result.stderr, /PG_SANDBOX_SUCCESS_CODES must be spec or live/);
   });
 });

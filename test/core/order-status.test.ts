@@ -54,6 +54,14 @@ describe('orderStatusOf, the order a verified CHECK_STATUS answer describes', ()
     assert.equal(orderStatusOf(status('20064', { authorized: '250000', captured: '250000', refunded: '250000' })).state, 'refunded');
   });
 
+  it('reads a live account’s capture (04000) and refund (06000) as the spec’s 20064', () => {
+    assert.equal(orderStatusOf(status('04000', { authorized: '250000', captured: '100000', refunded: '0' })).state, 'captured');
+    assert.equal(orderStatusOf(status('06000', { authorized: '250000', captured: '250000', refunded: '100000' })).state, 'partially_refunded');
+    assert.equal(orderStatusOf(status('06000', { authorized: '250000', captured: '250000', refunded: '250000' })).state, 'refunded');
+    assert.equal(orderStateOfAnswer({ response_code: '04000', status: '04' }), 'captured');
+    assert.equal(orderStateOfAnswer({ response_code: '06000', status: '06' }), 'captured', 'a refund answer says a payment exists');
+  });
+
   it('keeps a captured order captured when the last operation is a refused refund', () => {
     assert.equal(orderStatusOf(status('06001', { authorized: '250000', captured: '250000', refunded: '0' })).state, 'captured');
   });

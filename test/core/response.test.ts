@@ -47,6 +47,22 @@ describe('classifyResponse', () => {
     assert.equal(classifyResponse({ response_code: '20064', status: '20' }), 'failure');
   });
 
+  it('accepts the codes a live account answers to a capture, a refund and a void, each with its own status', () => {
+    for (const [code, status] of [
+      ['04000', '04'],
+      ['06000', '06'],
+      ['08000', '08'],
+    ] as const) {
+      assert.equal(expectedStatus(code), status, code);
+      assert.equal(classifyResponse({ response_code: code, status }), 'success', code);
+      assert.equal(operationOutcome({ response_code: code, status }), 'success', code);
+      assert.ok(isKnownResponseCode(code), code);
+    }
+    assert.equal(responseMessage('04000', 'en'), 'Capture accepted');
+    assert.equal(responseMessage('06000', 'ar'), 'تم قبول الاسترداد');
+    assert.equal(classifyResponse({ response_code: '04000', status: '20' }), 'failure', 'a status that is not the code’s');
+  });
+
   it('treats a status that disagrees with the code as a failure', () => {
     assert.equal(classifyResponse({ response_code: '14000', status: '13' }), 'failure');
   });

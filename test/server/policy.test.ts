@@ -384,6 +384,16 @@ describe('when the gateway misbehaves', () => {
     assert.match(allLogs(harness), /"reason":"HTTP 503"/);
   });
 
+  it('answers 502 gateway_unreachable, never gateway_signature_invalid, when the gateway answers 429 with an unsigned body', async () => {
+    harness.gateway.failWith(429);
+    const from = harness.logs.length;
+    const answer = await harness.post('/installment-plans', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(refusal(answer, 502).code, 'gateway_unreachable');
+    const logged = harness.logs.slice(from).join('\n');
+    assert.match(logged, /"reason":"HTTP 429"/);
+    assert.doesNotMatch(logged, /gateway_signature_invalid/);
+  });
+
   it('answers 502 gateway_unreachable when the gateway cannot be reached', async () => {
     harness.gateway.goOffline();
     const answer = await harness.post('/status', { merchant_reference: 'order-1001', language: 'en' });

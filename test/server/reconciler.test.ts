@@ -54,7 +54,7 @@ function world() {
   const harness = setup({ store, resultLedger: undefined, now, onResult: (result) => void reported.push(result) });
   const logs: string[] = [];
   const log = createJsonLogger((line) => logs.push(line));
-  const gatewayState = { down: false };
+  const gatewayState: { down: boolean; limited?: { readonly retryAfter?: string } | undefined } = { down: false };
   const reconciler = createReconciler({
     store,
     gateway: createGatewayClient({
@@ -65,8 +65,18 @@ function world() {
       responsePhrase: RESPONSE_PHRASE,
       gatewayBaseUrl: GATEWAY_BASE_URL,
       apiRoot: API_ROOT,
-      // The gateway as the reconciler reaches it: answering, or down behind a proxy answering 503.
-      fetch: (input, init) => (gatewayState.down ? Promise.resolve(new Response('<html>down</html>', { status: 503 })) : harness.gateway.fetch(input, init)),
+      // The gateway as the reconciler reaches it: answering, down behind a proxy answering 503, or
+      // limiting requests (429, an unsigned JSON body and, when given, Retry-After).
+      fetch: (input, init) => {
+        if (gatewayState.down) return Promise.resolve(new Response('<html>down</html>', { status: 503 }));
+        const { limited } = gatewayState;
+        if (limited) {
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          if (limited.retryAfter !== undefined) headers['retry-after'] = limited.retryAfter;
+          return Promise.resolve(new Response('{"error":"too_many_requests"}', { status: 429, headers }));
+        }
+        return harness.gateway.fetch(input, init);
+      },
       retry: false,
       now,
     }),
@@ -182,6 +192,45 @@ describe('the reconciler', () => {
       assert.equal(watch.last_error, 'http_error 503');
       assert.ok(Date.parse(watch.next_check_at) >= START.getTime() + 2 * MINUTE, 'backed off past one interval');
     }
+  });
+
+  it('asks nothing before the Retry-After of a 429, about that payment or any other, and asks again after it', async () => {
+    const w = world();
+    const due = { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0, 'order-4004': MINUTE };
+    for (const [reference, after] of Object.entries(due)) {
+      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
+      await w.store.watches.watch(
+        {
+          merchant_reference: reference,
+          kind: 'authorization',
+          language: 'en',
+          last_state: 'authorized',
+          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
+          next_check_at: new Date(START.getTime() + after).toISOString(),
+        },
+        START,
+      );
+    }
+    w.gatewayState.limited = { retryAfter: '600' };
+    const round = await w.reconciler.runDue();
+    assert.deepEqual([round.asked, round.failed], [1, 1], 'one 429 is enough: the round stops at once');
+    const paused = w.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line['event'] === 'reconcile_paused');
+    assert.equal(paused?.['reason'], 'gateway_asked_to_wait');
+    const quietUntil = START.getTime() + 10 * MINUTE;
+    for (const watch of await w.store.watches.list({ active: true, limit: 10 })) {
+      if (watch.merchant_reference === 'order-4004') continue;
+      assert.ok(Date.parse(watch.next_check_at) >= quietUntil, `${watch.merchant_reference} is asked no sooner than Retry-After`);
+    }
+    const asked = await w.store.watches.get('order-1001');
+    assert.deepEqual([asked?.checks, asked?.last_error], [1, 'rate_limited 429']);
+
+    // The fourth payment falls due meanwhile, and the limit is lifted: still nothing is asked before then.
+    w.gatewayState.limited = undefined;
+    w.advance(5 * MINUTE);
+    assert.deepEqual(await w.reconciler.runDue(), { asked: 0, reported: 0, ended: 0, failed: 0 });
+    w.advance(5 * MINUTE);
+    const after = await w.reconciler.runDue();
+    assert.deepEqual([after.asked, after.failed], [4, 0], 'every payment asked once the wait is over');
   });
 
   it('confirms a saved card whose token list could not be read at the return, once GET_TOKENS answers', async () => {

@@ -19,9 +19,9 @@ export const captureRequest = pure(() => z.strictObject({ command: z.literal('CA
 /** REFUND of a captured order, partial or full. */
 export const refundRequest = pure(() => z.strictObject({ command: z.literal('REFUND'), ...maintenanceShape }));
 
-/** Capture answer: the request echoed plus the outcome (accepted: 20064, status 04). */
+/** Capture answer: the request echoed plus the outcome (accepted: 20064, status 04; live accounts 04000, status 04). */
 export const captureResponse = pure(() => z.looseObject({ command: z.literal('CAPTURE'), ...maintenanceShape, ...outcome }));
-/** Refund answer: the request echoed plus the outcome (accepted: 20064, status 04). */
+/** Refund answer: the request echoed plus the outcome (accepted: 20064, status 04; live accounts 06000, status 06). */
 export const refundResponse = pure(() => z.looseObject({ command: z.literal('REFUND'), ...maintenanceShape, ...outcome }));
 
 // The spec names void authorization but not its command or parameters ("Open points"); this

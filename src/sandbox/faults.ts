@@ -1,0 +1,118 @@
+/**
+ * Outages on request, so that tests and merchants can rehearse them: the next N requests to the
+ * server-to-server paths (paymentApi, the batch paths, reportingApi) are answered HTTP 429 (a JSON
+ * body that is not the gateway's, unsigned) or 503 (an HTML page, as a proxy in front of a gateway
+ * answers), with `Retry-After` when asked, before the gateway looks at them: nothing they ask is
+ * done. `POST {basePath}/sandbox-tools/faults` sets them (docs/sandbox.md, "Outages").
+ */
+import { BodyError, jsonResponse, readJson } from './wire.ts';
+
+export const FAULT_STATUSES = [429, 503] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
+/** The next `count` requests (of `operation` only, when named) answer `status`, with `Retry-After: retryAfterSeconds`. */
+export interface SandboxFaults {
+  readonly status: FaultStatus;
+  readonly count: number;
+  readonly retryAfterSeconds?: number;
+  /** `command`, `query_command` or `service_command` of the requests to fail, e.g. `CAPTURE`; default every one. */
+  readonly operation?: string;
+}
+
+/** Most requests one plan fails, and the longest `Retry-After` it sends. */
+export const MAX_FAULT_COUNT = 1_000;
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+/** A plan that breaks no rule: a known status, a count from 1, a whole Retry-After, an operation name. */
+export function isFaultPlan(plan: SandboxFaults): boolean {
+  const whole = (value: number, max: number, min = 0) => Number.isSafeInteger(value) && value >= min && value <= max;
+  return (
+    (FAULT_STATUSES as readonly number[]).includes(plan.status) &&
+    whole(plan.count, MAX_FAULT_COUNT, 1) &&
+    (plan.retryAfterSeconds === undefined || whole(plan.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS)) &&
+    (plan.operation === undefined || /^[A-Z0-9_]{1,50}$/.test(plan.operation))
+  );
+}
+
+/** The operation a request names, read from a copy of its body (JSON, or the multipart upload's form). */
+async function operationOf(request: Request): Promise<string | undefined> {
+  try {
+    const copy = request.clone();
+    const type = request.headers.get('content-type') ?? '';
+    const fields: Record<string, unknown> = type.startsWith('multipart/')
+      ? Object.fromEntries(await copy.formData())
+      : (JSON.parse(await copy.text()) as Record<string, unknown>);
+    const name = fields['command'] ?? fields['query_command'] ?? fields['service_command'];
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const OUTAGE_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>503 Service Unavailable</title></head>
+<body><h1>Service Unavailable</h1><p>The server is temporarily unable to handle the request. Please try again later.</p></body></html>
+`;
+
+function faultAnswer(plan: SandboxFaults): Response {
+  const headers: Record<string, string> = plan.retryAfterSeconds === undefined ? {} : { 'retry-after': String(plan.retryAfterSeconds) };
+  if (plan.status === 429) {
+    return jsonResponse({ error: 'too_many_requests', message: 'Too many requests; try again later.' }, 429, headers);
+  }
+  return new Response(OUTAGE_PAGE, { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', ...headers } });
+}
+
+/** The faults planned for a gateway: at most one plan at a time, a new one replacing it. */
+export class FaultPlan {
+  #plan: SandboxFaults | undefined;
+
+  set(plan: SandboxFaults | undefined): void {
+    this.#plan = plan;
+  }
+
+  /** What is still planned. */
+  pending(): SandboxFaults | undefined {
+    return this.#plan;
+  }
+
+  /** The fault answer for this request, if one is due (and counted), else undefined. */
+  async answer(request: Request): Promise<Response | undefined> {
+    const plan = this.#plan;
+    if (!plan) return undefined;
+    if (plan.operation !== undefined && (await operationOf(request)) !== plan.operation) return undefined;
+    this.#plan = plan.count > 1 ? { ...plan, count: plan.count - 1 } : undefined;
+    return faultAnswer(plan);
+  }
+}
+
+/** `POST sandbox-tools/faults` with `{"status": 429 | 503, "count": N, "retry_after"?: S, "operation"?: "CAPTURE"}`. */
+export async function faultsTool(request: Request, plan: FaultPlan): Promise<Response> {
+  let body: Record<string, unknown>;
+  try {
+    body = await readJson(request);
+  } catch (error) {
+    if (error instanceof BodyError) return jsonResponse({ error: 'faults_invalid' }, 400);
+    throw error;
+  }
+  const asked = {
+    status: body['status'],
+    count: body['count'],
+    ...(body['retry_after'] === undefined ? {} : { retryAfterSeconds: body['retry_after'] }),
+    ...(body['operation'] === undefined ? {} : { operation: body['operation'] }),
+  } as SandboxFaults;
+  if (!isFaultPlan(asked)) return jsonResponse({ error: 'faults_invalid' }, 400);
+  plan.set(asked);
+  return faultsView(plan);
+}
+
+/** What is planned, as the tool shows it (`count` 0 when nothing is). */
+export function faultsView(plan: FaultPlan): Response {
+  const pending = plan.pending();
+  if (!pending) return jsonResponse({ count: 0 });
+  return jsonResponse({
+    status: pending.status,
+    count: pending.count,
+    ...(pending.retryAfterSeconds === undefined ? {} : { retry_after: pending.retryAfterSeconds }),
+    ...(pending.operation === undefined ? {} : { operation: pending.operation }),
+  });
+}
