@@ -13,7 +13,7 @@ import { signParams, type SignableParams } from '../../src/core/signature.ts';
 import { createGatewayClient, type GatewayClient, type GatewayClientConfig } from '../../src/gateway/index.ts';
 import { toNodeListener } from '../../src/server/node.ts';
 import { createSandboxClock, type SandboxClock } from '../../src/sandbox/clock.ts';
-import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
+import { createSandboxGateway, type SandboxGateway, type SandboxGatewayOptions } from '../../src/sandbox/gateway.ts';
 import { SANDBOX_MERCHANT, SANDBOX_MERCHANT_BASIC, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
 import { hiddenFields } from '../sandbox/support.ts';
@@ -47,9 +47,9 @@ function closer(server: Server): () => Promise<void> {
 }
 
 /** The sandbox (both accounts) on a free loopback port, its clock at START. */
-export async function startSandbox(): Promise<Sandbox> {
+export async function startSandbox(options: SandboxGatewayOptions = {}): Promise<Sandbox> {
   const clock = createSandboxClock(START);
-  const gateway = createSandboxGateway({ now: clock.now, merchants: [SANDBOX_MERCHANT, SANDBOX_MERCHANT_BASIC] });
+  const gateway = createSandboxGateway({ now: clock.now, merchants: [SANDBOX_MERCHANT, SANDBOX_MERCHANT_BASIC], ...options });
   const server = createServer(toNodeListener((request) => gateway.handle(request)));
   const origin = await listen(server);
   return { gateway, clock, origin, close: closer(server) };
