@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
-function cli(args: string[], input?: string) {
+function cli(args: string[], input?: string, env: Record<string, string | undefined> = {}) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], {
     input: input ?? '',
     encoding: 'utf8',
+    env: { ...process.env, PG_GATEWAY_REFERENCE_FIELD: undefined, ...env },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -90,6 +91,62 @@ describe('pg-checkout verify', () => {
   });
 });
 
+describe('pg-checkout sign and verify, and the gateway’s name of its order reference', () => {
+  // A CHECK_STATUS as the live gateway takes it: the order reference named fort_id.
+  const live = { query_command: 'CHECK_STATUS', fort_id: '1773133200000000001', merchant_reference: 'order-1', language: 'en' };
+  const liveCanonical = 'fort_id=1773133200000000001language=enmerchant_reference=order-1query_command=CHECK_STATUS';
+
+  it('signs a body carrying fort_id as given, and --explain shows fort_id in the string', () => {
+    const { code, stdout, stderr } = cli(['sign', '--phrase', 'p', '--explain'], JSON.stringify(live), { PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    assert.equal(code, 0);
+    const [explained, signature] = stdout.trim().split('\n');
+    assert.equal(explained, `<phrase>${liveCanonical}<phrase>`);
+    assert.equal(signature, opensslDigest('sha256', `p${liveCanonical}p`));
+    assert.equal(stderr, '', 'nothing to note: the gateway is set to fort_id');
+  });
+
+  it('verifies an answer carrying fort_id as given, and --explain shows the string it checked', () => {
+    const answer = { ...live, signature: opensslDigest('sha256', `resp${liveCanonical}resp`) };
+    const { code, stdout } = cli(['verify', '--phrase', 'resp', '--explain', '--reference-field', 'fort_id'], JSON.stringify(answer));
+    assert.equal(code, 0);
+    assert.deepEqual(stdout.trim().split('\n'), [`<phrase>${liveCanonical}<phrase>`, 'signature valid']);
+    const form = new URLSearchParams(answer as Record<string, string>).toString();
+    assert.equal(cli(['verify', '--phrase', 'resp', '--reference-field', 'fort_id'], form).code, 0, 'a return-URL body too');
+  });
+
+  it('notes a message that names the reference otherwise than the gateway is set to, and still takes it as given', () => {
+    const signedAsSvcId = cli(['sign', '--phrase', 'p'], JSON.stringify({ ...request, svc_id: '17' }), { PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    assert.equal(signedAsSvcId.code, 0);
+    assert.match(signedAsSvcId.stderr, /^note: the message carries svc_id, but the gateway is set to name its order reference fort_id/);
+    assert.equal(signedAsSvcId.stdout.trim(), opensslDigest('sha256', `p${canonical}svc_id=17p`));
+
+    const answer = { ...live, signature: opensslDigest('sha256', `resp${liveCanonical}resp`) };
+    const unset = cli(['verify', '--phrase', 'resp'], JSON.stringify(answer));
+    assert.equal(unset.code, 0, 'verified as given');
+    assert.match(unset.stderr, /carries fort_id, but the gateway is set to name its order reference svc_id/);
+  });
+
+  it('refuses a reference name other than svc_id or fort_id', () => {
+    const flag = cli(['verify', '--phrase', 'resp', '--reference-field', 'FORT_ID'], JSON.stringify(live));
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /--reference-field must be svc_id or fort_id/);
+    const env = cli(['sign', '--phrase', 'p'], JSON.stringify(live), { PG_GATEWAY_REFERENCE_FIELD: 'fortid' });
+    assert.equal(env.code, 3);
+    assert.match(env.stderr, /PG_GATEWAY_REFERENCE_FIELD must be svc_id or fort_id/);
+  });
+
+  it('says in the order commands’ help that the gateway id is sent under the configured name, and takes --fort-id too', () => {
+    for (const command of ['status', 'capture', 'refund', 'void']) {
+      const { code, stdout } = cli([command, '--help']);
+      assert.equal(code, 0);
+      assert.match(stdout, /--svc-id ID {7}the gateway's id of the order \(also --fort-id ID\); sent under the wire name\n\s+PG_GATEWAY_REFERENCE_FIELD sets: svc_id \(default\) or fort_id/, command);
+    }
+    const both = cli(['status', '--svc-id', '1', '--fort-id', '2']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--svc-id and --fort-id name the same id/);
+  });
+});
+
 describe('bad input', () => {
   it('says so in one line when stdin is empty', () => {
     const { code, stderr } = cli(['sign', '--phrase', 'p'], '');
@@ -126,7 +183,8 @@ describe('bad input', () => {
 });
 
 describe('pg-checkout serve --sandbox', () => {
-  it('answers the endpoint routes with the sandbox gateway on the same loopback port', async () => {
+  /** Starts `serve --sandbox` on a free port with `env` added; its port and a way to stop it. */
+  async function serveSandbox(env: Record<string, string> = {}): Promise<{ port: number; stop: () => void }> {
     const { spawn } = await import('node:child_process');
     const { createServer } = await import('node:net');
     const port = await new Promise<number>((resolve) => {
@@ -137,7 +195,7 @@ describe('pg-checkout serve --sandbox', () => {
     });
     const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
       // The sandbox keeps its state, and serve its store, in a folder of the test's own.
-      env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/pg-cli-serve-`) },
+      env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/pg-cli-serve-`), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -149,6 +207,16 @@ describe('pg-checkout serve --sandbox', () => {
         });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
       });
+    } catch (error) {
+      child.kill();
+      throw error;
+    }
+    return { port, stop: () => child.kill() };
+  }
+
+  it('answers the endpoint routes with the sandbox gateway on the same loopback port', async () => {
+    const { port, stop } = await serveSandbox();
+    try {
       const response = await fetch(`http://127.0.0.1:${port}/installment-plans`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -160,7 +228,39 @@ describe('pg-checkout serve --sandbox', () => {
       assert.equal(body.amount, 250000);
       assert.ok(body.issuers.length > 0, 'the sandbox answered with issuers');
     } finally {
-      child.kill();
+      stop();
+    }
+  });
+
+  it('runs the sandbox under PG_GATEWAY_REFERENCE_FIELD: fort_id on its wire', async () => {
+    const { signParams } = await import('../../src/core/signature.ts');
+    const { SANDBOX_MERCHANT: M } = await import('../../src/sandbox/merchants.ts');
+    const { testCard } = await import('../../src/sandbox/test-cards.ts');
+    const { port, stop } = await serveSandbox({ PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    try {
+      const charge = await signParams(
+        {
+          access_code: M.accessCode,
+          merchant_identifier: M.merchantIdentifier,
+          command: 'AUTHORIZATION',
+          merchant_reference: `fort-${Date.now()}`,
+          amount: '1000',
+          currency: 'EGP',
+          language: 'en',
+          card_number: testCard('success').number,
+          expiry_date: '2908',
+          card_security_code: '123',
+        },
+        M.requestPhrase,
+        M.shaType,
+      );
+      const response = await fetch(`http://127.0.0.1:${port}/FortAPI/paymentApi`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(charge) });
+      const answer = (await response.json()) as Record<string, unknown>;
+      assert.equal(answer['response_code'], '02000');
+      assert.match(String(answer['fort_id']), /^\d+$/);
+      assert.ok(!('svc_id' in answer));
+    } finally {
+      stop();
     }
   });
 });
