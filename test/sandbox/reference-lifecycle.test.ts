@@ -11,6 +11,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -168,7 +171,7 @@ const verifies = async (fields: Record<string, unknown>, phrase: string): Promis
   (await verifySignature(fields as SignableParams, phrase, M.shaType, signatureOptionsFor(fields))).valid;
 
 /** Every recorded message names the reference only as `field` (and does name it), and every signature verifies. */
-async function assertWire(wire: readonly Exchange[], field: GatewayReferenceField): Promise<void> {
+async function assertWire(wire: readonly Exchange[], field: GatewayReferenceField, atLeast = 10): Promise<void> {
   const other = field === 'svc_id' ? 'fort_id' : 'svc_id';
   let named = 0;
   let signed = 0;
@@ -196,8 +199,8 @@ async function assertWire(wire: readonly Exchange[], field: GatewayReferenceFiel
       signed += 1;
     }
   }
-  assert.ok(named >= 10, `the reference travels as ${field} (${named} messages)`);
-  assert.ok(signed >= 20, `${signed} signatures checked`);
+  assert.ok(named >= atLeast, `the reference travels as ${field} (${named} messages)`);
+  assert.ok(signed >= 2 * atLeast, `${signed} signatures checked`);
 }
 
 for (const field of ['svc_id', 'fort_id'] as const) {
@@ -243,6 +246,30 @@ for (const field of ['svc_id', 'fort_id'] as const) {
       assert.equal(shown.order.refunded_amount, 50_000);
 
       await assertWire(rig.wire, field);
+    });
+
+    it('uploads a batch file whose column says svc_id under the configured name, and checks it there first', async () => {
+      assert.ok(rig, 'the payment above ran');
+      const folder = mkdtempSync(join(tmpdir(), 'pg-reference-'));
+      try {
+        const from = rig.wire.length;
+        const good = join(folder, 'good.csv');
+        writeFileSync(good, 'command,merchant_reference,svc_id,amount,currency\r\nCAPTURE,life-2,1773133200000000001,100,EGP\r\n');
+        const uploaded = await cli(rig, field, ['batch', 'upload', good, '--reference', `b-${field}`]);
+        assert.equal(uploaded.code, 0, uploaded.stderr);
+        assert.match(uploaded.stdout, new RegExp(`^b-${field}:\\d+$`, 'm'));
+        const upload = rig.wire.slice(from).find((exchange) => exchange.path.includes('/upload'));
+        assert.match(upload?.request ?? '', new RegExp(`command,merchant_reference,${field},amount,currency`), 'the file part names the column as the wire does');
+        await assertWire(rig.wire.slice(from), field, 0);
+
+        const bad = join(folder, 'bad.csv');
+        writeFileSync(bad, 'command,merchant_reference,svc_id,amount,currency\nCAPTURE,life-3,12ab,100,EGP\n');
+        const refused = await cli(rig, field, ['batch', 'upload', bad]);
+        assert.equal(refused.code, 2);
+        assert.match(refused.stderr, new RegExp(`bad\\.csv:2 ${field}: ${field}: may contain only digits`));
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   });
 }
