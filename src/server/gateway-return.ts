@@ -2,8 +2,8 @@
  * The return URL: where the gateway sends the customer back, by form post or query string. The
  * gateway's fields are verified with the response phrase as they came (the gateway's reference of
  * the order under the wire's name, `gatewayReferenceField`), and only then read, that reference as
- * `svc_id`; parameters whose names start with `pg_` are the merchant's own routing and take no part. A missing, altered or foreign signature
- * is never reported as paid. A verified answer is still only the browser's word (it may be an old
+ * `svc_id`; parameters whose names start with `pg_` are the merchant's own routing and take no
+ * part. A missing, altered or foreign signature is never reported as paid. A verified answer is still only the browser's word (it may be an old
  * one, replayed): the result reported is what CHECK_STATUS says now, once per idempotency key.
  *
  * A verified TOKENIZATION answer (merchant page, embedded page) is completed here, server to
