@@ -10,7 +10,7 @@ import { validateBatchFile } from '../core/batch-file.ts';
 import { isSuccess } from '../core/response.ts';
 import type { BatchStatus } from '../core/schemas/index.ts';
 import type { GatewayClient } from '../gateway/client.ts';
-import type { BatchHandle, BatchResults } from '../gateway/batch.ts';
+import { batchFileForWire, type BatchHandle, type BatchResults } from '../gateway/batch.ts';
 import { configFromEnv } from '../server/config.ts';
 import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, confirm, failed, languageOption, printJson } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
@@ -107,7 +107,14 @@ export const batchCommand: CliCommand = {
       }
       const language = languageOption(values.language);
       const config = configFromEnv(io.env);
-      const checked = validateBatchFile(file, { access_code: config.accessCode, merchant_identifier: config.merchantIdentifier, language });
+      // Checked as it will be sent: its reference column under the wire's name (PG_GATEWAY_REFERENCE_FIELD).
+      const field = config.gatewayReferenceField;
+      const checked = validateBatchFile(batchFileForWire(file, { gatewayReferenceField: field }), {
+        access_code: config.accessCode,
+        merchant_identifier: config.merchantIdentifier,
+        language,
+        gatewayReferenceField: field,
+      });
       if (checked.errors.length > 0) {
         for (const error of checked.errors) io.stderr.write(`${path}:${error.line}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
         throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);

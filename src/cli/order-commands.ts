@@ -27,14 +27,26 @@ const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
   reference: { type: 'string' },
   'svc-id': { type: 'string' },
+  // The live gateway's name of the same id (the back-office shows it as the FORT id).
+  'fort-id': { type: 'string' },
   currency: { type: 'string' },
 } as const;
 
-function referenceOf(values: { reference?: string | undefined; 'svc-id'?: string | undefined }): { merchant_reference?: string; svc_id?: string } {
-  if (!values.reference && !values['svc-id']) throw new CliError('--reference is required (the order’s merchant_reference; or --svc-id)');
+/** How --svc-id reads in every command's usage. */
+const GATEWAY_ID_USAGE = `  --svc-id ID       the gateway's id of the order (also --fort-id ID); sent under the wire name
+                    PG_GATEWAY_REFERENCE_FIELD sets: svc_id (default) or fort_id`;
+
+type ReferenceValues = { reference?: string | undefined; 'svc-id'?: string | undefined; 'fort-id'?: string | undefined };
+
+function referenceOf(values: ReferenceValues): { merchant_reference?: string; svc_id?: string } {
+  const svcId = values['svc-id'];
+  const fortId = values['fort-id'];
+  if (svcId && fortId && svcId !== fortId) throw new CliError('--svc-id and --fort-id name the same id: give one of them');
+  const gatewayId = svcId || fortId;
+  if (!values.reference && !gatewayId) throw new CliError('--reference is required (the order’s merchant_reference; or --svc-id)');
   return {
     ...(values.reference ? { merchant_reference: values.reference } : {}),
-    ...(values['svc-id'] ? { svc_id: values['svc-id'] } : {}),
+    ...(gatewayId ? { svc_id: gatewayId } : {}),
   };
 }
 
@@ -56,6 +68,7 @@ export const statusCommand: CliCommand = {
 Asks the gateway where the order stands: its state and the authorized, captured and refunded
 amounts, shown in major units when the currency is known.
   --reference R     the order's merchant_reference (or --svc-id, the gateway's id)
+${GATEWAY_ID_USAGE}
   --currency C      the order's currency, for the amounts (default PG_CURRENCY)
   --third-party     ask for the processor's and acquirer's response codes too
 ${COMMON_USAGE}
@@ -128,7 +141,8 @@ ${verb}s ${capture ? 'an authorized order' : 'a captured order'}: --amount in ma
 (${capture ? 'authorized less captured' : 'captured less refunded'}). The client reads the order first and refuses, sending nothing, an amount
 beyond what it allows. It says what it will do and asks before doing it; it is never sent twice: an
 answer lost on the way is settled with CHECK_STATUS (exit 7 when that cannot say).
-  --reference R     the order's merchant_reference (--svc-id ID: the gateway's id)
+  --reference R     the order's merchant_reference (or --svc-id)
+${GATEWAY_ID_USAGE}
   --amount A        in major units of the currency, e.g. 12.50 (default: the rest)
   --currency C      the order's currency, required by the gateway (default PG_CURRENCY)
   --yes             do not ask (required when stdin is not a terminal)
@@ -171,7 +185,8 @@ export const voidCommand: CliCommand = {
 
 Voids an authorization: the held amount is released. A captured order cannot be voided (refund it).
 It says what it will do and asks first; it is never sent twice (a lost answer is settled by CHECK_STATUS).
-  --reference R     the order's merchant_reference (--svc-id ID: the gateway's id)
+  --reference R     the order's merchant_reference (or --svc-id)
+${GATEWAY_ID_USAGE}
   --currency C      the order's currency, to show the amounts (default PG_CURRENCY)
   --yes             do not ask (required when stdin is not a terminal)
 ${COMMON_USAGE}

@@ -14,7 +14,8 @@ PG_DATABASE_URL for several instances. It asks the gateway about payments that f
 customer left (every PG_RECONCILE_INTERVAL_SECONDS at most) and reports them like any result.
   --sandbox   host the sandbox gateway on the same port, and default every unset credential and
               gateway address (PG_BATCH_SANDBOX_URL included) to the sandbox's; the sandbox keeps
-              its state in PG_DATA_DIR/sandbox-state.json across restarts`,
+              its state in PG_DATA_DIR/sandbox-state.json across restarts, and names the gateway's
+              order reference as PG_GATEWAY_REFERENCE_FIELD says (svc_id, or fort_id as live)`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
     const { serveFromEnv } = await import('./serve.ts');

@@ -19,6 +19,7 @@ import {
   type SuccessCodes,
 } from '../sandbox/index.ts';
 import { storeLocationFromEnv } from '../store/open.ts';
+import { isGatewayReferenceField } from '../core/wire-names.ts';
 import { CliConfigError } from './client-env.ts';
 
 /** The sandbox's state file, inside the data folder (`PG_DATA_DIR`). */
@@ -57,6 +58,7 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
   if (settings.PG_PORT === '0') throw new Error('PG_PORT: --sandbox needs a fixed port, since the gateway addresses name it');
   const { dataDir } = storeLocationFromEnv(settings);
   mkdirSync(dataDir, { recursive: true });
+  const referenceField = settings.PG_GATEWAY_REFERENCE_FIELD?.trim();
   const gateway = createGateway({
     merchants: [
       {
@@ -70,6 +72,8 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
       },
     ],
     apiRoot: settings.PG_API_ROOT ?? 'FortAPI',
+    // The sandbox speaks the wire the endpoint is set for; a malformed value is serve's to report.
+    ...(isGatewayReferenceField(referenceField) ? { gatewayReferenceField: referenceField } : {}),
     persistence: sandboxStateFile(join(dataDir, SANDBOX_STATE_FILE)),
     successCodes: successCodesFrom(settings),
   });

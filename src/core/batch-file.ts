@@ -14,10 +14,15 @@
  * lines, the header being line 1 (the docs mirror's results start at 2); line 0 is the whole file.
  *
  * The results: the spec's columns in its order, every value double-quoted, CRLF line ends.
+ *
+ * The column of the gateway's reference of an order is named as the wire names that field
+ * (`svc_id`, or `fort_id` for the live gateway: wire-names.ts): a file is read under the name its
+ * gateway uses, and its errors name the column so; inside, the line's field is `svc_id`.
  */
 import { parseCsv, writeCsv, type CsvProblem } from './csv.ts';
 import { fieldError, validate, type FieldError, type ValidationResult } from './field-errors.ts';
 import { formatCount, type Language } from './language.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD, fromWireName, toWireFieldError, type GatewayReferenceField } from './wire-names.ts';
 import {
   BATCH_RESULT_COLUMNS,
   captureRequest,
@@ -55,6 +60,8 @@ export interface BatchLineContext {
   readonly access_code: string;
   readonly merchant_identifier: string;
   readonly language: Language;
+  /** The name of the gateway's reference column in the file, as its gateway names the field (default `svc_id`). */
+  readonly gatewayReferenceField?: GatewayReferenceField;
 }
 
 // ---- Errors ----
@@ -133,8 +140,8 @@ export function batchFileError(
   return { line, field, message: field ? `${field}: ${text}` : text };
 }
 
-function lineErrors(line: number, errors: readonly FieldError[]): BatchError[] {
-  return errors.map((error) => ({ line, field: error.field, message: error.message }));
+function lineErrors(line: number, errors: readonly FieldError[], field: GatewayReferenceField): BatchError[] {
+  return errors.map((error) => toWireFieldError(error, field)).map((error) => ({ line, field: error.field, message: error.message }));
 }
 
 // ---- Columns ----
@@ -185,9 +192,9 @@ export interface BatchFileLine {
 }
 
 export interface BatchFileReading {
-  /** The header row, when it could be read. */
+  /** The header row, when it could be read, as the file names its columns. */
   readonly columns: readonly string[];
-  /** The lines with as many values as there are columns. */
+  /** The lines with as many values as there are columns, their fields under the inside names (`svc_id`). */
   readonly lines: readonly BatchFileLine[];
   /** Lines after the header, readable or not. */
   readonly transactionsCount: number;
@@ -201,8 +208,15 @@ const fileProblem = (problem: BatchFileProblem, detail: ProblemDetail, language:
   errors: [batchFileError(line, '', problem, detail, language)],
 });
 
-/** Reads a file into lines; every problem of its encoding, CSV, header or line count is an error. */
-export function parseBatchFile(input: Uint8Array | string, language: Language): BatchFileReading {
+/**
+ * Reads a file into lines; every problem of its encoding, CSV, header or line count is an error.
+ * `field` is the name the file's gateway gives its reference of an order.
+ */
+export function parseBatchFile(
+  input: Uint8Array | string,
+  language: Language,
+  field: GatewayReferenceField = DEFAULT_GATEWAY_REFERENCE_FIELD,
+): BatchFileReading {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   if (bytes.length > MAX_BATCH_FILE_BYTES) return fileProblem('too_large', { limit: MAX_BATCH_FILE_BYTES }, language);
   let text: string;
@@ -218,14 +232,17 @@ export function parseBatchFile(input: Uint8Array | string, language: Language): 
   if (!header) return fileProblem('empty', {}, language);
 
   const columns = header.values;
+  // Each column under its inside name; the reference under the name this gateway does not use is unknown.
+  const inside = columns.map((name) => fromWireName(name, field));
   const errors: BatchError[] = [];
   const known = batchColumns();
   const seen = new Set<string>();
-  for (const name of columns) {
-    if (!known.has(name)) errors.push(batchFileError(header.line, name, 'unknown_column', {}, language));
-    else if (seen.has(name)) errors.push(batchFileError(header.line, name, 'duplicate_column', {}, language));
-    seen.add(name);
-  }
+  columns.forEach((name, index) => {
+    const column = inside[index];
+    if (column === undefined || !known.has(column)) errors.push(batchFileError(header.line, name, 'unknown_column', {}, language));
+    else if (seen.has(column)) errors.push(batchFileError(header.line, name, 'duplicate_column', {}, language));
+    if (column !== undefined) seen.add(column);
+  });
   if (!seen.has('command')) errors.push(batchFileError(header.line, 'command', 'missing_column', {}, language));
   if (errors.length > 0) return { columns, lines: [], transactionsCount: records.length, errors };
   if (records.length === 0) return fileProblem('no_lines', {}, language, header.line);
@@ -243,7 +260,7 @@ export function parseBatchFile(input: Uint8Array | string, language: Language): 
     }
     const fields: Record<string, string> = {};
     record.values.forEach((value, index) => {
-      if (value !== '') fields[columns[index] as string] = value;
+      if (value !== '') fields[inside[index] as string] = value;
     });
     lines.push({ line: record.line, fields });
   }
@@ -306,7 +323,8 @@ export interface BatchFileValidation {
  * that each transaction has its own merchant_reference (a second line naming one is an error).
  */
 export function validateBatchFile(input: Uint8Array | string, context: BatchLineContext): BatchFileValidation {
-  const reading = parseBatchFile(input, context.language);
+  const field = context.gatewayReferenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD;
+  const reading = parseBatchFile(input, context.language, field);
   const errors = [...reading.errors];
   const lines: ValidBatchLine[] = [];
   const firstUse = new Map<string, number>();
@@ -315,7 +333,7 @@ export function validateBatchFile(input: Uint8Array | string, context: BatchLine
     const reference = fields['merchant_reference'];
     const earlier = reference === undefined ? undefined : firstUse.get(reference);
     if (reference !== undefined && earlier === undefined) firstUse.set(reference, line);
-    if (!result.ok) errors.push(...lineErrors(line, result.errors));
+    if (!result.ok) errors.push(...lineErrors(line, result.errors, field));
     if (earlier !== undefined) {
       errors.push(batchFileError(line, 'merchant_reference', 'duplicate_reference', { line: earlier }, context.language));
     } else if (result.ok) {

@@ -6,6 +6,7 @@ export * from './language.ts';
 export * from './amounts.ts';
 export * from './amount-messages.ts';
 export * from './signature.ts';
+export * from './wire-names.ts';
 export * from './response.ts';
 export * from './order-status.ts';
 export * from './partners.ts';

@@ -8,6 +8,8 @@
  * then checks the envelope's signature.
  *
  * Every format holds the same table: the request's columns, in its order, one row per operation.
+ * The column of the gateway's reference of an order is written as the wire names that field
+ * (`svc_id`, or `fort_id` for the live gateway: wire-names.ts).
  *   CSV   a header row of the column names, then the rows; every value quoted; CRLF.
  *   JSON  {"merchant_reference", "from_date", "to_date", "transactions_count", "columns": [...], "rows": [{column: value}, ...]}
  *   XML   the same fields under the root `response`, `columns` and `rows` holding `item` nodes (xml.ts).
@@ -15,6 +17,7 @@
 import { csvRecord, parseCsv } from './csv.ts';
 import type { DownloadReportRequest, ReportColumn, ReportFileFormat } from './schemas/index.ts';
 import { fileDigest, verifySignature, type ShaType, type SignableParams } from './signature.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD, toWireName, type GatewayReferenceField } from './wire-names.ts';
 import { parseXml, toXmlNode, XML_DECLARATION, XML_LIST_ITEMS } from './xml.ts';
 
 /** The spec's limit of a report (Limits: "report size 200,000 transactions"). */
@@ -64,9 +67,18 @@ function* slices<T>(items: readonly T[], size: number): Generator<readonly T[]> 
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 
-/** The file, in pieces of at most `rowsPerChunk` rows: concatenated, they are the whole file. */
-export function* reportFileChunks(format: ReportFileFormat, report: ReportFile, rowsPerChunk = 1000): Generator<string> {
-  const { columns, rows } = report;
+/**
+ * The file, in pieces of at most `rowsPerChunk` rows: concatenated, they are the whole file. `field`
+ * is the name the gateway gives its reference of an order on the wire.
+ */
+export function* reportFileChunks(
+  format: ReportFileFormat,
+  report: ReportFile,
+  rowsPerChunk = 1000,
+  field: GatewayReferenceField = DEFAULT_GATEWAY_REFERENCE_FIELD,
+): Generator<string> {
+  const { rows } = report;
+  const columns = report.columns.map((column) => toWireName(column, field));
   const head = {
     merchant_reference: report.merchant_reference,
     from_date: report.from_date,
@@ -95,8 +107,8 @@ export function* reportFileChunks(format: ReportFileFormat, report: ReportFile, 
 }
 
 /** The whole file as one text (the chunks joined). */
-export function reportFileText(format: ReportFileFormat, report: ReportFile): string {
-  return [...reportFileChunks(format, report)].join('');
+export function reportFileText(format: ReportFileFormat, report: ReportFile, field: GatewayReferenceField = DEFAULT_GATEWAY_REFERENCE_FIELD): string {
+  return [...reportFileChunks(format, report, undefined, field)].join('');
 }
 
 /** A downloaded report read back: its columns and its rows as objects. */

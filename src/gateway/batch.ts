@@ -25,11 +25,13 @@ import {
   type ProcessBatchResponse,
 } from '../core/schemas/index.ts';
 import { fileDigest } from '../core/signature.ts';
+import { csvHeaderToWire } from '../core/wire-names.ts';
 import { call, callWaits, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { clientMessage } from './messages.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
 import { lossOf, type Loss } from './reconcile.ts';
-import { GatewayUnavailableError, mayHaveArrived } from './transport.ts';
+import type { GatewaySettings } from './settings.ts';
+import { GatewayUnavailableError, mayHaveArrived, type FailureKind } from './transport.ts';
 
 export const UPLOAD_BATCH_FILE: OperationSpec<BatchUploadResponse> = {
   name: 'UPLOAD_BATCH_FILE',
@@ -59,7 +61,10 @@ export interface BatchHandle {
 
 export interface UploadBatchInput {
   readonly batch_reference: string;
-  /** The file's text or bytes (build it with `buildBatchFile`). */
+  /**
+   * The file's text or bytes (build it with `buildBatchFile`). Its column of the gateway's
+   * reference may be named `svc_id` or the wire's name: it is sent under the wire's.
+   */
   readonly file: string | Uint8Array<ArrayBuffer>;
   /** The file part's name (default `batch.csv`). */
   readonly file_name?: string;
@@ -85,6 +90,24 @@ export interface WaitForBatchInput extends BatchHandle {
 const VALIDATION_DONE: readonly BatchStatus[] = ['VALIDATED', 'VALIDATED_WITH_ERRORS', 'PROCESSING', 'PROCESSED'];
 /** A batch validated with errors is never processed: waiting for its rows would never end. */
 const PROCESSING_DONE: readonly BatchStatus[] = ['PROCESSED', 'VALIDATED_WITH_ERRORS'];
+
+/**
+ * A batch file as the gateway reads it: its header row naming the gateway's reference as the wire
+ * does (`gatewayReferenceField`). Bytes are decoded only when the header has to change.
+ */
+export function batchFileForWire(file: string | Uint8Array<ArrayBuffer>, settings: Pick<GatewaySettings, 'gatewayReferenceField'>): string | Uint8Array<ArrayBuffer> {
+  const field = settings.gatewayReferenceField;
+  if (typeof file === 'string') return csvHeaderToWire(file, field);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(file);
+  } catch {
+    // Not UTF-8: the gateway's validation says so; nothing here to rename.
+    return file;
+  }
+  const wire = csvHeaderToWire(text, field);
+  return wire === text ? file : new TextEncoder().encode(wire);
+}
 
 /** The per-line rows of a processed batch: the answer's list, else its CSV text read with the core's reader. */
 export function batchRowsOf(answer: BatchResultsResponse): readonly BatchResultEntry[] | undefined {
@@ -162,10 +185,11 @@ export function batchOperations(ctx: CallContext) {
      */
     async uploadBatch(input: UploadBatchInput): Promise<GatewayResult<BatchUploadResponse>> {
       const language = languageOf(ctx, input);
-      const digest = await fileDigest(input.file, ctx.settings.shaType);
+      const file = batchFileForWire(input.file, ctx.settings);
+      const digest = await fileDigest(file, ctx.settings.shaType);
       const { answer } = await call(ctx, UPLOAD_BATCH_FILE, {
         language,
-        file: { name: input.file_name ?? 'batch.csv', type: 'text/csv', data: input.file },
+        file: { name: input.file_name ?? 'batch.csv', type: 'text/csv', data: file },
         params: { service_command: 'UPLOAD_BATCH_FILE', batch_reference: input.batch_reference, language, file_digest: digest },
       });
       return resultOfAnswer(answer);

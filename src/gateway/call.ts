@@ -6,6 +6,10 @@
  * core's rule for its operation, its echo of the order or batch compared with what was asked, and
  * parsed with the core's answer schema. Only then is anything of it believed.
  *
+ * The gateway's reference of an order is `svc_id` here and whatever `gatewayReferenceField` says on
+ * the wire: the request is renamed just before it is signed, the answer just after it verified
+ * (core `toWireNames` / `fromWireNames`), so every signature is over the names the gateway sees.
+ *
  * A read-only call may be tried again after a transport failure (`retry: true`), waiting at least
  * what the gateway's `Retry-After` asks, within the call's deadline; a call that moves money never
  * is: see reconcile.ts.
@@ -15,6 +19,7 @@ import { toFieldErrors, validate } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { operationOutcome } from '../core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
+import { fromWireNames, toWireNames } from '../core/wire-names.ts';
 import type { Logger } from '../log/logger.ts';
 import { compiled } from './compiled.ts';
 import type { GatewaySettings } from './settings.ts';
@@ -60,9 +65,10 @@ export interface CallRequest {
   readonly maxAnswerBytes?: number;
 }
 
-/** A verified answer: the parsed shape and every field as it came (for logs and merchant hooks). */
+/** A verified answer: the parsed shape and every field it carried (for logs and merchant hooks). */
 export interface VerifiedAnswer<Answer> {
   readonly answer: Answer;
+  /** Every field of the answer, the gateway's reference named `svc_id` whatever the wire called it. */
   readonly fields: Readonly<Record<string, unknown>>;
   /** 1 for the first attempt; more when a read was tried again. */
   readonly attempt: number;
@@ -88,7 +94,10 @@ const SIGNATURE_PLACEHOLDER = '0'.repeat(64);
 /** Fields whose echo must be the value sent: an answer naming another is not about this request. */
 const ECHOED_IDENTITIES: readonly string[] = ['merchant_reference', 'batch_reference'];
 
-/** The request as it will be sent, unsigned: identity first, absent values dropped. Throws GatewayRequestError. */
+/**
+ * The request as it will be sent, unsigned and under the inside names (the wire's are given when it
+ * is signed): identity first, absent values dropped. Throws GatewayRequestError.
+ */
 export function checkedRequest(ctx: CallContext, operation: OperationSpec<unknown>, request: CallRequest): SignableParams {
   const { settings } = ctx;
   const wire: Record<string, unknown> = wireParams({
@@ -110,7 +119,7 @@ async function attempt<Answer>(
   unsigned: SignableParams,
 ): Promise<{ answer: Answer; fields: Record<string, unknown> }> {
   const { settings, log } = ctx;
-  const signed = await signParams(unsigned, settings.requestPhrase, settings.shaType);
+  const signed = await signParams(toWireNames(unsigned, settings.gatewayReferenceField), settings.requestPhrase, settings.shaType);
   const url = settings.urls[operation.endpoint ?? 'paymentApi'];
   let body: BodyInit;
   let headers: Record<string, string> = { accept: 'application/json, application/xml' };
@@ -134,13 +143,15 @@ async function attempt<Answer>(
   } finally {
     limit.clear();
   }
-  const fields = answerFields(text, contentType, operation.name);
+  const wire = answerFields(text, contentType, operation.name);
 
-  const verified = await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields));
+  // Verified as it came, over the wire's names; read under the inside names only then.
+  const verified = await verifySignature(wire as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(wire));
   if (!verified.valid) {
     log.error('gateway_signature_invalid', { operation: operation.name, reason: verified.reason });
     throw new GatewayUnavailableError(operation.name, 'signature_invalid');
   }
+  const fields = fromWireNames(wire, settings.gatewayReferenceField);
   for (const name of ECHOED_IDENTITIES) {
     if (signed[name] !== undefined && fields[name] !== signed[name]) {
       log.error('gateway_answer_foreign', { operation: operation.name, field: name });

@@ -62,6 +62,7 @@ export {
   type ReportSink,
 } from './reports.ts';
 export {
+  batchFileForWire,
   batchRowsOf,
   GET_BATCH_RESULTS,
   PROCESS_BATCH,
@@ -90,3 +91,4 @@ export {
 export { buildBatchFile, validateBatchFile, type BatchLine } from '../core/batch-file.ts';
 export type { OrderState, OrderStatus } from '../core/order-status.ts';
 export type { OperationOutcome } from '../core/response.ts';
+export type { GatewayReferenceField } from '../core/wire-names.ts';

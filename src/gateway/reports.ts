@@ -25,6 +25,7 @@ import {
   type ReportFileFormat,
 } from '../core/schemas/index.ts';
 import { signParams, signatureOptionsFor, verifySignature, type SignableParams } from '../core/signature.ts';
+import { fromWireNames, toWireNames, type GatewayReferenceField } from '../core/wire-names.ts';
 import { call, callWaits, checkedRequest, languageOf, type CallContext, type OperationSpec } from './call.ts';
 import { streamingDigest } from './digest.ts';
 import type { ClientInput } from './inputs.ts';
@@ -78,9 +79,12 @@ export interface ReportFile {
   readonly file_digest: string;
   /** The file's name the gateway suggests, e.g. `report-REP-1.csv`. */
   readonly file_name: string | undefined;
-  /** The whole file, when no sink was given. */
+  /** The whole file as the gateway wrote it (its digest verified), when no sink was given. */
   readonly text?: string;
-  /** Its columns and rows (core `readReportFile`), when no sink was given. */
+  /**
+   * Its columns and rows (core `readReportFile`), when no sink was given; the gateway's reference
+   * is the column `svc_id` whatever the file calls it.
+   */
   readonly content?: ReportFileContent;
 }
 
@@ -130,7 +134,7 @@ export function reportOperations(ctx: CallContext) {
     state: { delivered: boolean },
   ): Promise<GatewayResult<DownloadReportResponse> & { readonly file?: ReportFile }> {
     const { settings, log } = ctx;
-    const signed = await signParams(unsigned, settings.requestPhrase, settings.shaType);
+    const signed = await signParams(toWireNames(unsigned, settings.gatewayReferenceField), settings.requestPhrase, settings.shaType);
     // A long file may take longer than one time limit: the limit is on silence, renewed by every chunk.
     const controller = new AbortController();
     let idle = setTimeout(() => controller.abort(new DOMException('no data', 'TimeoutError')), settings.timeoutMs);
@@ -201,7 +205,7 @@ export function reportOperations(ctx: CallContext) {
         bytes,
         file_digest: hex,
         file_name: /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1],
-        ...(text === undefined ? {} : { text, content: readReportFile(input.file_format, text) }),
+        ...(text === undefined ? {} : { text, content: contentFromWire(readReportFile(input.file_format, text), settings.gatewayReferenceField) }),
       };
       return { outcome: 'success', response_code: '', status: '', response_message: '', source: 'answer', file };
     } finally {
@@ -212,13 +216,13 @@ export function reportOperations(ctx: CallContext) {
   /** A refused download: the usual signed JSON answer (57002 no such report, …). */
   async function refusal(response: Response): Promise<GatewayResult<DownloadReportResponse>> {
     const text = await readText(response, 1024 * 1024, DOWNLOAD_REPORT.name);
-    const fields = answerFields(text, response.headers.get('content-type') ?? '', DOWNLOAD_REPORT.name);
+    const wire = answerFields(text, response.headers.get('content-type') ?? '', DOWNLOAD_REPORT.name);
     const { settings, log } = ctx;
-    if (!(await verifySignature(fields as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(fields))).valid) {
+    if (!(await verifySignature(wire as SignableParams, settings.responsePhrase, settings.shaType, signatureOptionsFor(wire))).valid) {
       log.error('gateway_signature_invalid', { operation: DOWNLOAD_REPORT.name, reason: 'mismatch' });
       throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, 'signature_invalid');
     }
-    const parsed = downloadReportResponse.safeParse(fields);
+    const parsed = downloadReportResponse.safeParse(fromWireNames(wire, settings.gatewayReferenceField));
     if (!parsed.success) throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, 'answer_invalid');
     log.info('gateway_answer', { operation: DOWNLOAD_REPORT.name, response_code: parsed.data.response_code });
     return resultOfAnswer(parsed.data);
@@ -275,6 +279,11 @@ export function reportOperations(ctx: CallContext) {
       }
     },
   };
+}
+
+/** A report's columns and rows with the gateway's reference named `svc_id`, whatever the file calls it. */
+function contentFromWire(content: ReportFileContent, field: GatewayReferenceField): ReportFileContent {
+  return fromWireNames({ ...content }, field) as unknown as ReportFileContent;
 }
 
 function concat(chunks: readonly Uint8Array[], length: number): Uint8Array {

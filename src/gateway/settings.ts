@@ -8,6 +8,7 @@
 import { field } from '../core/schemas/index.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import type { ShaType } from '../core/signature.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD, isGatewayReferenceField, type GatewayReferenceField } from '../core/wire-names.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
 
 export interface ConfigProblem {
@@ -66,6 +67,9 @@ export function serviceUrl(allowPath: boolean): Check<string> {
   };
 }
 
+export const gatewayReferenceField: Check<string> = (value) =>
+  isGatewayReferenceField(value) ? undefined : 'must be svc_id (the specification’s name) or fort_id (the live gateway’s)';
+
 export const apiRoot: Check<string> = (value) =>
   /^[A-Za-z0-9._~-]+$/.test(value) ? undefined : 'must be one path segment (letters, digits, ".", "_", "~" or "-")';
 
@@ -115,12 +119,27 @@ export interface GatewayConnection {
   readonly gatewayBaseUrl: string;
   /** `{api_root}`: the fixed first path segment of every gateway path. */
   readonly apiRoot: string;
+  /**
+   * The wire name of the gateway's reference of an order: `svc_id` (the specification's, the
+   * default) or `fort_id` (the live gateway's and its official SDKs'). Only the wire changes:
+   * requests are signed with it and answers are verified with it, then read as `svc_id`.
+   */
+  readonly gatewayReferenceField?: GatewayReferenceField | undefined;
 }
 
 /** The connection settings of a larger configuration (the endpoint's, the environment's), and nothing else. */
 export function connectionOf(config: GatewayConnection): GatewayConnection {
-  const { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase, gatewayBaseUrl, apiRoot } = config;
-  return { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase, gatewayBaseUrl, apiRoot };
+  const { merchantIdentifier, accessCode, shaType, requestPhrase, responsePhrase, gatewayBaseUrl, apiRoot, gatewayReferenceField } = config;
+  return {
+    merchantIdentifier,
+    accessCode,
+    shaType,
+    requestPhrase,
+    responsePhrase,
+    gatewayBaseUrl,
+    apiRoot,
+    ...(gatewayReferenceField === undefined ? {} : { gatewayReferenceField }),
+  };
 }
 
 /** Checks the connection settings into `check`; the endpoint and the client both call it. */
@@ -132,6 +151,7 @@ export function checkConnection(config: Partial<GatewayConnection>, check: Retur
   check('responsePhrase', config.responsePhrase, phrase);
   check('gatewayBaseUrl', config.gatewayBaseUrl, serviceUrl(false));
   check('apiRoot', config.apiRoot, apiRoot);
+  check('gatewayReferenceField', config.gatewayReferenceField, gatewayReferenceField, false);
 }
 
 // ---- The back-office client's configuration ----
@@ -198,6 +218,7 @@ export const DEFAULT_DEADLINE_MS = 120_000;
 
 /** The client's configuration checked, with every default applied and every address worked out. */
 export interface GatewaySettings extends GatewayConnection {
+  readonly gatewayReferenceField: GatewayReferenceField;
   /** `sandbox` when `batchSandboxUrl` is set, else `live`. */
   readonly environment: 'sandbox' | 'live';
   readonly urls: {
@@ -252,6 +273,7 @@ export function resolveGatewaySettings(config: GatewayClientConfig): GatewaySett
   const sandboxHost = config.batchSandboxUrl ? trimSlash(config.batchSandboxUrl) : undefined;
   return {
     ...connectionOf(config),
+    gatewayReferenceField: config.gatewayReferenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD,
     environment: sandboxHost ? 'sandbox' : 'live',
     urls: {
       paymentApi: `${root}/paymentApi`,

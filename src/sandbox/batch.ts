@@ -35,7 +35,7 @@ import { fileDigest, type SignableValue } from '../core/signature.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { orderDetailsOf, withoutAbsent } from './charges.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
-import { hasService, type SandboxMerchant } from './merchants.ts';
+import { hasService, type GatewayAccount } from './merchants.ts';
 import { capture, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { chargeStoredToken } from './recurring.ts';
 import { apiAnswer, BodyError, MAX_BODY_BYTES, readJson, requestLanguage, type WireParams } from './wire.ts';
@@ -55,7 +55,7 @@ interface LineResult {
 }
 
 export interface SandboxBatch {
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   readonly batchId: string;
   readonly batchReference: string;
   /** The upload's language: the file's lines are read in it. */
@@ -161,7 +161,12 @@ export function settleBatches(ctx: GatewayContext, store: BatchStore): boolean {
 
 function validated(ctx: GatewayContext, batch: SandboxBatch): SandboxBatch {
   const { merchant } = batch;
-  const identity = { access_code: merchant.accessCode, merchant_identifier: merchant.merchantIdentifier };
+  const identity = {
+    access_code: merchant.accessCode,
+    merchant_identifier: merchant.merchantIdentifier,
+    // The file names the gateway's reference as this gateway does.
+    gatewayReferenceField: merchant.gatewayReferenceField,
+  };
   const byLanguage = LANGUAGES.map((language) => [language, validateBatchFile(batch.file, { ...identity, language })] as const);
   const first = byLanguage[0]?.[1];
   if (!first) throw new Error('no language to validate in');
@@ -196,7 +201,7 @@ function processed(ctx: GatewayContext, batch: SandboxBatch): SandboxBatch {
 }
 
 /** One line, as the single request would run: the same transitions, the same codes. */
-function runLine(ctx: GatewayContext, merchant: SandboxMerchant, request: BatchLine): Omit<LineResult, 'line' | 'request'> {
+function runLine(ctx: GatewayContext, merchant: GatewayAccount, request: BatchLine): Omit<LineResult, 'line' | 'request'> {
   if (request.command === 'PURCHASE') {
     const details = orderDetailsOf(request);
     return chargeStoredToken(ctx, {

@@ -6,7 +6,7 @@
 import { maskCardNumber } from '../core/card-number.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import type { GatewayContext } from './context.ts';
-import { hasService, type SandboxMerchant } from './merchants.ts';
+import { hasService, type GatewayAccount } from './merchants.ts';
 import { chargedOrder, lastOperation, type ChargeResult, type OrderDetails, type OrderInstallments, type SandboxOrder } from './orders.ts';
 import type { ChosenPlan } from './plans.ts';
 import type { EnteredCard } from './state.ts';
@@ -35,7 +35,7 @@ export function chargeResultOf(outcome: CardOutcome, options: { readonly challen
 }
 
 export interface ChargeRequest {
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   readonly command: 'AUTHORIZATION' | 'PURCHASE';
   readonly merchantReference: string;
   readonly amount: number;

@@ -2,12 +2,17 @@
  * What every sandbox handler works with, and the gate every request passes before it may change
  * anything: the merchant is known, the access code is its own, the signature is right, and every
  * field keeps the spec's rules (core/schemas/). The first failing check decides the answer.
+ *
+ * The signature is checked over the request as it came, the gateway's reference of an order under
+ * the wire's name (`gatewayReferenceField`); the fields are then checked, and handed to the
+ * handler, with that reference named `svc_id`, and a refusal names the field as the wire does.
  */
 import type * as z from 'zod/mini';
 import { fieldError, validate, type FieldError } from '../core/field-errors.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import { verifySignature, type SignableParams, type SignatureOptions } from '../core/signature.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import { foreignReferenceIn, fromWireNames, toWireFieldError } from '../core/wire-names.ts';
+import type { GatewayAccount } from './merchants.ts';
 import type { SuccessCodes } from './orders.ts';
 import type { SandboxState } from './state.ts';
 import { primaryFieldError, requestLanguage } from './wire.ts';
@@ -37,7 +42,7 @@ export interface GatewayPaths {
 }
 
 export interface GatewayContext {
-  readonly merchants: ReadonlyMap<string, SandboxMerchant>;
+  readonly merchants: ReadonlyMap<string, GatewayAccount>;
   readonly state: SandboxState;
   /** Epoch milliseconds on the gateway's clock. */
   readonly now: () => number;
@@ -47,11 +52,11 @@ export interface GatewayContext {
 }
 
 export type Checked<T> =
-  | { readonly ok: true; readonly merchant: SandboxMerchant; readonly data: T }
+  | { readonly ok: true; readonly merchant: GatewayAccount; readonly data: T }
   | {
       readonly ok: false;
       /** Known once the caller holds the merchant's access code: the refusal is then signed with its response phrase. */
-      readonly merchant: SandboxMerchant | undefined;
+      readonly merchant: GatewayAccount | undefined;
       readonly code: KnownResponseCode;
       readonly detail?: string;
       /** Every broken field rule, when the fields were at fault. */
@@ -104,10 +109,18 @@ export async function checkRequest<S extends z.ZodMiniType>(
   }
   if (!signatureOk) return refusal(merchant, '00008');
 
-  const validation = validate(schema, { ...options.defaults, ...params }, language);
+  const field = merchant.gatewayReferenceField;
+  // The reference under the name this wire does not use is a name the gateway does not know.
+  const foreign = foreignReferenceIn(params, field);
+  if (foreign !== undefined) {
+    const error = fieldError(foreign, foreign.includes('[') ? 'invalid' : 'unknown_field', {}, language);
+    return { ...refusal(merchant, '00002', error.message), errors: [error] };
+  }
+  const validation = validate(schema, { ...options.defaults, ...fromWireNames(params, field) }, language);
   if (!validation.ok) {
-    const primary = primaryFieldError(validation.errors, params);
-    return { ...refusal(merchant, primary?.code ?? '00002', primary?.error.message), errors: validation.errors };
+    const errors = validation.errors.map((error) => toWireFieldError(error, field));
+    const primary = primaryFieldError(errors, params);
+    return { ...refusal(merchant, primary?.code ?? '00002', primary?.error.message), errors };
   }
   return { ok: true, merchant, data: validation.data };
 }
@@ -116,13 +129,13 @@ export async function checkRequest<S extends z.ZodMiniType>(
  * The merchant a request names, if its access code is that merchant's: only such a merchant's
  * refusals are signed (never sign for someone who does not hold the access code).
  */
-export function identifiedMerchant(ctx: GatewayContext, params: Readonly<Record<string, unknown>>): SandboxMerchant | undefined {
+export function identifiedMerchant(ctx: GatewayContext, params: Readonly<Record<string, unknown>>): GatewayAccount | undefined {
   const merchant = ctx.merchants.get(String(params['merchant_identifier'] ?? ''));
   return merchant && merchant.accessCode === params['access_code'] ? merchant : undefined;
 }
 
 type Refusal = Extract<Checked<never>, { readonly ok: false }>;
 
-function refusal(merchant: SandboxMerchant | undefined, code: KnownResponseCode, detail?: string): Refusal {
+function refusal(merchant: GatewayAccount | undefined, code: KnownResponseCode, detail?: string): Refusal {
   return detail === undefined ? { ok: false, merchant, code } : { ok: false, merchant, code, detail };
 }

@@ -26,6 +26,7 @@
  *                                                   GET shows what is planned, DELETE clears it
  */
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
+import { isGatewayReferenceField, type GatewayReferenceField } from '../core/wire-names.ts';
 import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
 import { isClockAdvance, MAX_CLOCK_ADVANCE_SECONDS } from './clock.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
@@ -48,6 +49,14 @@ export interface SandboxGatewayOptions {
   readonly basePath?: string;
   /** The spec's {api_root}; default 'FortAPI'. */
   readonly apiRoot?: string;
+  /**
+   * The wire name of the gateway's reference of an order: `svc_id` (the specification's, the
+   * default) or `fort_id` (the live gateway's). The sandbox then answers it under that name
+   * everywhere (fields, batch result rows and text, report columns, XML) and expects it under that
+   * name in requests, batch files and report columns; the other name is refused (00002) as any
+   * field the gateway does not know.
+   */
+  readonly gatewayReferenceField?: GatewayReferenceField;
   /** The gateway's clock; default the system clock. A SandboxClock's `now` moves time in tests. */
   readonly now?: () => Date;
   /** Most operations a report may hold; default the spec's 200,000 (lower it to test the limit). */
@@ -114,7 +123,9 @@ function normalizeBasePath(basePath: string): string {
 }
 
 export function createSandboxGateway(options: SandboxGatewayOptions = {}): SandboxGateway {
-  const merchants = merchantDirectory(options.merchants ?? SANDBOX_MERCHANTS);
+  const referenceField = options.gatewayReferenceField ?? 'svc_id';
+  if (!isGatewayReferenceField(referenceField)) throw new Error('gatewayReferenceField must be svc_id or fort_id');
+  const merchants = merchantDirectory(options.merchants ?? SANDBOX_MERCHANTS, referenceField);
   const basePath = normalizeBasePath(options.basePath ?? '');
   const apiRoot = (options.apiRoot ?? 'FortAPI').replace(/^\/+|\/+$/g, '');
   if (apiRoot === '') throw new Error('apiRoot must not be empty');

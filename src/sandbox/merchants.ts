@@ -3,6 +3,7 @@
  * Authentication): identifier, access code, SHA type and the two phrases.
  */
 import type { ShaType } from '../core/signature.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD, type GatewayReferenceField } from '../core/wire-names.ts';
 import { SANDBOX_FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE } from './partners.ts';
 
 /**
@@ -51,6 +52,15 @@ export interface SandboxMerchant {
    * merchant embedding the page asks for). Never `*`.
    */
   readonly framingOrigins?: readonly string[];
+}
+
+/**
+ * An account as one gateway holds it: the merchant's settings, and the name that gateway gives its
+ * reference of an order on the wire (`createSandboxGateway({ gatewayReferenceField })`), which
+ * every answer signed for the merchant uses.
+ */
+export interface GatewayAccount extends SandboxMerchant {
+  readonly gatewayReferenceField: GatewayReferenceField;
 }
 
 /**
@@ -113,9 +123,12 @@ export function endpointCredentials(merchant: SandboxMerchant = SANDBOX_MERCHANT
   };
 }
 
-/** The merchants of a gateway, by merchant_identifier; refuses duplicates and empty phrases. */
-export function merchantDirectory(merchants: readonly SandboxMerchant[]): ReadonlyMap<string, SandboxMerchant> {
-  const directory = new Map<string, SandboxMerchant>();
+/** The merchants of a gateway, by merchant_identifier, as that gateway holds them; refuses duplicates and empty phrases. */
+export function merchantDirectory(
+  merchants: readonly SandboxMerchant[],
+  gatewayReferenceField: GatewayReferenceField = DEFAULT_GATEWAY_REFERENCE_FIELD,
+): ReadonlyMap<string, GatewayAccount> {
+  const directory = new Map<string, GatewayAccount>();
   for (const merchant of merchants) {
     if (directory.has(merchant.merchantIdentifier)) {
       throw new Error(`sandbox merchant ${merchant.merchantIdentifier} is configured twice`);
@@ -128,7 +141,7 @@ export function merchantDirectory(merchants: readonly SandboxMerchant[]): Readon
         throw new Error(`sandbox merchant ${merchant.merchantIdentifier}: framing origin ${origin} must be scheme, host and port (never *)`);
       }
     }
-    directory.set(merchant.merchantIdentifier, merchant);
+    directory.set(merchant.merchantIdentifier, { ...merchant, gatewayReferenceField });
   }
   return directory;
 }

@@ -27,7 +27,7 @@ import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
 import { currencyConversion } from './exchange.ts';
-import { hasService, type SandboxMerchant } from './merchants.ts';
+import { hasService, type GatewayAccount } from './merchants.ts';
 import {
   SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE,
   SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE,
@@ -138,7 +138,7 @@ async function voidOrder(ctx: GatewayContext, params: Params): Promise<Response>
 /** By svc_id (and then a reference sent beside it must agree: 00007 otherwise), or by merchant_reference alone. */
 function findOrder(
   ctx: GatewayContext,
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   svcId: string | undefined,
   merchantReference: string | undefined,
 ): SandboxOrder | undefined {
@@ -338,7 +338,7 @@ async function directOperation(
 
 /** An optional service a charge asks for that the account does not have (00014), if any. */
 function serviceRefusal(
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   asked: { readonly installments: boolean; readonly check3ds: string | undefined; readonly externalMpi: boolean },
 ): KnownResponseCode | undefined {
   if (asked.installments && !hasService(merchant, 'installments')) return '00014';
@@ -359,7 +359,7 @@ type CardSource = { ok: true; card: EnteredCard; token?: SandboxToken } | { ok: 
 /** The card to charge: the clear card data of the trusted channel when sent, else the stored token's. */
 function cardSource(
   ctx: GatewayContext,
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   data: CardFields & { readonly token_name?: string | undefined },
   command: 'AUTHORIZATION' | 'PURCHASE',
 ): CardSource {

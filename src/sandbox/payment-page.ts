@@ -34,7 +34,7 @@ import {
 } from '../core/schemas/index.ts';
 import { charge, chargeFields, orderDetailsOf, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
-import { framingOriginsOf, hasService, type SandboxMerchant } from './merchants.ts';
+import { framingOriginsOf, hasService, type GatewayAccount } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
 import { PAGE_TEXT } from './page-text.ts';
 import {
@@ -278,7 +278,7 @@ async function finishHostedPayment(
 async function finishTokenization(
   ctx: GatewayContext,
   params: Readonly<Record<string, string>>,
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   card: EnteredCard,
   plan: ChosenPlan | undefined,
 ): Promise<Response> {
@@ -361,7 +361,7 @@ export async function answerChallenge(ctx: GatewayContext, request: Request): Pr
 
 function openSession(
   ctx: GatewayContext,
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   params: Form,
   kind: PageSession['kind'],
   card?: EnteredCard,
@@ -433,14 +433,14 @@ function orderMoney(params: Form): { ok: true } | { ok: false; code: KnownRespon
 // ---- Answers ----
 
 /** The request's return_url, else the merchant's back-office return address. */
-function returnAddress(params: Readonly<Record<string, unknown>>, merchant: SandboxMerchant | undefined): URL | undefined {
+function returnAddress(params: Readonly<Record<string, unknown>>, merchant: GatewayAccount | undefined): URL | undefined {
   if (!merchant) return undefined;
   return httpUrl(params['return_url']) ?? httpUrl(merchant.returnUrl);
 }
 
 async function refuse(
   params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
+  merchant: GatewayAccount | undefined,
   code: KnownResponseCode,
   detail?: string,
 ): Promise<Response> {
@@ -449,7 +449,7 @@ async function refuse(
 
 function deliver(
   params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
+  merchant: GatewayAccount | undefined,
   body: Readonly<Record<string, unknown>>,
 ): Response {
   const returnUrl = returnAddress(params, merchant);

@@ -8,13 +8,13 @@ import { isExpiredYymm } from '../core/card-number.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import { charge } from './charges.ts';
 import type { GatewayContext } from './context.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import type { GatewayAccount } from './merchants.ts';
 import type { OrderDetails, SandboxOrder } from './orders.ts';
 import { tokenRefusal } from './tokens.ts';
 import { isChargeableCurrency } from './wire.ts';
 
 export interface RecurringPurchase {
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   readonly merchantReference: string;
   /** Minor units. */
   readonly amount: number;

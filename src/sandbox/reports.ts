@@ -6,7 +6,8 @@
  * whose time on the gateway's clock falls in [from_date, to_date] (to the end of to_date's second),
  * kept when its values match the filters (the same key more than once: any of its values; different
  * keys: all of them), oldest first. GENERATE_REPORT takes a snapshot under its merchant_reference
- * and answers 56000; DOWNLOAD_REPORT streams that snapshot as a file (core/report-file.ts).
+ * and answers 56000; DOWNLOAD_REPORT streams that snapshot as a file (core/report-file.ts), the
+ * column of the gateway's reference named as this gateway's wire names it.
  */
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import { fieldError } from '../core/field-errors.ts';
@@ -35,7 +36,7 @@ import { fileDigest, signParams, type SignableValue } from '../core/signature.ts
 import { parseExpiry } from '../core/voucher.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import type { GatewayAccount } from './merchants.ts';
 import type { OrderOperation, SandboxOrder } from './orders.ts';
 import { apiAnswer, BodyError, jsonAnswer, readJson } from './wire.ts';
 
@@ -274,11 +275,11 @@ function streamOf(pieces: Iterator<string>): ReadableStream<Uint8Array> {
   });
 }
 
-async function digestOf(report: StoredReport, format: ReportFileFormat, merchant: SandboxMerchant): Promise<string> {
+async function digestOf(report: StoredReport, format: ReportFileFormat, merchant: GatewayAccount): Promise<string> {
   const key = `${format}:${merchant.shaType}`;
   let digest = report.digests.get(key);
   if (digest === undefined) {
-    digest = await fileDigest(reportFileText(format, report.file), merchant.shaType);
+    digest = await fileDigest(reportFileText(format, report.file, merchant.gatewayReferenceField), merchant.shaType);
     report.digests.set(key, digest);
   }
   return digest;
@@ -295,7 +296,7 @@ async function downloadReport(ctx: GatewayContext, store: ReportStore, params: P
   const digest = await digestOf(report, format, merchant);
   const count = report.file.rows.length;
   const signed = await signParams(reportFileEnvelope(data, digest, count), merchant.responsePhrase, merchant.shaType);
-  return new Response(streamOf(reportFileChunks(format, report.file)), {
+  return new Response(streamOf(reportFileChunks(format, report.file, undefined, merchant.gatewayReferenceField)), {
     headers: {
       'content-type': REPORT_CONTENT_TYPES[format],
       'content-disposition': `attachment; filename="${reportFileName(data.merchant_reference, format)}"`,

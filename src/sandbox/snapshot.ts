@@ -12,7 +12,7 @@
  */
 import * as z from 'zod/mini';
 import type { BatchRecords, SandboxBatch } from './batch.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import type { GatewayAccount } from './merchants.ts';
 import type { SandboxOrder } from './orders.ts';
 import type { ReportRecord } from './reports.ts';
 import type { Challenge, FinancingTransaction, PageSession, SandboxStateRecords, SandboxToken, ThreeDsEnrollment } from './state.ts';
@@ -105,7 +105,7 @@ export function takeSnapshot(contents: SandboxContents): SandboxSnapshot {
  * SnapshotError for anything that is not a snapshot of this version, and for a record of a
  * merchant the gateway does not know (its configuration changed since the save).
  */
-export function restoreSnapshot(saved: unknown, merchants: ReadonlyMap<string, SandboxMerchant>): SandboxContents {
+export function restoreSnapshot(saved: unknown, merchants: ReadonlyMap<string, GatewayAccount>): SandboxContents {
   const version = typeof saved === 'object' && saved !== null ? (saved as { version?: unknown }).version : undefined;
   if (version !== SNAPSHOT_VERSION) {
     throw new SnapshotError(`not a sandbox state of version ${SNAPSHOT_VERSION} (version: ${JSON.stringify(version) ?? 'none'})`);
@@ -118,7 +118,7 @@ export function restoreSnapshot(saved: unknown, merchants: ReadonlyMap<string, S
   // The shape check above covers what the stores key and resolve on; the rest of each record is
   // the sandbox's own writing, taken as saved.
   const snapshot = saved as SandboxSnapshot;
-  const merchantOf = (identifier: string, where: string): SandboxMerchant => {
+  const merchantOf = (identifier: string, where: string): GatewayAccount => {
     const merchant = merchants.get(identifier);
     if (!merchant) throw new SnapshotError(`${where} belongs to merchant "${identifier}", which this gateway is not configured with`);
     return merchant;

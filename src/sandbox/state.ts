@@ -6,7 +6,7 @@
  */
 import type { CardScheme } from '../core/card-number.ts';
 import type { Language } from '../core/language.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import type { GatewayAccount } from './merchants.ts';
 import { holdsReference, settle, type SandboxOrder } from './orders.ts';
 import { PAGE_SESSION_MS } from './test-cards.ts';
 import { randomDigits, randomHex } from './wire.ts';
@@ -46,7 +46,7 @@ export interface EnteredCard {
 /** A hosted page the customer has open: the verified request, waiting for card entry or a plan choice. */
 export interface PageSession {
   readonly id: string;
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   /** The request as received and verified (signature included; the echo drops it). */
   readonly params: Readonly<Record<string, string>>;
   readonly kind: 'payment' | 'tokenization';
@@ -58,7 +58,7 @@ export interface PageSession {
 /** A 3-D Secure challenge waiting for the customer. */
 export interface Challenge {
   readonly id: string;
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   readonly svcId: string;
   /** The request of the charge, echoed in the final answer. */
   readonly params: Readonly<Record<string, unknown>>;
@@ -77,7 +77,7 @@ export interface Challenge {
 export interface ThreeDsEnrollment {
   /** The gateway's id of the check (threeds_id). */
   readonly id: string;
-  readonly merchant: SandboxMerchant;
+  readonly merchant: GatewayAccount;
   readonly merchantReference: string;
   readonly card: EnteredCard;
   readonly amount: number;

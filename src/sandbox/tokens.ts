@@ -15,7 +15,7 @@ import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
 import { outcomeOf } from './charges.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
-import { hasService, type SandboxMerchant } from './merchants.ts';
+import { hasService, type GatewayAccount } from './merchants.ts';
 import type { EnteredCard, SandboxToken } from './state.ts';
 import { PAGE_SESSION_MS } from './test-cards.ts';
 import { apiAnswer } from './wire.ts';
@@ -23,7 +23,7 @@ import { apiAnswer } from './wire.ts';
 type Params = Record<string, SignableValue>;
 
 /** True when a page TOKENIZATION keeps its token: the customer agreed (remember_me YES) and the account may keep tokens. */
-export function keepsToken(merchant: SandboxMerchant, rememberMe: unknown): boolean {
+export function keepsToken(merchant: GatewayAccount, rememberMe: unknown): boolean {
   return rememberMe === 'YES' && hasService(merchant, 'tokenization');
 }
 
@@ -33,7 +33,7 @@ export function keepsToken(merchant: SandboxMerchant, rememberMe: unknown): bool
  */
 export function saveToken(
   ctx: GatewayContext,
-  merchant: SandboxMerchant,
+  merchant: GatewayAccount,
   tokenName: string,
   card: EnteredCard,
   temporaryFor?: string,
@@ -69,7 +69,7 @@ export function tokenRefusal(
 }
 
 /** A temporary token has paid its payment: it pays nothing more. */
-export function spendToken(ctx: GatewayContext, merchant: SandboxMerchant, tokenName: string): void {
+export function spendToken(ctx: GatewayContext, merchant: GatewayAccount, tokenName: string): void {
   const token = ctx.state.token(merchant.merchantIdentifier, tokenName);
   if (token?.temporary) ctx.state.saveToken({ ...token, temporary: { ...token.temporary, spent: true } });
 }

@@ -9,8 +9,9 @@ import type { FieldError } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
 import { signatureOptionsFor, signParams, wireParams, type SignableValue } from '../core/signature.ts';
+import { toWireNames } from '../core/wire-names.ts';
 import { toXml } from '../core/xml.ts';
-import type { SandboxMerchant } from './merchants.ts';
+import type { GatewayAccount } from './merchants.ts';
 
 /** A request or answer as a flat map of wire fields (JSON answers may nest, e.g. the plans). */
 export type WireParams = Record<string, SignableValue>;
@@ -47,11 +48,13 @@ const MAX_MESSAGE_LENGTH = 150;
 /**
  * The answer to a request: the echo, the operation's own fields, then the outcome, signed with the
  * merchant's response phrase (unsigned only when the merchant could not be identified).
- * `detail` (a field error) follows the code's message, within the 150-character limit.
+ * `detail` (a field error) follows the code's message, within the 150-character limit. The echo is
+ * the request as it came; the operation's fields name the gateway's reference `svc_id` and are
+ * written under the wire's name (the account's `gatewayReferenceField`) before signing.
  */
 export async function answer(
   params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
+  merchant: GatewayAccount | undefined,
   code: KnownResponseCode,
   fields: WireParams = {},
   detail?: string,
@@ -61,7 +64,7 @@ export async function answer(
   const message = detail ? `${base}: ${detail}`.slice(0, MAX_MESSAGE_LENGTH) : base;
   const body: WireParams = {
     ...echo(params),
-    ...fields,
+    ...(merchant ? toWireNames(fields, merchant.gatewayReferenceField) : fields),
     response_code: code,
     response_message: message,
     status: expectedStatus(code),
@@ -75,7 +78,7 @@ export async function answer(
  */
 export async function apiAnswer(
   params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
+  merchant: GatewayAccount | undefined,
   code: KnownResponseCode,
   fields: WireParams = {},
   detail?: string,
@@ -87,7 +90,7 @@ export async function apiAnswer(
 /** {@link answer} as a JSON response, whatever the request asks. */
 export async function jsonAnswer(
   params: Readonly<Record<string, unknown>>,
-  merchant: SandboxMerchant | undefined,
+  merchant: GatewayAccount | undefined,
   code: KnownResponseCode,
   fields: WireParams = {},
   detail?: string,

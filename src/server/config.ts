@@ -7,6 +7,7 @@
 import { field } from '../core/schemas/index.ts';
 import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ORDER_TOKEN_HEADER, ROUTES, type BillResult } from '../core/endpoint-api.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD, type GatewayReferenceField } from '../core/wire-names.ts';
 
 export type { InstallmentsChoice, SavedCard, VerifiedResult } from '../core/verified-result.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
@@ -15,6 +16,7 @@ import {
   checkConnection,
   ConfigError,
   connectionOf,
+  gatewayReferenceField,
   identifier,
   type GatewayConnection,
   isLoopback,
@@ -124,6 +126,7 @@ export interface EndpointConfig extends GatewayConnection {
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
 export interface EndpointSettings extends GatewayConnection {
+  readonly gatewayReferenceField: GatewayReferenceField;
   readonly basePath: string;
   readonly allowedOrigins: ReadonlySet<string>;
   /** Origin of `publicUrl`: requests from it are same-origin even behind a proxy. */
@@ -340,6 +343,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const now = config.now ?? (() => new Date());
   return {
     ...connectionOf(config),
+    gatewayReferenceField: config.gatewayReferenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD,
     basePath: base,
     allowedOrigins: new Set(config.allowedOrigins ?? []),
     publicOrigin: new URL(publicUrl).origin,
@@ -388,6 +392,8 @@ export interface EnvConfig
     | 'checkoutUrl'
     | 'apiRoot'
   > {
+  /** The wire name of the gateway's reference of an order (`PG_GATEWAY_REFERENCE_FIELD`). */
+  readonly gatewayReferenceField: GatewayReferenceField;
   readonly allowedOrigins: readonly string[];
   readonly basePath: string;
   /** Undefined: the URL the server ends up listening on. */
@@ -433,6 +439,7 @@ export const ENV_VARIABLES = {
   PG_CHECKOUT_URL: 'host of the hosted payment page (required)',
   PG_API_ROOT: 'first path segment of every gateway path (required)',
   PG_BATCH_SANDBOX_URL: "host of the batch service's sandbox, where PROCESS_BATCH goes (set it only in the sandbox environment)",
+  PG_GATEWAY_REFERENCE_FIELD: `wire name of the gateway's reference of an order: svc_id (the specification's) or fort_id (the live gateway's) (default ${DEFAULT_GATEWAY_REFERENCE_FIELD})`,
   PG_ALLOWED_ORIGINS: 'comma-separated origins whose pages may call the endpoint (default: same origin only)',
   PG_PORT: `port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`,
   PG_HOST: `address to listen on (default ${DEFAULT_HOST})`,
@@ -552,6 +559,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const shopPage = optional('PG_SHOP_URL', shopUrl);
   const hookTimeoutMs = number('PG_HOOK_TIMEOUT_MS', DEFAULT_HOOK_TIMEOUT_MS, 100, 60_000);
   const batchSandboxUrl = optional('PG_BATCH_SANDBOX_URL', serviceUrl(false));
+  const referenceField = optional('PG_GATEWAY_REFERENCE_FIELD', gatewayReferenceField) as GatewayReferenceField | undefined;
   optional('PG_DATABASE_URL', databaseUrl);
   const reconcileIntervalSeconds = number('PG_RECONCILE_INTERVAL_SECONDS', DEFAULT_RECONCILE_INTERVAL_SECONDS, 1, 86_400);
   const authorizationHoldDays = number('PG_AUTHORIZATION_HOLD_DAYS', DEFAULT_AUTHORIZATION_HOLD_DAYS, 1, 30);
@@ -567,6 +575,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     gatewayBaseUrl,
     checkoutUrl,
     apiRoot: root.replace(/^\/+|\/+$/g, ''),
+    gatewayReferenceField: referenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD,
     allowedOrigins: origins,
     basePath: base,
     publicUrl,

@@ -1,8 +1,9 @@
 /**
  * The return URL: where the gateway sends the customer back, by form post or query string. The
- * gateway's fields are verified with the response phrase; parameters whose names start with
- * `pg_` are the merchant's own routing and take no part. A missing, altered or foreign signature
- * is never reported as paid. A verified answer is still only the browser's word (it may be an old
+ * gateway's fields are verified with the response phrase as they came (the gateway's reference of
+ * the order under the wire's name, `gatewayReferenceField`), and only then read, that reference as
+ * `svc_id`; parameters whose names start with `pg_` are the merchant's own routing and take no
+ * part. A missing, altered or foreign signature is never reported as paid. A verified answer is still only the browser's word (it may be an old
  * one, replayed): the result reported is what CHECK_STATUS says now, once per idempotency key.
  *
  * A verified TOKENIZATION answer (merchant page, embedded page) is completed here, server to
@@ -31,6 +32,7 @@ import {
   type HostedPageResponse,
 } from '../core/schemas/index.ts';
 import { verifySignature } from '../core/signature.ts';
+import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import { framedResultPage, framedThreeDsPage } from './framed-pages.ts';
@@ -113,16 +115,16 @@ export async function handleGatewayReturn(
   if (request.method !== 'GET' && request.method !== 'POST') {
     throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'GET, POST' } });
   }
-  const { fields, duplicated } = await readReturnParams(request, settings.maxBodyBytes);
-  const language = isLanguage(fields['language']) ? fields['language'] : languageFromHeaders(request);
+  const { fields: wire, duplicated } = await readReturnParams(request, settings.maxBodyBytes);
+  const language = isLanguage(wire['language']) ? wire['language'] : languageFromHeaders(request);
   const present = isFramedReturn(request) ? framedPresentation(runtime, language) : topLevelPresentation(runtime, language);
   // Unverified, so only used to send the customer back to the right order page, as failed.
-  const claimed = field('merchant_reference').safeParse(fields['merchant_reference']);
+  const claimed = field('merchant_reference').safeParse(wire['merchant_reference']);
   const claimedReference = claimed.success ? claimed.data : undefined;
 
   const verified = duplicated
     ? ({ valid: false, reason: 'mismatch' } as const)
-    : await verifySignature(fields, settings.responsePhrase, settings.shaType);
+    : await verifySignature(wire, settings.responsePhrase, settings.shaType);
   if (!verified.valid) {
     log.warn('return_signature_invalid', {
       reason: duplicated ? 'duplicated' : verified.reason,
@@ -130,6 +132,7 @@ export async function handleGatewayReturn(
     });
     return present.refused('gateway_signature_invalid', claimedReference);
   }
+  const fields = fromWireNames(wire, settings.gatewayReferenceField);
   const parsed = hostedPageResponse.safeParse(fields);
   if (!parsed.success) {
     log.error('return_malformed', {

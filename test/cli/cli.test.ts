@@ -8,10 +8,11 @@ import { authorize, clientFor } from '../gateway/support.ts';
 
 const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
-function cli(args: string[], input?: string) {
+function cli(args: string[], input?: string, env: Record<string, string | undefined> = {}) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', bin, ...args], {
     input: input ?? '',
     encoding: 'utf8',
+    env: { ...process.env, PG_GATEWAY_REFERENCE_FIELD: undefined, ...env },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -90,6 +91,62 @@ describe('pg-checkout verify', () => {
     const { code, stderr } = cli(['verify', '--phrase', 'resp'], JSON.stringify(request));
     assert.equal(code, 1);
     assert.match(stderr, /no signature/);
+  });
+});
+
+describe('pg-checkout sign and verify, and the gateway’s name of its order reference', () => {
+  // A CHECK_STATUS as the live gateway takes it: the order reference named fort_id.
+  const live = { query_command: 'CHECK_STATUS', fort_id: '1773133200000000001', merchant_reference: 'order-1', language: 'en' };
+  const liveCanonical = 'fort_id=1773133200000000001language=enmerchant_reference=order-1query_command=CHECK_STATUS';
+
+  it('signs a body carrying fort_id as given, and --explain shows fort_id in the string', () => {
+    const { code, stdout, stderr } = cli(['sign', '--phrase', 'p', '--explain'], JSON.stringify(live), { PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    assert.equal(code, 0);
+    const [explained, signature] = stdout.trim().split('\n');
+    assert.equal(explained, `<phrase>${liveCanonical}<phrase>`);
+    assert.equal(signature, opensslDigest('sha256', `p${liveCanonical}p`));
+    assert.equal(stderr, '', 'nothing to note: the gateway is set to fort_id');
+  });
+
+  it('verifies an answer carrying fort_id as given, and --explain shows the string it checked', () => {
+    const answer = { ...live, signature: opensslDigest('sha256', `resp${liveCanonical}resp`) };
+    const { code, stdout } = cli(['verify', '--phrase', 'resp', '--explain', '--reference-field', 'fort_id'], JSON.stringify(answer));
+    assert.equal(code, 0);
+    assert.deepEqual(stdout.trim().split('\n'), [`<phrase>${liveCanonical}<phrase>`, 'signature valid']);
+    const form = new URLSearchParams(answer as Record<string, string>).toString();
+    assert.equal(cli(['verify', '--phrase', 'resp', '--reference-field', 'fort_id'], form).code, 0, 'a return-URL body too');
+  });
+
+  it('notes a message that names the reference otherwise than the gateway is set to, and still takes it as given', () => {
+    const signedAsSvcId = cli(['sign', '--phrase', 'p'], JSON.stringify({ ...request, svc_id: '17' }), { PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    assert.equal(signedAsSvcId.code, 0);
+    assert.match(signedAsSvcId.stderr, /^note: the message carries svc_id, but the gateway is set to name its order reference fort_id/);
+    assert.equal(signedAsSvcId.stdout.trim(), opensslDigest('sha256', `p${canonical}svc_id=17p`));
+
+    const answer = { ...live, signature: opensslDigest('sha256', `resp${liveCanonical}resp`) };
+    const unset = cli(['verify', '--phrase', 'resp'], JSON.stringify(answer));
+    assert.equal(unset.code, 0, 'verified as given');
+    assert.match(unset.stderr, /carries fort_id, but the gateway is set to name its order reference svc_id/);
+  });
+
+  it('refuses a reference name other than svc_id or fort_id', () => {
+    const flag = cli(['verify', '--phrase', 'resp', '--reference-field', 'FORT_ID'], JSON.stringify(live));
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /--reference-field must be svc_id or fort_id/);
+    const env = cli(['sign', '--phrase', 'p'], JSON.stringify(live), { PG_GATEWAY_REFERENCE_FIELD: 'fortid' });
+    assert.equal(env.code, 3);
+    assert.match(env.stderr, /PG_GATEWAY_REFERENCE_FIELD must be svc_id or fort_id/);
+  });
+
+  it('says in the order commands’ help that the gateway id is sent under the configured name, and takes --fort-id too', () => {
+    for (const command of ['status', 'capture', 'refund', 'void']) {
+      const { code, stdout } = cli([command, '--help']);
+      assert.equal(code, 0);
+      assert.match(stdout, /--svc-id ID {7}the gateway's id of the order \(also --fort-id ID\); sent under the wire name\n\s+PG_GATEWAY_REFERENCE_FIELD sets: svc_id \(default\) or fort_id/, command);
+    }
+    const both = cli(['status', '--svc-id', '1', '--fort-id', '2']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--svc-id and --fort-id name the same id/);
   });
 });
 
@@ -173,6 +230,38 @@ describe('pg-checkout serve --sandbox', () => {
       assert.equal(body.currency, 'EGP');
       assert.equal(body.amount, 250000);
       assert.ok(body.issuers.length > 0, 'the sandbox answered with issuers');
+    } finally {
+      served.stop();
+    }
+  });
+
+  it('runs the sandbox under PG_GATEWAY_REFERENCE_FIELD: fort_id on its wire', async () => {
+    const { signParams } = await import('../../src/core/signature.ts');
+    const { SANDBOX_MERCHANT: M } = await import('../../src/sandbox/merchants.ts');
+    const { testCard } = await import('../../src/sandbox/test-cards.ts');
+    const served = await serveSandbox({ PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    try {
+      const charge = await signParams(
+        {
+          access_code: M.accessCode,
+          merchant_identifier: M.merchantIdentifier,
+          command: 'AUTHORIZATION',
+          merchant_reference: `fort-${Date.now()}`,
+          amount: '1000',
+          currency: 'EGP',
+          language: 'en',
+          card_number: testCard('success').number,
+          expiry_date: '2908',
+          card_security_code: '123',
+        },
+        M.requestPhrase,
+        M.shaType,
+      );
+      const response = await fetch(`${served.origin}/FortAPI/paymentApi`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(charge) });
+      const answer = (await response.json()) as Record<string, unknown>;
+      assert.equal(answer['response_code'], '02000');
+      assert.match(String(answer['fort_id']), /^\d+$/);
+      assert.ok(!('svc_id' in answer));
     } finally {
       served.stop();
     }

@@ -223,6 +223,24 @@ describe('validating the lines', () => {
     assert.equal(validation.lines.length, 1);
   });
 
+  describe('for a gateway that names its order reference fort_id', () => {
+    const live: BatchLineContext = { ...context, gatewayReferenceField: 'fort_id' };
+
+    it('reads the fort_id column as the line’s svc_id', () => {
+      const file = 'command,merchant_reference,fort_id,amount,currency\r\nCAPTURE,order-1,1773133200000000001,2500,EGP\r\n';
+      const validation = validateBatchFile(file, live);
+      assert.deepEqual(validation.errors, []);
+      assert.deepEqual(validation.lines.map((line) => line.request), [capture]);
+    });
+
+    it('refuses an svc_id column there as unknown, and names fort_id in a line’s error', () => {
+      const unknown = validateBatchFile(buildBatchFile([capture]), live).errors;
+      assert.deepEqual(unknown, [{ line: 1, field: 'svc_id', message: 'svc_id: is not a column of a batch file' }]);
+      const wrong = validateBatchFile('command,merchant_reference,fort_id,amount,currency\nCAPTURE,order-1,12ab,2500,EGP\n', live).errors;
+      assert.deepEqual(wrong.map(({ line, field, message }) => [line, field, message]), [[2, 'fort_id', 'fort_id: may contain only digits 0-9']]);
+    });
+  });
+
   it('gives the field errors in Arabic for an Arabic upload', () => {
     const [error] = validateBatchFile(buildBatchFile([{ ...capture, merchant_reference: 'x'.repeat(41) }]), { ...context, language: 'ar' }).errors;
     assert.equal(error?.message, 'merchant_reference: يجب ألا يزيد عن ٤٠ حرفًا');

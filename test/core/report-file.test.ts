@@ -39,6 +39,14 @@ describe('a report file', () => {
     );
   });
 
+  it('names the gateway’s order reference column as the wire does', () => {
+    const withReference: ReportFile = { ...report, columns: ['merchant_reference', 'svc_id'], rows: [['order-1', '17']] };
+    assert.match(reportFileText('CSV', withReference), /^"merchant_reference","svc_id"\r\n/);
+    assert.match(reportFileText('CSV', withReference, 'fort_id'), /^"merchant_reference","fort_id"\r\n/);
+    assert.deepEqual(JSON.parse(reportFileText('JSON', withReference, 'fort_id')).rows, [{ merchant_reference: 'order-1', fort_id: '17' }]);
+    assert.match(reportFileText('XML', withReference, 'fort_id'), /<item><merchant_reference>order-1<\/merchant_reference><fort_id>17<\/fort_id><\/item>/);
+  });
+
   it('as JSON: the window, the count, the columns and the rows as objects', () => {
     assert.deepEqual(JSON.parse(reportFileText('JSON', report)), {
       merchant_reference: 'REP-1',

@@ -49,6 +49,7 @@ describe('configFromEnv', () => {
       PG_SHOP_URL: 'https://shop.example/',
       PG_HOOK_TIMEOUT_MS: '2500',
       PG_BATCH_SANDBOX_URL: 'https://batch.sandbox.gateway.test',
+      PG_GATEWAY_REFERENCE_FIELD: 'fort_id',
       PG_DATA_DIR: '/var/lib/pg-checkout',
       PG_DATABASE_URL: 'postgres://pgc:secret@db.internal:5432/pgcheckout',
       PG_RECONCILE_INTERVAL_SECONDS: '30',
@@ -64,6 +65,7 @@ describe('configFromEnv', () => {
       gatewayBaseUrl: 'https://api.gateway.test',
       checkoutUrl: 'https://checkout.gateway.test/',
       apiRoot: 'FortAPI',
+      gatewayReferenceField: 'fort_id',
       allowedOrigins: ['https://shop.example', 'https://www.shop.example'],
       basePath: '/pg',
       publicUrl: 'https://shop.example',
@@ -99,6 +101,17 @@ describe('configFromEnv', () => {
     assert.deepEqual(config.orderForwardHeaders, ['pg-order-token']);
     assert.equal(config.resultWebhookUrl, undefined);
     assert.equal(config.hookTimeoutMs, 5000);
+    assert.equal(config.gatewayReferenceField, 'svc_id', 'the specification’s name of the gateway’s order reference');
+  });
+
+  it('takes the gateway’s name of its order reference as svc_id or fort_id, and nothing else', () => {
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_GATEWAY_REFERENCE_FIELD: ' fort_id ' }).gatewayReferenceField, 'fort_id');
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_GATEWAY_REFERENCE_FIELD: 'svc_id' }).gatewayReferenceField, 'svc_id');
+    for (const value of ['FORT_ID', 'fortid', 'id']) {
+      const error = refusal({ ...VALID_ENV, PG_GATEWAY_REFERENCE_FIELD: value });
+      assert.deepEqual(error.problems.map((problem) => problem.name), ['PG_GATEWAY_REFERENCE_FIELD'], value);
+      assert.match(error.message, /must be svc_id .* or fort_id/);
+    }
   });
 
   it('needs PG_HOOK_SECRET, of at least 32 characters, to talk to the shop', () => {
@@ -222,6 +235,15 @@ describe('createMerchantEndpoint configuration', () => {
     resolveOrder: new InMemoryOrderStore().resolve,
     returnParameters: { pg_site: 'eg' },
   };
+
+  it('names the gateway’s order reference svc_id on the wire unless told fort_id, and refuses any other name', () => {
+    assert.equal(resolveSettings(valid).gatewayReferenceField, 'svc_id');
+    assert.equal(resolveSettings({ ...valid, gatewayReferenceField: 'fort_id' }).gatewayReferenceField, 'fort_id');
+    assert.throws(
+      () => resolveSettings({ ...valid, gatewayReferenceField: 'FORT_ID' as 'fort_id' }),
+      (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'gatewayReferenceField',
+    );
+  });
 
   it('works out the gateway addresses and the return URL', () => {
     const settings = resolveSettings(valid);
