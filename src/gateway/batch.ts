@@ -31,7 +31,7 @@ import { clientMessage } from './messages.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
 import { lossOf, type Loss } from './reconcile.ts';
 import type { GatewaySettings } from './settings.ts';
-import { GatewayUnavailableError, mayHaveArrived, type FailureKind } from './transport.ts';
+import { GatewayUnavailableError, mayHaveArrived } from './transport.ts';
 
 export const UPLOAD_BATCH_FILE: OperationSpec<BatchUploadResponse> = {
   name: 'UPLOAD_BATCH_FILE',
