@@ -120,6 +120,12 @@ export interface EndpointConfig extends GatewayConnection {
    * the financing routes answer `service_not_configured` and sign nothing.
    */
   readonly financingPartnerCode?: string;
+  /**
+   * The account's Check 3-D Secure setting, sent as `check_3ds` with the server-to-server PURCHASE /
+   * AUTHORIZATION that completes a merchant-page or embedded payment: `NO` asks the gateway to skip
+   * the 3-D Secure check where its operations team activated that for the account. Unset: not sent.
+   */
+  readonly check3ds?: 'YES' | 'NO';
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -154,6 +160,7 @@ export interface EndpointSettings extends GatewayConnection {
   readonly otpSendLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
+  readonly check3ds: 'YES' | 'NO' | undefined;
 }
 
 /**
@@ -224,6 +231,9 @@ const databaseUrl: Check<string> = (value) => {
   }
   return 'must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/pgcheckout';
 };
+
+/** A YES / NO setting, as the gateway writes `check_3ds`. */
+const yesOrNo: Check<string> = (value) => (value === 'YES' || value === 'NO' ? undefined : 'must be YES or NO');
 
 const hookSecret: Check<string> = (value) =>
   value.length >= MIN_HOOK_SECRET_LENGTH
@@ -330,6 +340,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   }
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
+  check('check3ds', config.check3ds as string | undefined, yesOrNo, false);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
@@ -370,6 +381,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
         : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
+    check3ds: config.check3ds,
   };
 }
 
@@ -387,6 +399,7 @@ export interface EnvConfig
     | 'gatewayBaseUrl'
     | 'checkoutUrl'
     | 'apiRoot'
+    | 'check3ds'
   > {
   readonly allowedOrigins: readonly string[];
   readonly basePath: string;
@@ -442,6 +455,7 @@ export const ENV_VARIABLES = {
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
   PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
   PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
+  PG_CHECK_3DS: 'YES or NO: check_3ds sent with the PURCHASE / AUTHORIZATION completing a merchant-page or embedded payment; NO skips 3-D Secure where the account has Check 3-D Secure (default: not sent)',
   PG_ORDER_URL: "the shop's order lookup, asked for each order by signed POST (default: serve's demo orders)",
   PG_ORDER_FORWARD_HEADERS: 'comma-separated request headers passed on to PG_ORDER_URL, e.g. pg-order-token or cookie (default pg-order-token)',
   PG_RESULT_WEBHOOK_URL: "the shop's webhook, sent each verified result once by signed POST until it answers 2xx (default: none)",
@@ -533,6 +547,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
   const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
   const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
+  const check3ds = optional('PG_CHECK_3DS', yesOrNo) as 'YES' | 'NO' | undefined;
   const orderUrl = optional('PG_ORDER_URL', shopUrl);
   const forwardList = read('PG_ORDER_FORWARD_HEADERS');
   const orderForwardHeaders = (forwardList ?? ORDER_TOKEN_HEADER)
@@ -574,6 +589,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     trustedProxyHops,
     voucherPartnerCode,
     financingPartnerCode,
+    check3ds,
     batchSandboxUrl,
     port,
     host,

@@ -42,6 +42,7 @@ describe('configFromEnv', () => {
       PG_TRUSTED_PROXY_HOPS: '1',
       PG_VOUCHER_PARTNER_CODE: 'VCH01',
       PG_FINANCING_PARTNER_CODE: 'FIN01',
+      PG_CHECK_3DS: 'NO',
       PG_ORDER_URL: 'https://shop.example/index.php?route=pg/order',
       PG_ORDER_FORWARD_HEADERS: 'PG-Order-Token, Cookie',
       PG_RESULT_WEBHOOK_URL: 'https://shop.example/pg-hooks/result',
@@ -71,6 +72,7 @@ describe('configFromEnv', () => {
       trustedProxyHops: 1,
       voucherPartnerCode: 'VCH01',
       financingPartnerCode: 'FIN01',
+      check3ds: 'NO',
       batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
@@ -99,6 +101,15 @@ describe('configFromEnv', () => {
     assert.deepEqual(config.orderForwardHeaders, ['pg-order-token']);
     assert.equal(config.resultWebhookUrl, undefined);
     assert.equal(config.hookTimeoutMs, 5000);
+    assert.equal(config.check3ds, undefined, 'check_3ds is not sent');
+  });
+
+  it('takes PG_CHECK_3DS as YES or NO only', () => {
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_CHECK_3DS: 'YES' }).check3ds, 'YES');
+    for (const value of ['no', 'false', '0']) {
+      const error = refusal({ ...VALID_ENV, PG_CHECK_3DS: value });
+      assert.deepEqual(error.problems, [{ name: 'PG_CHECK_3DS', message: 'must be YES or NO' }], value);
+    }
   });
 
   it('needs PG_HOOK_SECRET, of at least 32 characters, to talk to the shop', () => {
@@ -247,6 +258,15 @@ describe('createMerchantEndpoint configuration', () => {
         error.problems.map((problem) => problem.name).join() ===
           'shaType,requestPhrase,publicUrl,returnParameters,maxBodyBytes' &&
         !error.message.includes(RESPONSE_SECRET),
+    );
+  });
+
+  it('refuses a check3ds other than YES or NO', () => {
+    assert.equal(resolveSettings({ ...valid, check3ds: 'NO' }).check3ds, 'NO');
+    assert.equal(resolveSettings(valid).check3ds, undefined);
+    assert.throws(
+      () => resolveSettings({ ...valid, check3ds: 'no' as 'NO' }),
+      (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'check3ds',
     );
   });
 
