@@ -193,22 +193,12 @@ function caretAfterDigits(formatted: string, count: number): number {
   return position;
 }
 
+/** The message of each problem a field can have, named after both: `numberRequired`, `expiryPast`, `cvvInvalid`… */
+type ProblemMessage = Extract<keyof SharedMessages['card'], `${CardField}${'Required' | 'Incomplete' | 'Invalid' | 'Past'}`>;
+
 function problemText(field: CardField, problem: string | undefined, messages: SharedMessages['card']): string {
   if (problem === undefined) return '';
-  switch (field) {
-    case 'number':
-      return problem === 'required'
-        ? messages.numberRequired
-        : problem === 'incomplete'
-          ? messages.numberIncomplete
-          : messages.numberInvalid;
-    case 'expiry':
-      return problem === 'required' ? messages.expiryRequired : problem === 'past' ? messages.expiryPast : messages.expiryInvalid;
-    case 'cvv':
-      return problem === 'required' ? messages.cvvRequired : messages.cvvInvalid;
-    case 'holder':
-      return problem === 'required' ? messages.holderRequired : messages.holderInvalid;
-  }
+  return messages[`${field}${problem[0]?.toUpperCase()}${problem.slice(1)}` as ProblemMessage];
 }
 
 export interface CardFieldsOptions {
