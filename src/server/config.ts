@@ -126,6 +126,11 @@ export interface EndpointConfig extends GatewayConnection {
    * the 3-D Secure check where its operations team activated that for the account. Unset: not sent.
    */
   readonly check3ds?: 'YES' | 'NO';
+  /**
+   * The account has CVV suppression: the order route says so to the elements, whose card form then
+   * leaves the security code optional. What the gateway accepts is its own decision; default false.
+   */
+  readonly cvvSuppression?: boolean;
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -161,6 +166,7 @@ export interface EndpointSettings extends GatewayConnection {
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
   readonly check3ds: 'YES' | 'NO' | undefined;
+  readonly cvvSuppression: boolean;
 }
 
 /**
@@ -341,6 +347,9 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
   check('check3ds', config.check3ds as string | undefined, yesOrNo, false);
+  if (config.cvvSuppression !== undefined && typeof config.cvvSuppression !== 'boolean') {
+    problems.push({ name: 'cvvSuppression', message: 'must be true or false' });
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
@@ -382,6 +391,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
     check3ds: config.check3ds,
+    cvvSuppression: config.cvvSuppression ?? false,
   };
 }
 
@@ -400,6 +410,7 @@ export interface EnvConfig
     | 'checkoutUrl'
     | 'apiRoot'
     | 'check3ds'
+    | 'cvvSuppression'
   > {
   readonly allowedOrigins: readonly string[];
   readonly basePath: string;
@@ -455,6 +466,7 @@ export const ENV_VARIABLES = {
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
   PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
   PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
+  PG_CVV_SUPPRESSION: 'YES when the account has CVV suppression: the card form of the elements leaves the security code optional (default NO)',
   PG_CHECK_3DS: 'YES or NO: check_3ds sent with the PURCHASE / AUTHORIZATION completing a merchant-page or embedded payment; NO skips 3-D Secure where the account has Check 3-D Secure (default: not sent)',
   PG_ORDER_URL: "the shop's order lookup, asked for each order by signed POST (default: serve's demo orders)",
   PG_ORDER_FORWARD_HEADERS: 'comma-separated request headers passed on to PG_ORDER_URL, e.g. pg-order-token or cookie (default pg-order-token)',
@@ -548,6 +560,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
   const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
   const check3ds = optional('PG_CHECK_3DS', yesOrNo) as 'YES' | 'NO' | undefined;
+  const cvvSuppression = optional('PG_CVV_SUPPRESSION', yesOrNo) === 'YES';
   const orderUrl = optional('PG_ORDER_URL', shopUrl);
   const forwardList = read('PG_ORDER_FORWARD_HEADERS');
   const orderForwardHeaders = (forwardList ?? ORDER_TOKEN_HEADER)
@@ -590,6 +603,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     voucherPartnerCode,
     financingPartnerCode,
     check3ds,
+    cvvSuppression,
     batchSandboxUrl,
     port,
     host,

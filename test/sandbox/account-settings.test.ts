@@ -2,11 +2,12 @@
  * The account settings of issue 23 end to end: the merchant endpoint configured with the account's
  * Check 3-D Secure and CVV suppression, against the sandbox gateway holding the same account, with
  * this test as the customer's browser (the endpoint's signed form plus the typed card, posted to
- * the gateway; the gateway's return posted back to the endpoint).
+ * the gateway; the gateway's return posted back to the endpoint), as `<pg-checkout
+ * mode="merchant-page">` does.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formPostResult } from '../../src/core/endpoint-api.ts';
+import { formPostResult, orderResult } from '../../src/core/endpoint-api.ts';
 import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
 import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/endpoint.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
@@ -77,13 +78,13 @@ function shop(account: SandboxMerchant, settings: Partial<EndpointConfig> = {}):
  * the gateway, and the gateway's signed return goes back to the endpoint, which completes the
  * payment. Answers the endpoint's answer to that return.
  */
-async function payOnMerchantPage(on: Shop, card: Record<string, string>): Promise<Response> {
+async function payOnMerchantPage(on: Shop, card: Record<string, string>, tokenization = '18000'): Promise<Response> {
   const signedForm = await on.call('/merchant-page', { merchant_reference: ORDER, language: 'en' });
   assert.equal(signedForm.status, 200, JSON.stringify(signedForm.body));
   const form = formPostResult.parse(signedForm.body);
   const page = await (await on.submit(form.action, { ...form.fields, ...card })).text();
   const returned = hiddenFields(page);
-  assert.equal(returned['response_code'], '18000', `the gateway tokenized the card: ${returned['response_message']}`);
+  assert.equal(returned['response_code'], tokenization, `the gateway's answer to the card: ${returned['response_message']}`);
   return on.submit(formAction(page), returned);
 }
 
@@ -117,5 +118,28 @@ describe('Check 3-D Secure through the endpoint', () => {
     const answer = await payOnMerchantPage(basic, enrolled);
     assert.deepEqual(landing(answer), { merchant_reference: ORDER, outcome: 'failure', response_code: '00014' });
     assert.equal(basic.gateway.order({ merchantReference: ORDER }), undefined, 'nothing was charged');
+  });
+});
+
+describe('CVV suppression through the endpoint', () => {
+  const withoutCvv = { card_number: testCard('success').number, expiry_date: FUTURE_EXPIRY.yymm };
+
+  it('tells the element, and a card without its security code pays (14000) where the account has the setting', async () => {
+    const suppressing = shop(SANDBOX_MERCHANT, { cvvSuppression: true });
+    const order = orderResult.parse((await suppressing.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
+    assert.equal(order.cvv_optional, true);
+    const answer = await payOnMerchantPage(suppressing, withoutCvv);
+    assert.deepEqual(landing(answer), { merchant_reference: ORDER, outcome: 'success', response_code: '14000' });
+    assert.equal(suppressing.gateway.order({ merchantReference: ORDER })?.state, 'captured');
+  });
+
+  it('is refused by the gateway (00001) for an account without the setting, and nothing is charged', async () => {
+    const account: SandboxMerchant = { ...SANDBOX_MERCHANT, services: { cvv_suppression: false } };
+    const plain = shop(account);
+    const order = orderResult.parse((await plain.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
+    assert.equal(order.cvv_optional, undefined, 'the element keeps the security code required');
+    const answer = await payOnMerchantPage(plain, withoutCvv, '00001');
+    assert.deepEqual(landing(answer), { merchant_reference: ORDER, outcome: 'failure', response_code: '00001' });
+    assert.equal(plain.gateway.order({ merchantReference: ORDER }), undefined);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formPostResult } from '../../src/core/endpoint-api.ts';
+import { formPostResult, orderResult } from '../../src/core/endpoint-api.ts';
 import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams, verifySignature, type SignableParams } from '../../src/core/signature.ts';
 import { ACCESS_CODE, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
@@ -123,5 +123,32 @@ describe('Check 3-D Secure at checkout (check3ds)', () => {
         assert.equal(plain.gateway.calls.length + asking.gateway.calls.length, 0, 'nothing was asked of the gateway');
       });
     }
+  });
+});
+
+describe('CVV suppression at checkout (cvvSuppression)', () => {
+  const suppressing = setup({ cvvSuppression: true });
+
+  it('tells the elements in the order answer, so that the card form may leave the security code empty', async () => {
+    const { status, body } = await suppressing.post('/order', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(status, 200);
+    assert.deepEqual(orderResult.parse(body), {
+      merchant_reference: 'order-1001',
+      amount: 250_000,
+      currency: 'EGP',
+      description: 'Headphones',
+      cvv_optional: true,
+    });
+  });
+
+  it('says nothing of it for an account without the setting, as before', async () => {
+    const { body } = await plain.post('/order', { merchant_reference: 'order-1001', language: 'en' });
+    assert.ok(!('cvv_optional' in body));
+  });
+
+  it('cannot be turned on by the browser', async () => {
+    const { status, body } = await plain.post('/order', { merchant_reference: 'order-1001', language: 'en', cvv_optional: true });
+    assert.equal(status, 200);
+    assert.ok(!('cvv_optional' in body));
   });
 });

@@ -43,6 +43,7 @@ describe('configFromEnv', () => {
       PG_VOUCHER_PARTNER_CODE: 'VCH01',
       PG_FINANCING_PARTNER_CODE: 'FIN01',
       PG_CHECK_3DS: 'NO',
+      PG_CVV_SUPPRESSION: 'YES',
       PG_ORDER_URL: 'https://shop.example/index.php?route=pg/order',
       PG_ORDER_FORWARD_HEADERS: 'PG-Order-Token, Cookie',
       PG_RESULT_WEBHOOK_URL: 'https://shop.example/pg-hooks/result',
@@ -73,6 +74,7 @@ describe('configFromEnv', () => {
       voucherPartnerCode: 'VCH01',
       financingPartnerCode: 'FIN01',
       check3ds: 'NO',
+      cvvSuppression: true,
       batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
@@ -102,6 +104,13 @@ describe('configFromEnv', () => {
     assert.equal(config.resultWebhookUrl, undefined);
     assert.equal(config.hookTimeoutMs, 5000);
     assert.equal(config.check3ds, undefined, 'check_3ds is not sent');
+    assert.equal(config.cvvSuppression, false, 'the security code stays required');
+  });
+
+  it('takes PG_CVV_SUPPRESSION as YES or NO only', () => {
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_CVV_SUPPRESSION: 'NO' }).cvvSuppression, false);
+    const error = refusal({ ...VALID_ENV, PG_CVV_SUPPRESSION: 'true' });
+    assert.deepEqual(error.problems, [{ name: 'PG_CVV_SUPPRESSION', message: 'must be YES or NO' }]);
   });
 
   it('takes PG_CHECK_3DS as YES or NO only', () => {
@@ -258,6 +267,15 @@ describe('createMerchantEndpoint configuration', () => {
         error.problems.map((problem) => problem.name).join() ===
           'shaType,requestPhrase,publicUrl,returnParameters,maxBodyBytes' &&
         !error.message.includes(RESPONSE_SECRET),
+    );
+  });
+
+  it('refuses a cvvSuppression that is not a boolean', () => {
+    assert.equal(resolveSettings({ ...valid, cvvSuppression: true }).cvvSuppression, true);
+    assert.equal(resolveSettings(valid).cvvSuppression, false);
+    assert.throws(
+      () => resolveSettings({ ...valid, cvvSuppression: 'YES' as unknown as boolean }),
+      (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'cvvSuppression',
     );
   });
 
