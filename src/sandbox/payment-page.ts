@@ -32,7 +32,7 @@ import {
   tokenizationMerchantFields,
   tokenizationRequest,
 } from '../core/schemas/index.ts';
-import { charge, chargeFields, orderDetailsOf, outcomeOf } from './charges.ts';
+import { charge, chargeFields, missingSecurityCode, orderDetailsOf, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { framingOriginsOf, hasService, type SandboxMerchant } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
@@ -118,9 +118,8 @@ async function tokenization(ctx: GatewayContext, params: Form): Promise<Response
   if (!checked.ok) return refuse(params, checked.merchant, checked.code, checked.detail);
   const { merchant } = checked;
   // Without CVV suppression the card typed on the merchant page needs its security code.
-  if (withCard && params['card_security_code'] === undefined && !hasService(merchant, 'cvv_suppression')) {
-    return refuse(params, merchant, '00001', fieldError('card_security_code', 'required', {}, requestLanguage(params)).message);
-  }
+  const missingCode = withCard ? missingSecurityCode(merchant, params['card_security_code'], requestLanguage(params)) : undefined;
+  if (missingCode) return refuse(params, merchant, '00001', missingCode);
   if (installments) {
     if (!hasService(merchant, 'installments')) return refuse(params, merchant, '00014');
     const money = orderMoney(params);
