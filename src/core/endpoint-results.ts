@@ -32,12 +32,17 @@ const text = z.string();
  */
 const currencyCode = pure(() => z.string().check(z.refine((s) => /^[A-Z]{3}$/.test(s))));
 
-/** What the browser may know of the order: its identity and what it costs. */
+/**
+ * What the browser may know of the order: its identity and what it costs, and `cvv_optional`
+ * (only ever `true`) when the merchant's account has CVV suppression, so that the card form may
+ * leave the security code empty. It comes from the endpoint's configuration, never from the page.
+ */
 export const orderResult = pure(() => z.object({
   merchant_reference: text,
   amount: minorUnits,
   currency: currencyCode,
   description: z.optional(text),
+  cvv_optional: z.optional(z.literal(true)),
 }));
 
 /** A form post to the gateway: the action URL and every field to send, signed. */

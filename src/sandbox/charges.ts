@@ -4,6 +4,8 @@
  * recurring payments and the 3-D Secure challenge, so that a card behaves the same everywhere.
  */
 import { maskCardNumber } from '../core/card-number.ts';
+import { fieldError } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import type { GatewayContext } from './context.ts';
 import { hasService, type GatewayAccount } from './merchants.ts';
@@ -16,6 +18,16 @@ import type { WireParams } from './wire.ts';
 /** What charging this number does; a number that is not a test card is an invalid card. */
 export function outcomeOf(cardNumber: string): CardOutcome {
   return TEST_CARDS.find((card) => card.number === cardNumber)?.outcome ?? 'invalid_card';
+}
+
+/**
+ * Why a card without its security code is refused (00001), or undefined when it may come without:
+ * the account has CVV suppression. For the cards the customer is there to type (an e-commerce
+ * charge of clear card data, the merchant page); the pages make the field optional alike.
+ */
+export function missingSecurityCode(merchant: GatewayAccount, securityCode: string | undefined, language: Language): string | undefined {
+  if (securityCode !== undefined || hasService(merchant, 'cvv_suppression')) return undefined;
+  return fieldError('card_security_code', 'required', {}, language).message;
 }
 
 /** True for the cards whose issuer authenticates the customer (3ds_enrolled Y). */

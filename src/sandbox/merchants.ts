@@ -11,7 +11,8 @@ import { SANDBOX_FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE } from './
  * service does"): an operation of a service that is off is answered 00014, "not activated".
  * Two settings the operations team switches on the same way ride along: Check 3-D Secure
  * (`check_3ds=NO` may skip the challenge) and CVV suppression (an e-commerce charge of clear card
- * data may come without `card_security_code`). What each does in the sandbox: docs/sandbox.md.
+ * data, and the card of a merchant page or of the card-entry page, may come without
+ * `card_security_code`). What each does in the sandbox: docs/sandbox.md.
  */
 export type SandboxService =
   | 'fraud_prevention'

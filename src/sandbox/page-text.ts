@@ -17,6 +17,9 @@ export interface PageText {
   readonly expiryHint: string;
   readonly securityCode: string;
   readonly securityCodeHint: string;
+  /** The security code of an account with CVV suppression: it may be left empty. */
+  readonly securityCodeOptional: string;
+  readonly securityCodeOptionalHint: string;
   readonly holderName: string;
   readonly plan: string;
   readonly payInFull: string;
@@ -77,6 +80,8 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     expiryHint: 'Month and year, MM/YY.',
     securityCode: 'Security code',
     securityCodeHint: 'The 3 digits on the back of the card.',
+    securityCodeOptional: 'Security code (optional)',
+    securityCodeOptionalHint: 'You may leave it empty. Otherwise, the 3 digits on the back of the card.',
     holderName: 'Name on card',
     plan: 'Installment plan',
     payInFull: 'Pay in full, no installments',
@@ -128,6 +133,8 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     expiryHint: 'الشهر والسنة بالصيغة MM/YY.',
     securityCode: 'رمز الأمان',
     securityCodeHint: 'الأرقام الثلاثة على ظهر البطاقة.',
+    securityCodeOptional: 'رمز الأمان (اختياري)',
+    securityCodeOptionalHint: 'يمكنك تركه فارغًا، وإلا فأدخل الأرقام الثلاثة على ظهر البطاقة.',
     holderName: 'الاسم على البطاقة',
     plan: 'خطة التقسيط',
     payInFull: 'الدفع كاملًا دون تقسيط',

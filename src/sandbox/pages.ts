@@ -171,6 +171,8 @@ export interface CardPageModel {
   readonly amountText?: string;
   /** Set when the card is already known (merchant page 2.0): only the plan is chosen here. */
   readonly knownCard?: string;
+  /** The account has CVV suppression: the security code may be left empty. */
+  readonly securityCodeOptional?: boolean;
   /** Present when installments are offered. */
   readonly plans?: readonly PlanGroup[];
   readonly selectedPlan?: string;
@@ -274,7 +276,9 @@ export function cardPage(model: CardPageModel): HtmlPage {
           errors.expiry_date,
         ),
         inputField(
-          { name: 'card_security_code', label: text.securityCode, hint: text.securityCodeHint, autocomplete: 'cc-csc', inputmode: 'numeric', maxlength: 4, required: true, className: 'half2' },
+          model.securityCodeOptional
+            ? { name: 'card_security_code', label: text.securityCodeOptional, hint: text.securityCodeOptionalHint, autocomplete: 'cc-csc', inputmode: 'numeric', maxlength: 4, required: false, className: 'half2' }
+            : { name: 'card_security_code', label: text.securityCode, hint: text.securityCodeHint, autocomplete: 'cc-csc', inputmode: 'numeric', maxlength: 4, required: true, className: 'half2' },
           errors.card_security_code,
         ),
         `</div>`,

@@ -22,7 +22,7 @@ import {
 } from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
 import { parseExpiry } from '../core/voucher.ts';
-import { charge, chargeFields, orderDetailsOf } from './charges.ts';
+import { charge, chargeFields, missingSecurityCode, orderDetailsOf } from './charges.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import { customerVerify, financingPurchase, otpGenerate, otpVerify } from './financing.ts';
@@ -269,9 +269,8 @@ async function directOperation(
   const amount = parseWireAmount(data.amount);
   if (amount <= 0) return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
   // Without CVV suppression an e-commerce charge of clear card data needs the security code.
-  if (withCard && eci === 'ECOMMERCE' && card.card_security_code === undefined && !hasService(merchant, 'cvv_suppression')) {
-    return apiAnswer(params, merchant, '00001', {}, fieldError('card_security_code', 'required', {}, language).message);
-  }
+  const missingCode = withCard && eci === 'ECOMMERCE' ? missingSecurityCode(merchant, card.card_security_code, language) : undefined;
+  if (missingCode) return apiAnswer(params, merchant, '00001', {}, missingCode);
 
   const source = cardSource(ctx, merchant, { ...card, token_name: data.token_name }, command);
   if (!source.ok) return apiAnswer(params, merchant, source.code);

@@ -32,7 +32,7 @@ import {
   tokenizationMerchantFields,
   tokenizationRequest,
 } from '../core/schemas/index.ts';
-import { charge, chargeFields, orderDetailsOf, outcomeOf } from './charges.ts';
+import { charge, chargeFields, missingSecurityCode, orderDetailsOf, outcomeOf } from './charges.ts';
 import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { framingOriginsOf, hasService, type GatewayAccount } from './merchants.ts';
 import { completeChallenge, lastOperation } from './orders.ts';
@@ -117,6 +117,9 @@ async function tokenization(ctx: GatewayContext, params: Form): Promise<Response
   const checked = await checkRequest(ctx, params, schema, { signatureForms: [{ merchantPage: true }, {}] });
   if (!checked.ok) return refuse(params, checked.merchant, checked.code, checked.detail);
   const { merchant } = checked;
+  // Without CVV suppression the card typed on the merchant page needs its security code.
+  const missingCode = withCard ? missingSecurityCode(merchant, params['card_security_code'], requestLanguage(params)) : undefined;
+  if (missingCode) return refuse(params, merchant, '00001', missingCode);
   if (installments) {
     if (!hasService(merchant, 'installments')) return refuse(params, merchant, '00014');
     const money = orderMoney(params);
@@ -153,7 +156,7 @@ export async function submitPaymentPage(ctx: GatewayContext, request: Request): 
   if (!session) return expired(requestLanguage(form));
   const language = requestLanguage(session.params);
   const errors: Partial<Record<CardField, string>> = {};
-  const card = session.card ?? readTypedCard(form, language, ctx.now(), errors);
+  const card = session.card ?? readTypedCard(form, language, ctx.now(), errors, hasService(session.merchant, 'cvv_suppression'));
   const plan = readPlanChoice(session, form['installment_plan'] ?? '', card, errors);
   if (!card || Object.keys(errors).length > 0) {
     const values = {
@@ -173,6 +176,7 @@ function readTypedCard(
   language: Language,
   now: number,
   errors: Partial<Record<CardField, string>>,
+  securityCodeOptional: boolean,
 ): EnteredCard | undefined {
   const text = PAGE_TEXT[language].errors;
   const number = cardDigits(form['card_number'] ?? '');
@@ -187,8 +191,9 @@ function readTypedCard(
   else if (isExpiredYymm(expiryDate, new Date(now))) errors.expiry_date = text.expiryPast;
 
   const securityCode = normalizeDigits(form['card_security_code'] ?? '').trim();
-  if (securityCode === '') errors.card_security_code = text.securityCodeRequired;
-  else if (!/^\d{3,4}$/.test(securityCode)) errors.card_security_code = text.securityCodeInvalid;
+  if (securityCode === '') {
+    if (!securityCodeOptional) errors.card_security_code = text.securityCodeRequired;
+  } else if (!/^\d{3,4}$/.test(securityCode)) errors.card_security_code = text.securityCodeInvalid;
 
   const holderName = (form['card_holder_name'] ?? '').trim();
   if (holderName.length > 50) errors.card_holder_name = text.holderNameTooLong;
@@ -415,6 +420,7 @@ function pageModel(ctx: GatewayContext, session: PageSession): CardPageModel {
     summary,
     ...(amountText ? { amountText } : {}),
     ...(session.card ? { knownCard: maskCardNumber(session.card.number) } : {}),
+    ...(hasService(session.merchant, 'cvv_suppression') ? { securityCodeOptional: true } : {}),
     ...(plans ? { plans } : {}),
     ...(firstOffer && firstPlan ? { selectedPlan: planValue(firstOffer.issuer, firstPlan) } : {}),
   };

@@ -122,6 +122,17 @@ export interface EndpointConfig extends GatewayConnection {
    * the financing routes answer `service_not_configured` and sign nothing.
    */
   readonly financingPartnerCode?: string;
+  /**
+   * The account's Check 3-D Secure setting, sent as `check_3ds` with the server-to-server PURCHASE /
+   * AUTHORIZATION that completes a merchant-page or embedded payment: `NO` asks the gateway to skip
+   * the 3-D Secure check where its operations team activated that for the account. Unset: not sent.
+   */
+  readonly check3ds?: 'YES' | 'NO';
+  /**
+   * The account has CVV suppression: the order route says so to the elements, whose card form then
+   * leaves the security code optional. What the gateway accepts is its own decision; default false.
+   */
+  readonly cvvSuppression?: boolean;
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -157,6 +168,8 @@ export interface EndpointSettings extends GatewayConnection {
   readonly otpSendLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
+  readonly check3ds: 'YES' | 'NO' | undefined;
+  readonly cvvSuppression: boolean;
 }
 
 /**
@@ -227,6 +240,9 @@ const databaseUrl: Check<string> = (value) => {
   }
   return 'must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/pgcheckout';
 };
+
+/** A YES / NO setting, as the gateway writes `check_3ds`. */
+const yesOrNo: Check<string> = (value) => (value === 'YES' || value === 'NO' ? undefined : 'must be YES or NO');
 
 const hookSecret: Check<string> = (value) =>
   value.length >= MIN_HOOK_SECRET_LENGTH
@@ -333,6 +349,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   }
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
+  check('check3ds', config.check3ds as string | undefined, yesOrNo, false);
+  if (config.cvvSuppression !== undefined && typeof config.cvvSuppression !== 'boolean') {
+    problems.push({ name: 'cvvSuppression', message: 'must be true or false' });
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
@@ -374,6 +394,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
         : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
+    check3ds: config.check3ds,
+    cvvSuppression: config.cvvSuppression ?? false,
   };
 }
 
@@ -391,6 +413,8 @@ export interface EnvConfig
     | 'gatewayBaseUrl'
     | 'checkoutUrl'
     | 'apiRoot'
+    | 'check3ds'
+    | 'cvvSuppression'
   > {
   /** The wire name of the gateway's reference of an order (`PG_GATEWAY_REFERENCE_FIELD`). */
   readonly gatewayReferenceField: GatewayReferenceField;
@@ -449,6 +473,8 @@ export const ENV_VARIABLES = {
   PG_TRUSTED_PROXY_HOPS: 'reverse proxies in front that append to X-Forwarded-For (default 0)',
   PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
   PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
+  PG_CVV_SUPPRESSION: 'YES when the account has CVV suppression: the card form of the elements leaves the security code optional (default NO)',
+  PG_CHECK_3DS: 'YES or NO: check_3ds sent with the PURCHASE / AUTHORIZATION completing a merchant-page or embedded payment; NO skips 3-D Secure where the account has Check 3-D Secure (default: not sent)',
   PG_ORDER_URL: "the shop's order lookup, asked for each order by signed POST (default: serve's demo orders)",
   PG_ORDER_FORWARD_HEADERS: 'comma-separated request headers passed on to PG_ORDER_URL, e.g. pg-order-token or cookie (default pg-order-token)',
   PG_RESULT_WEBHOOK_URL: "the shop's webhook, sent each verified result once by signed POST until it answers 2xx (default: none)",
@@ -540,6 +566,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
   const trustedProxyHops = number('PG_TRUSTED_PROXY_HOPS', 0, 0, 10);
   const voucherPartnerCode = optional('PG_VOUCHER_PARTNER_CODE', partnerCode('payment_partner'));
   const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
+  const check3ds = optional('PG_CHECK_3DS', yesOrNo) as 'YES' | 'NO' | undefined;
+  const cvvSuppression = optional('PG_CVV_SUPPRESSION', yesOrNo) === 'YES';
   const orderUrl = optional('PG_ORDER_URL', shopUrl);
   const forwardList = read('PG_ORDER_FORWARD_HEADERS');
   const orderForwardHeaders = (forwardList ?? ORDER_TOKEN_HEADER)
@@ -583,6 +611,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     trustedProxyHops,
     voucherPartnerCode,
     financingPartnerCode,
+    check3ds,
+    cvvSuppression,
     batchSandboxUrl,
     port,
     host,

@@ -82,6 +82,8 @@ const SERVER_FIELDS: readonly string[] = [
   'merchant_extra3',
   'merchant_extra4',
   'merchant_extra5',
+  // The account's Check 3-D Secure setting (`check3ds`): a page must not be able to skip 3-D Secure.
+  'check_3ds',
 ];
 
 const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {

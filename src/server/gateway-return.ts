@@ -8,7 +8,8 @@
  *
  * A verified TOKENIZATION answer (merchant page, embedded page) is completed here, server to
  * server: PURCHASE or AUTHORIZATION with the token, the customer's IP and this return URL, as a
- * direct installments operation when a plan was chosen (by the element, or on the gateway's page).
+ * direct installments operation when a plan was chosen (by the element, or on the gateway's page),
+ * with the account's `check_3ds` when the merchant configured one.
  * If the gateway answers with a `3ds_url` the customer is sent there, and the gateway's final
  * return comes back here and is verified like any other. A TOKENIZATION that only saves a card is
  * never completed: GET_TOKENS confirms the token instead.
@@ -252,6 +253,8 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     // The customer's choice to keep the card goes on with the payment (as the official plugins do).
     ...(tokenization.remember_me === 'YES' ? { remember_me: 'YES' } : {}),
     ...(installments ? { installments: installmentsMode, plan_code: planCode, issuer_code: issuerCode } : {}),
+    // The account's Check 3-D Secure setting: on this server-to-server charge, as the gateway's PHP sample sends it.
+    ...(settings.check3ds ? { check_3ds: settings.check3ds } : {}),
   };
 
   let answer: Record<string, unknown>;

@@ -4,7 +4,8 @@
  * and of the embedded gateway page (completed by the return route), and the TOKENIZATION that only
  * saves a card. They answer the action URL and the complete signed field set; the element only
  * builds and submits the form (at the top level, or into a frame of its own). Also the order
- * route, which tells the element what it is paying for.
+ * route, which tells the element what it is paying for (and whether the account lets its card
+ * form leave the security code empty).
  */
 import {
   formPostResult,
@@ -64,12 +65,14 @@ async function signedForm(
 export const orderRoute: JsonRoute<unknown> = defineRoute<OrderRequest>({
   schema: orderRequest,
   result: orderResult,
-  async handle({ order }): Promise<OrderResult> {
+  async handle({ order, runtime }): Promise<OrderResult> {
     return {
       merchant_reference: order.merchant_reference,
       amount: order.amount,
       currency: order.currency,
       ...(order.description ? { description: order.description } : {}),
+      // The account's CVV suppression: the element's card form may then leave the security code empty.
+      ...(runtime.settings.cvvSuppression ? { cvv_optional: true as const } : {}),
     };
   },
 });

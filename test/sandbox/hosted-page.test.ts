@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate } from '../../src/core/field-errors.ts';
 import { hostedPageResponse } from '../../src/core/schemas/index.ts';
+import { SANDBOX_MERCHANT, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
 import { AUTHORIZATION_HOLD_MS, PAGE_SESSION_MS, testCard } from '../../src/sandbox/test-cards.ts';
 import {
   answerChallenge,
@@ -238,6 +239,48 @@ describe('hosted payment page', () => {
       });
       assert.equal(response.status, 410);
       assert.equal(gateway.orders().length, 0);
+    });
+  });
+
+  describe('the security code', () => {
+    const withoutCvvSuppression: SandboxMerchant = { ...SANDBOX_MERCHANT, services: { cvv_suppression: false } };
+
+    it('is required, and says so, where the account has no CVV suppression', async () => {
+      const { gateway } = rig({ merchants: [withoutCvvSuppression] });
+      const html = await (await postForm(gateway, gateway.paths.paymentPage, await hostedFields())).text();
+      assert.match(html, /<label for="card_security_code">Security code<\/label>/);
+      assert.match(html, /<input id="card_security_code"[^>]* required[^>]* aria-describedby="card_security_code-hint"/);
+      const refused = await payOnHostedPage(gateway, await hostedFields(), { card_number: testCard('success').number, card_security_code: '' });
+      assert.equal(refused.status, 422);
+      assert.match(await refused.text(), /Enter the security code\./);
+      assert.equal(gateway.orders().length, 0);
+    });
+
+    for (const [language, label, hint] of [
+      ['en', 'Security code (optional)', 'You may leave it empty. Otherwise, the 3 digits on the back of the card.'],
+      ['ar', 'رمز الأمان (اختياري)', 'يمكنك تركه فارغًا، وإلا فأدخل الأرقام الثلاثة على ظهر البطاقة.'],
+    ] as const) {
+      it(`is optional, and says so (${language}), where the account has CVV suppression`, async () => {
+        const { gateway } = rig();
+        const html = await (await postForm(gateway, gateway.paths.paymentPage, await hostedFields({ language }))).text();
+        assert.match(html, new RegExp(`<label for="card_security_code">${label.replace(/[()]/g, '\\$&')}</label><span class="hint" id="card_security_code-hint">${hint}</span>`));
+        const input = /<input id="card_security_code"[^>]*>/.exec(html)?.[0] ?? '';
+        assert.doesNotMatch(input, / required/);
+        assert.match(input, /aria-describedby="card_security_code-hint"/);
+      });
+    }
+
+    it('may be left empty where the account has CVV suppression: the card is charged (14000)', async () => {
+      const { gateway } = rig();
+      const paid = await payOnHostedPage(gateway, await hostedFields(), { card_number: testCard('success').number, card_security_code: '' });
+      assert.equal((await returnedAnswer(paid))['response_code'], '14000');
+    });
+
+    it('is still checked when typed', async () => {
+      const { gateway } = rig();
+      const refused = await payOnHostedPage(gateway, await hostedFields(), { card_number: testCard('success').number, card_security_code: '12' });
+      assert.equal(refused.status, 422);
+      assert.match(await refused.text(), /The security code is 3 or 4 digits\./);
     });
   });
 

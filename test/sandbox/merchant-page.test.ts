@@ -7,6 +7,7 @@ import {
   recurringPurchaseResponse,
   trustedChannelResponse,
 } from '../../src/core/schemas/index.ts';
+import { SANDBOX_MERCHANT, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
 import {
   answerChallenge,
@@ -24,6 +25,8 @@ import {
 } from './support.ts';
 
 const TOKENIZATION_RETURN = 'http://shop.test/pg/return?step=token';
+/** The test account with CVV suppression off (every other service as it is). */
+const WITHOUT_CVV_SUPPRESSION: SandboxMerchant = { ...SANDBOX_MERCHANT, services: { cvv_suppression: false } };
 
 /** What the merchant's server signs for the merchant page (card fields are not known to it). */
 function merchantFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -126,14 +129,25 @@ describe('merchant page 2.0', () => {
       assert.equal(answer['response_code'], '00011');
     });
 
-    it('refuses a missing security code (00001)', async () => {
-      const r = rig();
+    it('refuses a missing security code (00001) where the account has no CVV suppression', async () => {
+      const r = rig({ merchants: [WITHOUT_CVV_SUPPRESSION] });
       const answer = await returnedAnswer(
         await tokenize(r, testCard('success').number, {}, { card_security_code: undefined }),
         TOKENIZATION_RETURN,
       );
       assert.equal(answer['response_code'], '00001');
       assert.match(answer['response_message'] ?? '', /card_security_code/);
+      assert.equal(r.gateway.tokens().length, 0);
+    });
+
+    it('takes a card without its security code where the account has CVV suppression (18000)', async () => {
+      const r = rig();
+      const answer = await returnedAnswer(
+        await tokenize(r, testCard('success').number, {}, { card_security_code: undefined }),
+        TOKENIZATION_RETURN,
+      );
+      assert.equal(answer['response_code'], '18000');
+      assert.ok(answer['token_name']);
     });
   });
 

@@ -42,6 +42,8 @@ describe('configFromEnv', () => {
       PG_TRUSTED_PROXY_HOPS: '1',
       PG_VOUCHER_PARTNER_CODE: 'VCH01',
       PG_FINANCING_PARTNER_CODE: 'FIN01',
+      PG_CHECK_3DS: 'NO',
+      PG_CVV_SUPPRESSION: 'YES',
       PG_ORDER_URL: 'https://shop.example/index.php?route=pg/order',
       PG_ORDER_FORWARD_HEADERS: 'PG-Order-Token, Cookie',
       PG_RESULT_WEBHOOK_URL: 'https://shop.example/pg-hooks/result',
@@ -73,6 +75,8 @@ describe('configFromEnv', () => {
       trustedProxyHops: 1,
       voucherPartnerCode: 'VCH01',
       financingPartnerCode: 'FIN01',
+      check3ds: 'NO',
+      cvvSuppression: true,
       batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
@@ -102,6 +106,22 @@ describe('configFromEnv', () => {
     assert.equal(config.resultWebhookUrl, undefined);
     assert.equal(config.hookTimeoutMs, 5000);
     assert.equal(config.gatewayReferenceField, 'svc_id', 'the specification’s name of the gateway’s order reference');
+    assert.equal(config.check3ds, undefined, 'check_3ds is not sent');
+    assert.equal(config.cvvSuppression, false, 'the security code stays required');
+  });
+
+  it('takes PG_CVV_SUPPRESSION as YES or NO only', () => {
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_CVV_SUPPRESSION: 'NO' }).cvvSuppression, false);
+    const error = refusal({ ...VALID_ENV, PG_CVV_SUPPRESSION: 'true' });
+    assert.deepEqual(error.problems, [{ name: 'PG_CVV_SUPPRESSION', message: 'must be YES or NO' }]);
+  });
+
+  it('takes PG_CHECK_3DS as YES or NO only', () => {
+    assert.equal(configFromEnv({ ...VALID_ENV, PG_CHECK_3DS: 'YES' }).check3ds, 'YES');
+    for (const value of ['no', 'false', '0']) {
+      const error = refusal({ ...VALID_ENV, PG_CHECK_3DS: value });
+      assert.deepEqual(error.problems, [{ name: 'PG_CHECK_3DS', message: 'must be YES or NO' }], value);
+    }
   });
 
   it('takes the gateway’s name of its order reference as svc_id or fort_id, and nothing else', () => {
@@ -269,6 +289,24 @@ describe('createMerchantEndpoint configuration', () => {
         error.problems.map((problem) => problem.name).join() ===
           'shaType,requestPhrase,publicUrl,returnParameters,maxBodyBytes' &&
         !error.message.includes(RESPONSE_SECRET),
+    );
+  });
+
+  it('refuses a cvvSuppression that is not a boolean', () => {
+    assert.equal(resolveSettings({ ...valid, cvvSuppression: true }).cvvSuppression, true);
+    assert.equal(resolveSettings(valid).cvvSuppression, false);
+    assert.throws(
+      () => resolveSettings({ ...valid, cvvSuppression: 'YES' as unknown as boolean }),
+      (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'cvvSuppression',
+    );
+  });
+
+  it('refuses a check3ds other than YES or NO', () => {
+    assert.equal(resolveSettings({ ...valid, check3ds: 'NO' }).check3ds, 'NO');
+    assert.equal(resolveSettings(valid).check3ds, undefined);
+    assert.throws(
+      () => resolveSettings({ ...valid, check3ds: 'no' as 'NO' }),
+      (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'check3ds',
     );
   });
 

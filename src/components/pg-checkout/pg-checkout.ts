@@ -218,6 +218,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    // Only the endpoint's answer about the order can make the security code optional (CVV suppression).
+    if (changed.has('order')) this.card.cvvOptional = this.order?.cvv_optional;
     if (changed.has('endpoint') || changed.has('merchantReference')) {
       this.outcome = undefined;
       void this.#loadOrder();

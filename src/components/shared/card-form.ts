@@ -46,6 +46,11 @@ export class CardFormController {
   holder = '';
   /** "Remember this card" (`remember_me=YES`). */
   remember = false;
+  /**
+   * The security code may be left empty: the merchant's account has CVV suppression. Set by the
+   * host from the endpoint's order answer only, never from an attribute a page could set.
+   */
+  cvvOptional?: boolean;
   /** Today, for the expiry rule; replaceable in tests. */
   now: () => Date = () => new Date();
 
@@ -69,7 +74,7 @@ export class CardFormController {
       case 'expiry':
         return expiryProblem(this.expiry, this.now());
       case 'cvv':
-        return cvvProblem(this.cvv, this.brand);
+        return cvvProblem(this.cvv, this.brand, this.cvvOptional);
       case 'holder':
         return holderProblem(this.holder);
     }
@@ -106,15 +111,16 @@ export class CardFormController {
 
   /**
    * The card fields of the merchant page 2.0 form post, exactly as the gateway takes them
-   * (`expiry_date` as YYMM). Only call once `valid` is true.
+   * (`expiry_date` as YYMM; no `card_security_code` when an optional one was left empty). Only
+   * call once `valid` is true.
    */
   gatewayFields(): Record<string, string> {
     const fields: Record<string, string> = {
       card_number: this.number,
       expiry_date: gatewayExpiry(this.expiry) ?? '',
-      card_security_code: this.cvv,
       card_holder_name: this.holder.trim(),
     };
+    if (this.cvv) fields.card_security_code = this.cvv;
     if (this.remember) fields.remember_me = 'YES';
     return fields;
   }
@@ -193,22 +199,12 @@ function caretAfterDigits(formatted: string, count: number): number {
   return position;
 }
 
+/** The message of each problem a field can have, named after both: `numberRequired`, `expiryPast`, `cvvInvalid`… */
+type ProblemMessage = Extract<keyof SharedMessages['card'], `${CardField}${'Required' | 'Incomplete' | 'Invalid' | 'Past'}`>;
+
 function problemText(field: CardField, problem: string | undefined, messages: SharedMessages['card']): string {
   if (problem === undefined) return '';
-  switch (field) {
-    case 'number':
-      return problem === 'required'
-        ? messages.numberRequired
-        : problem === 'incomplete'
-          ? messages.numberIncomplete
-          : messages.numberInvalid;
-    case 'expiry':
-      return problem === 'required' ? messages.expiryRequired : problem === 'past' ? messages.expiryPast : messages.expiryInvalid;
-    case 'cvv':
-      return problem === 'required' ? messages.cvvRequired : messages.cvvInvalid;
-    case 'holder':
-      return problem === 'required' ? messages.holderRequired : messages.holderInvalid;
-  }
+  return messages[`${field}${problem[0]?.toUpperCase()}${problem.slice(1)}` as ProblemMessage];
 }
 
 export interface CardFieldsOptions {
@@ -305,7 +301,7 @@ export function renderCardFields(
             aria-describedby=${cvv.describedBy}
             @input=${card.onCvvInput}
           />
-          <span id="${cvv.id}-hint" class="hint">${messages.cvvHint}</span>
+          <span id="${cvv.id}-hint" class="hint">${card.cvvOptional ? messages.cvvOptional : messages.cvvHint}</span>
           ${cvv.error}
         </div>
       </div>

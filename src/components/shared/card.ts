@@ -92,8 +92,9 @@ export function expiryProblem(typed: string, now: Date = new Date()): ExpiryProb
 
 export type CvvProblem = 'required' | 'invalid';
 
-export function cvvProblem(digits: string, brand: CardBrand | undefined): CvvProblem | undefined {
-  if (digits.length === 0) return 'required';
+/** `optional`: the merchant's account has CVV suppression, so an empty code is no problem. */
+export function cvvProblem(digits: string, brand: CardBrand | undefined, optional?: boolean): CvvProblem | undefined {
+  if (digits.length === 0) return optional ? undefined : 'required';
   return /^\d+$/.test(digits) && cvvLengths(brand).includes(digits.length) ? undefined : 'invalid';
 }
 

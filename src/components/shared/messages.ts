@@ -58,6 +58,8 @@ export interface SharedMessages {
     readonly expiryHint: string;
     readonly cvv: string;
     readonly cvvHint: string;
+    /** The security code's hint where the merchant's account has CVV suppression. */
+    readonly cvvOptional: string;
     readonly holder: string;
     readonly rememberMe: string;
     readonly brand: (brand: string) => string;
@@ -129,6 +131,7 @@ export const sharedEn: SharedMessages = {
     expiryHint: 'MM/YY',
     cvv: 'Security code',
     cvvHint: '3 or 4 digits on the back of your card',
+    cvvOptional: 'Optional: 3 or 4 digits on the back of your card',
     holder: 'Name on card',
     rememberMe: 'Remember this card for next time',
     brand: (brand) => `Card brand: ${brand}`,

@@ -47,11 +47,15 @@ const tokenizationMerchantShape = pure(() => ({
   ...merchantExtras,
 }));
 
-/** The card fields the customer types into the merchant page; never signed (Authentication, special case 1). */
+/**
+ * The card fields the customer types into the merchant page; never signed (Authentication, special
+ * case 1). The security code may be left out where the account has CVV suppression, which the
+ * gateway checks (the field rule cannot know the account).
+ */
 const cardEntry = {
   card_number: field('card_number'),
   expiry_date: field('expiry_date'),
-  card_security_code: field('card_security_code'),
+  card_security_code: z.optional(field('card_security_code')),
   card_holder_name: z.optional(field('card_holder_name')),
   remember_me: z.optional(field('remember_me')),
 };

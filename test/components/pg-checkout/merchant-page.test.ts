@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
@@ -244,6 +244,114 @@ describe('<pg-checkout mode="merchant-page">', () => {
       await settled(el);
       expect(network.requestsTo('/merchant-page')).to.have.length(1);
       expect(submissions).to.have.length(1);
+    });
+  });
+
+  describe('the security code', () => {
+    const hint = (el: PgCheckout) => textOf(shadowQuery(el, '#card-cvv-hint'));
+    const label = (el: PgCheckout) => textOf(shadowQuery(el, 'label[for="card-cvv"]'));
+
+    /** Types every card field but the security code. */
+    async function fillCardWithoutCvv(el: PgCheckout) {
+      typeInto(field(el, 'card-number'), VISA);
+      typeInto(field(el, 'card-expiry'), EXPIRY);
+      typeInto(field(el, 'card-holder'), 'Amira Hassan');
+      await el.updateComplete;
+    }
+
+    describe('when the merchant’s account has CVV suppression (the endpoint says so)', () => {
+      beforeEach(() => network.configureEndpoint({ cvvSuppression: true }));
+
+      for (const [language, expected] of [
+        ['en', { label: 'Security code', hint: 'Optional: 3 or 4 digits on the back of your card' }],
+        ['ar', { label: 'رمز الأمان', hint: 'اختياري: ٣ أو ٤ أرقام على ظهر البطاقة' }],
+      ] as const) {
+        it(`says the field is optional, in a hint tied to it (${language})`, async () => {
+          const el = await checkout(language);
+          expect(label(el)).to.equal(expected.label);
+          expect(hint(el)).to.equal(expected.hint);
+          const cvv = field(el, 'card-cvv');
+          expect(cvv.getAttribute('aria-describedby')?.split(' ')).to.include('card-cvv-hint');
+          expect(cvv.required).to.equal(false);
+          expect(cvv.getAttribute('aria-required')).not.to.equal('true');
+          await expect(el).to.be.accessible();
+        });
+      }
+
+      it('pays without a security code: the form goes to the gateway without one, and the sandbox takes the card', async () => {
+        const el = await checkout();
+        const submissions = captureSubmissions(el);
+        await fillCardWithoutCvv(el);
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        await waitUntil(() => submissions.length === 1, 'the form is posted');
+        const { action, fields } = submissions[0]!;
+        expect(fields).to.include({ service_command: 'TOKENIZATION', card_number: VISA, expiry_date: GATEWAY_EXPIRY });
+        expect(fields).not.to.have.property('card_security_code');
+        expect(textOf(shadowQuery(el, '#card-cvv-error'))).to.equal('');
+
+        // The frame's journey, played here: the gateway takes the card, its return goes to the endpoint,
+        // which completes the payment and answers the page that tells the element.
+        const gatewayPage = new DOMParser().parseFromString(
+          await (await network.gateway.handle(new Request(action, { method: 'POST', body: new URLSearchParams(fields) }))).text(),
+          'text/html',
+        );
+        const returnForm = gatewayPage.querySelector<HTMLFormElement>('#return-form')!;
+        const returned = Object.fromEntries(new FormData(returnForm)) as Record<string, string>;
+        expect(returned['response_code']).to.equal('18000');
+        const framedPage = await (await fetch(returnForm.action, { method: 'POST', body: new URLSearchParams(returned) })).text();
+        const message: unknown = JSON.parse(new DOMParser().parseFromString(framedPage, 'text/html').getElementById('pg-message')!.textContent!);
+        expect(message).to.include({ outcome: 'success', response_code: '14000' });
+        const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe.payment-frame');
+        window.dispatchEvent(new MessageEvent('message', { data: message, origin: location.origin, source: frame.contentWindow }));
+        await el.updateComplete;
+        expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('Payment successful');
+      });
+
+      it('still checks a security code that is typed', async () => {
+        const el = await checkout();
+        const submissions = captureSubmissions(el);
+        await fillCardWithoutCvv(el);
+        typeInto(field(el, 'card-cvv'), '12');
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        expect(textOf(shadowQuery(el, '#card-cvv-error'))).to.equal('The security code has the wrong number of digits.');
+        expect(submissions).to.have.length(0);
+      });
+    });
+
+    describe('when it does not', () => {
+      it('requires the security code, as before', async () => {
+        const el = await checkout();
+        const submissions = captureSubmissions(el);
+        expect(label(el)).to.equal('Security code');
+        expect(hint(el)).to.equal('3 or 4 digits on the back of your card');
+        await fillCardWithoutCvv(el);
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        expect(textOf(shadowQuery(el, '#card-cvv-error'))).to.equal('Enter the security code.');
+        expect(submissions).to.have.length(0);
+        expect(network.requestsTo('/merchant-page')).to.have.length(0);
+      });
+
+      it('cannot be made optional by the page', async () => {
+        const el = await fixture<PgCheckout>(html`
+          <pg-checkout
+            mode="merchant-page"
+            endpoint=${ENDPOINT}
+            merchant-reference=${ORDERS.egp.merchant_reference}
+            cvv-optional
+            cvv-suppression
+            data-cvv-optional="true"
+          ></pg-checkout>
+        `);
+        await settled(el);
+        expect(label(el)).to.equal('Security code');
+        await fillCardWithoutCvv(el);
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        expect(textOf(shadowQuery(el, '#card-cvv-error'))).to.equal('Enter the security code.');
+      });
     });
   });
 

@@ -66,6 +66,12 @@ describe('card rules of the card form', () => {
     expect(cvvProblem('1234', undefined)).to.equal(undefined);
   });
 
+  it('lets an optional security code be empty, and still checks one that is typed (CVV suppression)', () => {
+    expect(cvvProblem('', 'Visa', true)).to.equal(undefined);
+    expect(cvvProblem('12', 'Visa', true)).to.equal('invalid');
+    expect(cvvProblem('123', 'Visa', true)).to.equal(undefined);
+  });
+
   it('accepts holder names in any script', () => {
     expect(holderProblem('  ')).to.equal('required');
     expect(holderProblem("Amira O'Neil-Hassan")).to.equal(undefined);

@@ -12,6 +12,7 @@ import { http, HttpResponse, type RequestHandler } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { createSandboxGateway, endpointCredentials, SANDBOX_MERCHANT, type SandboxGateway } from '../../../src/sandbox/index.ts';
 import { sandboxHandlers } from '../../../src/sandbox/msw.ts';
+import type { EndpointConfig } from '../../../src/server/config.ts';
 import { createMerchantEndpoint } from '../../../src/server/endpoint.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../../src/server/orders.ts';
 
@@ -73,6 +74,11 @@ export interface TestNetwork {
    * answers; the test changes what the gateway would have said, e.g. issuer logos).
    */
   transformAnswer(route: string, transform: (answer: Record<string, unknown>) => Record<string, unknown>): void;
+  /**
+   * For one test, an endpoint configured with `settings` as well (the account's settings, e.g.
+   * `cvvSuppression`); `reset()` puts the usual endpoint back.
+   */
+  configureEndpoint(settings: Partial<EndpointConfig>): void;
   /** Adds handlers for one test (msw `worker.use`). */
   use(...handlers: RequestHandler[]): void;
   /** Forgets recordings, one-test handlers and failure modes; keeps the orders. */
@@ -111,7 +117,7 @@ export async function startNetwork(): Promise<TestNetwork> {
   let gatewayDown = false;
   let hold: Promise<void> | undefined;
 
-  const endpoint = createMerchantEndpoint({
+  const endpointWith = (settings: Partial<EndpointConfig> = {}) => createMerchantEndpoint({
     ...endpointCredentials(),
     gatewayBaseUrl: GATEWAY_ORIGIN,
     checkoutUrl: GATEWAY_ORIGIN,
@@ -126,7 +132,10 @@ export async function startNetwork(): Promise<TestNetwork> {
       if (gatewayDown) throw new TypeError('Failed to fetch');
       return gateway.handle(request);
     },
+    ...settings,
   });
+  let endpoint = endpointWith();
+  let configured = false;
 
   const endpointHandler = http.all(`${ENDPOINT}/*`, async ({ request }) => {
     endpointRequests.push(await record(request));
@@ -170,6 +179,10 @@ export async function startNetwork(): Promise<TestNetwork> {
           return HttpResponse.json(transform((await response.json()) as Record<string, unknown>));
         }),
       ),
+    configureEndpoint: (settings) => {
+      endpoint = endpointWith(settings);
+      configured = true;
+    },
     use: (...handlers) => worker.use(...handlers),
     reset: () => {
       worker.resetHandlers();
@@ -179,6 +192,10 @@ export async function startNetwork(): Promise<TestNetwork> {
       hold = undefined;
       clock = systemClock;
       gateway.reset();
+      if (configured) {
+        endpoint = endpointWith();
+        configured = false;
+      }
     },
     stop: () => {
       worker.stop();
