@@ -33,6 +33,7 @@ import { InMemoryRateLimiter, storeRateLimiter, type RateLimiter } from './rate-
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
 import { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
 import type { Store, WatchStore } from '../store/store.ts';
+import type { ResultProofs } from './result-proof.ts';
 import { DEFAULT_DATA_DIR, storeLocationFromEnv, type StoreLocation } from '../store/open.ts';
 import {
   DEFAULT_AUTHORIZATION_HOLD_DAYS,
@@ -98,6 +99,11 @@ export interface EndpointConfig extends GatewayConnection {
    * Without one, results and counts live in this process's memory and nothing is watched.
    */
   readonly store?: Store;
+  /**
+   * Signs a proof into the result URL (`proof`), for a result page that shows an order's outcome
+   * only to the browser the gateway returned (the standalone service's own page does). Default none.
+   */
+  readonly resultProofs?: ResultProofs;
   /** The watch schedule (`PG_RECONCILE_INTERVAL_SECONDS`, the authorization hold): see watches.ts. */
   readonly reconcile?: Partial<WatchSettings>;
   /**
@@ -164,6 +170,7 @@ export interface EndpointSettings extends GatewayConnection {
   /** Where payments to watch are written; undefined without a store. */
   readonly watches: WatchStore | undefined;
   readonly watchSettings: WatchSettings;
+  readonly resultProofs: ResultProofs | undefined;
   readonly otpResendsPerFlow: number;
   readonly otpSendLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
@@ -386,6 +393,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     store,
     watches: store?.watches,
     watchSettings: { ...DEFAULT_WATCH_SETTINGS, ...config.reconcile },
+    resultProofs: config.resultProofs,
     otpResendsPerFlow: config.otpResendsPerFlow ?? DEFAULT_OTP_RESENDS_PER_FLOW,
     otpSendLimiter:
       config.otpSendLimiter ??

@@ -57,6 +57,7 @@ import {
   watchPayment,
   withSavedCard,
 } from './results.ts';
+import { RESULT_PROOF_PARAMETER } from './result-proof.ts';
 import { savedCardWatch, threeDsWatch, unconfirmedWatch } from './watches.ts';
 import type { EndpointRuntime } from './route.ts';
 
@@ -77,11 +78,11 @@ type Intent = FramedResultMessage['intent'];
 interface Presentation {
   readonly framed: boolean;
   /** A result recorded in the ledger (this one, or the one reported first for a replay). */
-  result(recorded: VerifiedResult): Response;
+  result(recorded: VerifiedResult): Promise<Response>;
   /** The gateway could not confirm anything: pending, never paid. */
-  unconfirmed(merchantReference: string, intent?: Intent): Response;
+  unconfirmed(merchantReference: string, intent?: Intent): Promise<Response>;
   /** An answer that could not be verified or used: failed, nothing reported. */
-  refused(code: EndpointErrorCode, claimedReference: string | undefined, intent?: Intent): Response;
+  refused(code: EndpointErrorCode, claimedReference: string | undefined, intent?: Intent): Promise<Response>;
   /** The completion needs 3-D Secure at `url`. */
   threeDs(url: string, merchantReference: string): Response;
 }
@@ -326,10 +327,10 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
   const { resultUrl } = runtime.settings;
   return {
     framed: false,
-    result(recorded) {
+    async result(recorded) {
       if (!resultUrl) return jsonResponse(200, toPaymentResult(recorded));
       return redirectResponse(
-        resultLocation(runtime, resultUrl, {
+        await resultLocation(runtime, resultUrl, {
           merchant_reference: recorded.merchant_reference,
           outcome: recorded.outcome,
           response_code: recorded.response_code || undefined,
@@ -337,10 +338,10 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
         }),
       );
     },
-    unconfirmed(merchantReference) {
+    async unconfirmed(merchantReference) {
       if (resultUrl) {
         return redirectResponse(
-          resultLocation(runtime, resultUrl, { merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' }),
+          await resultLocation(runtime, resultUrl, { merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' }),
         );
       }
       const pending: PaymentResult = {
@@ -352,10 +353,10 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
       };
       return jsonResponse(200, pending);
     },
-    refused(code, claimedReference) {
+    async refused(code, claimedReference) {
       if (resultUrl) {
         return redirectResponse(
-          resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }),
+          await resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }),
         );
       }
       const refusal = new EndpointRefusal(code, { status: 400 });
@@ -371,16 +372,16 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
  */
 function framedPresentation(runtime: EndpointRuntime, language: Language): Presentation {
   const { settings } = runtime;
-  const resultUrlOf = (params: Readonly<Record<string, string | undefined>>): string | undefined =>
+  const resultUrlOf = async (params: Readonly<Record<string, string | undefined>>): Promise<string | undefined> =>
     settings.resultUrl ? resultLocation(runtime, settings.resultUrl, params) : undefined;
   const show = (message: FramedResultMessage): Response => framedResultPage(message, language, settings);
   return {
     framed: true,
-    result(recorded) {
+    async result(recorded) {
       const saved = recorded.saved_card;
       const lastFour = saved?.card_number?.match(/(\d{4})$/)?.[1];
       const installments = recorded.installments;
-      const resultUrl = resultUrlOf({
+      const resultUrl = await resultUrlOf({
         merchant_reference: recorded.merchant_reference,
         outcome: recorded.outcome,
         response_code: recorded.response_code || undefined,
@@ -408,8 +409,8 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
         ...(resultUrl ? { result_url: resultUrl } : {}),
       });
     },
-    unconfirmed(merchantReference, intent = 'pay') {
-      const resultUrl = resultUrlOf({ merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' });
+    async unconfirmed(merchantReference, intent = 'pay') {
+      const resultUrl = await resultUrlOf({ merchant_reference: merchantReference, outcome: 'pending', error: 'gateway_unreachable' });
       return show({
         type: FRAMED_MESSAGE_TYPES.result,
         intent,
@@ -420,7 +421,7 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
         ...(resultUrl ? { result_url: resultUrl } : {}),
       });
     },
-    refused(code, claimedReference, intent = 'pay') {
+    async refused(code, claimedReference, intent = 'pay') {
       return show({
         type: FRAMED_MESSAGE_TYPES.result,
         intent,
@@ -436,15 +437,22 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
   };
 }
 
-/** `resultUrl` with `merchant_reference`, `outcome` and, when known, `response_code` or `error`. */
-function resultLocation(
+/**
+ * `resultUrl` with `merchant_reference`, `outcome` and, when known, `response_code` or `error`; and,
+ * for a result page that shows the order's outcome only to the browser the gateway returned
+ * (the standalone service's own), a `proof` for the reference (result-proof.ts).
+ */
+async function resultLocation(
   runtime: EndpointRuntime,
   resultUrl: string,
   params: Readonly<Record<string, string | undefined>>,
-): string {
+): Promise<string> {
   const url = new URL(resultUrl, runtime.settings.publicOrigin);
   for (const [name, value] of Object.entries(params)) {
     if (value !== undefined) url.searchParams.set(name, value);
   }
+  const reference = params['merchant_reference'];
+  const proofs = runtime.settings.resultProofs;
+  if (proofs && reference !== undefined) url.searchParams.set(RESULT_PROOF_PARAMETER, await proofs.issue(reference));
   return url.href;
 }

@@ -4,23 +4,30 @@
  * Content-Security-Policy and no script at all, and a link back to the shop (`PG_SHOP_URL`).
  *
  * It does not trust its query string (anyone can type `?outcome=success`): the outcome shown is
- * the result the service recorded for the order. Without one, the page says the payment is being
+ * the result the service recorded for the order, and only to a browser holding the `proof` the
+ * return signed into its redirect (result-proof.ts); anyone else sees a page with nothing of the order. Without one, the page says the payment is being
  * confirmed and refreshes itself, or, when the return was refused, that it could not be confirmed.
  */
 import { directionOf, isLanguage, type Language } from '../core/language.ts';
 import { field } from '../core/schemas/index.ts';
 import { languageFromHeaders } from './http.ts';
 import type { ResultStore } from '../store/store.ts';
+import { RESULT_PROOF_PARAMETER, type ResultProofs } from './result-proof.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 
 export interface ResultPageOptions {
   readonly results: Pick<ResultStore, 'latestFor'>;
+  /**
+   * Checks the `proof` the return signed into the redirect: without a valid one the page shows
+   * nothing specific to the order (anyone may know or guess a reference).
+   */
+  readonly proofs: ResultProofs;
   readonly basePath: string;
   /** Where "Back to the shop" leads; no link without it. */
   readonly shopUrl: string | undefined;
 }
 
-type Shown = 'success' | 'pending' | 'failure' | 'unconfirmed';
+type Shown = 'success' | 'pending' | 'failure' | 'unconfirmed' | 'private';
 
 const TEXT: Readonly<Record<Language, Readonly<Record<Shown, { title: string; body: string }>> & { order: string; back: string }>> = {
   en: {
@@ -28,6 +35,7 @@ const TEXT: Readonly<Record<Language, Readonly<Record<Shown, { title: string; bo
     pending: { title: 'Confirming your payment', body: 'The payment gateway has not confirmed this payment yet. This page refreshes by itself.' },
     failure: { title: 'Payment not completed', body: 'This payment did not go through. You can try again from the shop.' },
     unconfirmed: { title: 'Payment not confirmed', body: 'We could not confirm a payment for this order. If you paid, the shop will be told by the payment gateway.' },
+    private: { title: 'Payment status', body: 'This link no longer shows a payment. The shop has your order’s status: please check it there.' },
     order: 'Order',
     back: 'Back to the shop',
   },
@@ -36,6 +44,7 @@ const TEXT: Readonly<Record<Language, Readonly<Record<Shown, { title: string; bo
     pending: { title: 'جارٍ تأكيد الدفع', body: 'لم تؤكد بوابة الدفع هذه الدفعة بعد. ستُحدَّث هذه الصفحة تلقائيًا.' },
     failure: { title: 'لم يكتمل الدفع', body: 'لم تتم عملية الدفع هذه. يمكنك المحاولة مرة أخرى من المتجر.' },
     unconfirmed: { title: 'لم يتم تأكيد الدفع', body: 'تعذر علينا تأكيد دفعة لهذا الطلب. إذا كنت قد دفعت، فستُبلغ بوابة الدفع المتجر بذلك.' },
+    private: { title: 'حالة الدفع', body: 'لم يعد هذا الرابط يعرض دفعة. حالة طلبك لدى المتجر: يرجى مراجعتها هناك.' },
     order: 'الطلب',
     back: 'العودة إلى المتجر',
   },
@@ -78,18 +87,24 @@ export function createResultPage(options: ResultPageOptions): (request: Request)
       return new Response(STYLES, { headers: { 'content-type': 'text/css; charset=utf-8', ...PAGE_HEADERS } });
     }
     const reference = field('merchant_reference').safeParse(url.searchParams.get('merchant_reference'));
-    const recorded = reference.success ? await options.results.latestFor(reference.data) : undefined;
+    // Only the browser the gateway returned holds a proof for the reference: anyone else sees nothing of the order.
+    const proven = reference.success && (await options.proofs.check(reference.data, url.searchParams.get(RESULT_PROOF_PARAMETER)));
+    const recorded = proven ? await options.results.latestFor(reference.data) : undefined;
     const paymentLanguage = recorded?.gateway['language'];
     const language: Language = isLanguage(paymentLanguage) ? paymentLanguage : languageFromHeaders(request);
-    const shown: Shown = recorded
-      ? recorded.outcome
-      : url.searchParams.get('outcome') === 'failure' || !reference.success
-        ? 'unconfirmed'
-        : 'pending';
+    const shown: Shown = !reference.success
+      ? 'unconfirmed'
+      : !proven
+        ? 'private'
+        : recorded
+          ? recorded.outcome
+          : url.searchParams.get('outcome') === 'failure'
+            ? 'unconfirmed'
+            : 'pending';
     const html = renderResultPage({
       language,
       shown,
-      reference: reference.success ? reference.data : undefined,
+      reference: proven ? reference.data : undefined,
       gatewayMessage: recorded?.outcome === 'failure' ? recorded.response_message : undefined,
       shopUrl: options.shopUrl,
       stylesHref: stylesPath,

@@ -26,6 +26,7 @@ import { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
 import { openStore, redactDatabaseUrl } from '../store/open.ts';
 import { StoreUnavailableError, type Store } from '../store/store.ts';
 import { createHealthRoute } from './health.ts';
+import { createResultProofs } from './result-proof.ts';
 import { createReconciler, type Reconciler } from './reconciler.ts';
 import { recordAndReport } from './results.ts';
 import { createResultWebhook, type ResultWebhookSender } from './result-webhook.ts';
@@ -148,9 +149,11 @@ export async function serve(
   // The back-office client of the reconciler and the health route: the same path to the gateway as the endpoint's.
   // Ten seconds a question: a round of the reconciler must fit in its claim (reconciler.ts).
   const gateway = createGatewayClient({ ...connectionOf(config), fetch: fetchImpl, retry: false, timeoutMs: 10_000, logger: log, now });
+  // The service's own result page shows an order's outcome only with the proof its return signed.
+  const proofs = createResultProofs({ requestPhrase: config.requestPhrase, merchantIdentifier: config.merchantIdentifier, now });
   const serviceHandlers = [
     createResultsRoutes({ results, secret: config.hookSecret, basePath: config.basePath, log, now }),
-    createResultPage({ results, basePath: config.basePath, shopUrl: config.shopUrl }),
+    createResultPage({ results, proofs, basePath: config.basePath, shopUrl: config.shopUrl }),
     createHealthRoute({ store, gateway, basePath: config.basePath, now }),
   ];
   // Every result, from a return or from the reconciler: committed, then the shop's copy of the
@@ -218,6 +221,7 @@ export async function serve(
       // Without a result page of the shop's, the customer lands on the service's own.
       resultUrl: config.resultUrl ?? `${publicUrl}${config.basePath}${SERVICE_ROUTES.resultPage}`,
       store,
+      ...(config.resultUrl === undefined ? { resultProofs: proofs } : {}),
       reconcile: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
       ...(options.otpSendLimiter ? { otpSendLimiter: options.otpSendLimiter } : {}),
       logger,

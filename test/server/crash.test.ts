@@ -13,8 +13,10 @@
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
+import { createResultProofs } from '../../src/server/result-proof.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { StoredResult } from '../../src/store/store.ts';
+import { MERCHANT_IDENTIFIER, REQUEST_PHRASE } from './fake-gateway.ts';
 import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
 import { freePort, killAll, removeTempDirs, runCli, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
 import { postReturn, signedReturn } from './support/returns.ts';
@@ -101,9 +103,13 @@ async function pendingKeys(service: ServeProcess): Promise<string[]> {
   return (JSON.parse(text) as { results: StoredResult[] }).results.map((entry) => entry.result.idempotency_key);
 }
 
-/** The service's own result page for an order, as the customer sees it. */
+/** The proofs the service signs into its returns' redirects (same phrase and merchant: the same key). */
+const proofs = createResultProofs({ requestPhrase: REQUEST_PHRASE, merchantIdentifier: MERCHANT_IDENTIFIER, now: () => new Date() });
+
+/** The service's own result page for an order, as the customer the gateway returned sees it (with the redirect's proof). */
 async function resultPage(service: ServeProcess, reference: string): Promise<string> {
-  const response = await fetch(`${service.url}/result?merchant_reference=${encodeURIComponent(reference)}`, { headers: { 'accept-language': 'en' } });
+  const proof = await proofs.issue(reference);
+  const response = await fetch(`${service.url}/result?merchant_reference=${encodeURIComponent(reference)}&proof=${proof}`, { headers: { 'accept-language': 'en' } });
   assert.equal(response.status, 200);
   return response.text();
 }

@@ -363,12 +363,34 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
     assert.match(styles.headers.get('content-type') ?? '', /^text\/css/);
   });
 
-  it('does not believe a typed ?outcome=success for an order it has no result for', async () => {
+  it('does not believe a typed ?outcome=success: without the return’s proof it shows nothing of the order', async () => {
     const { service } = await startService();
     const html = await (await fetch(`${service.endpointUrl}/result?merchant_reference=shop-2002&outcome=success`, { headers: { 'accept-language': 'en' } })).text();
-    assert.match(html, /<main data-outcome="pending">/);
-    assert.match(html, /<meta http-equiv="refresh" content="5">/);
-    assert.ok(!html.includes('Payment received'));
+    assert.match(html, /<main data-outcome="private">/);
+    assert.ok(!html.includes('Payment received') && !html.includes('shop-2002'));
+    assert.ok(!html.includes('http-equiv="refresh"'));
+  });
+
+  it('shows an order’s outcome only to the browser the gateway returned, never to someone who knows the reference', async () => {
+    const { service, gateway } = await startService();
+    gateway.holds('shop-2001', 'declined');
+    const landing = await postReturn(service, 'shop-2001', '13001');
+    assert.match(landing.searchParams.get('proof') ?? '', /^\d+\.[A-Za-z0-9_-]{43}$/, 'the return signs a proof into its redirect');
+    const own = await (await fetch(landing, { headers: { 'accept-language': 'en' } })).text();
+    assert.match(own, /<main data-outcome="failure">/);
+    assert.match(own, /shop-2001/);
+    const pages = [
+      `${service.endpointUrl}/result?merchant_reference=shop-2001`,
+      `${service.endpointUrl}/result?merchant_reference=shop-2001&outcome=failure`,
+      // A proof of another order, and an altered one.
+      `${service.endpointUrl}/result?merchant_reference=shop-2002&proof=${landing.searchParams.get('proof')}`,
+      `${service.endpointUrl}/result?merchant_reference=shop-2001&proof=${(landing.searchParams.get('proof') ?? '').replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`,
+    ];
+    for (const page of pages) {
+      const html = await (await fetch(page, { headers: { 'accept-language': 'en' } })).text();
+      assert.match(html, /<main data-outcome="private">/, page);
+      assert.ok(!/Payment not completed|declined|shop-2001|shop-2002/i.test(html), `nothing of the order: ${page}`);
+    }
   });
 });
 

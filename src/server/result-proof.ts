@@ -1,0 +1,70 @@
+/**
+ * Proof that the browser asking the service's result page for an order is the one the gateway
+ * returned with it. A top-level redirect carries no header of the shop's and no cookie of the
+ * service's, so the return signs one into the redirect: `proof={expiry}.{HMAC}` over the merchant,
+ * the order reference and the expiry, with a key derived (HKDF-SHA-256, own label) from the SHA
+ * request phrase, as the financing flow token's is. Every instance with the same configuration
+ * derives the same key. Without a valid proof the page shows nothing specific to the order.
+ */
+
+const encoder = new TextEncoder();
+
+/** The result URL's parameter that carries the proof. */
+export const RESULT_PROOF_PARAMETER = 'proof';
+
+/** How long the result page may be shown (and refresh itself) after the return: an hour. */
+export const RESULT_PROOF_SECONDS = 3600;
+
+export interface ResultProofs {
+  /** The proof for `reference`, valid from now for RESULT_PROOF_SECONDS. */
+  issue(reference: string): Promise<string>;
+  /** True when `proof` was issued for `reference` and has not expired. */
+  check(reference: string, proof: string | null): Promise<boolean>;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function createResultProofs(options: {
+  readonly requestPhrase: string;
+  readonly merchantIdentifier: string;
+  readonly now: () => Date;
+  readonly lifetimeSeconds?: number;
+}): ResultProofs {
+  let key: Promise<CryptoKey> | undefined;
+  const deriveKey = async (): Promise<CryptoKey> => {
+    const material = await crypto.subtle.importKey('raw', encoder.encode(options.requestPhrase), 'HKDF', false, ['deriveKey']);
+    return crypto.subtle.deriveKey(
+      { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('pg-checkout'), info: encoder.encode('pg-checkout result page proof v1') },
+      material,
+      { name: 'HMAC', hash: 'SHA-256', length: 256 },
+      false,
+      ['sign', 'verify'],
+    );
+  };
+  const message = (reference: string, expiry: number) => encoder.encode(`${options.merchantIdentifier}\n${reference}\n${expiry}`);
+  const nowSeconds = () => Math.floor(options.now().getTime() / 1000);
+  const lifetime = options.lifetimeSeconds ?? RESULT_PROOF_SECONDS;
+
+  return {
+    async issue(reference) {
+      key ??= deriveKey();
+      const expiry = nowSeconds() + lifetime;
+      const mac = await crypto.subtle.sign('HMAC', await key, message(reference, expiry));
+      return `${expiry}.${toBase64Url(new Uint8Array(mac))}`;
+    },
+    async check(reference, proof) {
+      const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(proof ?? '');
+      if (!match?.[1] || !match[2]) return false;
+      const expiry = Number(match[1]);
+      if (expiry <= nowSeconds()) return false;
+      key ??= deriveKey();
+      const signature = Uint8Array.from(atob(match[2].replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+      // Web Crypto's verify compares in constant time.
+      return crypto.subtle.verify('HMAC', await key, signature, message(reference, expiry));
+    },
+  };
+}
