@@ -82,10 +82,10 @@ describe('Check 3-D Secure at checkout (check3ds)', () => {
       assert.equal(asking.gateway.callsOf('TOKEN_PAYMENT')[0]?.request['check_3ds'], 'YES');
     });
 
-    it('carries it on a direct installments operation too', async () => {
+    it('carries it on an installments operation too (a plan chosen in the element: hosted checkout)', async () => {
       await returnPost(skipping, await tokenization({ merchant_extra2: 'NBE6', merchant_extra3: 'NBE01' }));
       const [call] = skipping.gateway.callsOf('INSTALLMENTS_PAYMENT');
-      assert.equal(call?.request['installments'], 'YES');
+      assert.equal(call?.request['installments'], 'HOSTED');
       assert.equal(call?.request['check_3ds'], 'NO');
     });
 
