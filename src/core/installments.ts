@@ -240,6 +240,27 @@ export function planQuote(
   currency: string,
   options: QuoteOptions = {},
 ): PlanQuote {
+  return quoteWith(plan, issuer, amountMinor, currency, (amount, months) =>
+    options.flatVariant ? { variant: options.flatVariant, decidedBy: 'option' } : chooseFlatVariant(plan, issuer, amount, months, currency),
+  );
+}
+
+/**
+ * {@link planQuote} for a plan whose flat variant is already chosen: the element's, since the
+ * endpoint chooses it (with {@link flatVariantOf}) and sends it as the plan's `flat_variant`. It
+ * holds none of the choosing code, so a page does not download it.
+ */
+export function planQuoteAs(plan: QuotedPlan, issuer: QuotedIssuer, amountMinor: number, currency: string, variant: FlatVariant): PlanQuote {
+  return quoteWith(plan, issuer, amountMinor, currency, () => ({ variant, decidedBy: 'option' }));
+}
+
+function quoteWith(
+  plan: QuotedPlan,
+  issuer: QuotedIssuer,
+  amountMinor: number,
+  currency: string,
+  chooseVariant: (amount: number, months: number) => FlatVariantChoice,
+): PlanQuote {
   const amount = parseWireAmount(amountMinor, 'amount');
   currencyExponent(currency); // refuses an unknown currency code
   if (!planHasCurrency(plan, currency)) {
@@ -250,12 +271,7 @@ export function planQuote(
     throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
   }
   const formulaKind = formulaKindOf(plan, issuer);
-  const flatVariant =
-    formulaKind !== 'percentage-flat'
-      ? undefined
-      : options.flatVariant
-        ? { variant: options.flatVariant, decidedBy: 'option' as const }
-        : chooseFlatVariant(plan, issuer, amount, months, currency);
+  const flatVariant = formulaKind === 'percentage-flat' ? chooseVariant(amount, months) : undefined;
   const { totalPayable, formulaMonthly } =
     formulaKind === 'reducing'
       ? reducingInstallment(amount, months, parsePercentage(plan.fees_amount))
@@ -328,16 +344,16 @@ function formulaShape(text: string): string {
   return text.toLowerCase().replace(/×/g, '*').replace(/÷/g, '/').replace(/[\s()]/g, '');
 }
 
-const FLAT_SHAPES: readonly (readonly [FlatVariant, string])[] = [
-  ['per-month', formulaShape(SPEC_FORMULAS.flatPerMonth)],
-  ['one-off', formulaShape(SPEC_FORMULAS.flatOneOff)],
-];
-
 /** The flat variant an issuer's formula text names: exactly one of the two, else none. */
 function variantNamedBy(formula: string | null | undefined): FlatVariant | undefined {
   if (typeof formula !== 'string') return undefined;
   const shape = formulaShape(formula);
-  const named = FLAT_SHAPES.filter(([, variantShape]) => shape.includes(variantShape));
+  // Made here, not at load: a page that only quotes (planQuoteAs) then drops the texts altogether.
+  const shapes: readonly (readonly [FlatVariant, string])[] = [
+    ['per-month', formulaShape(SPEC_FORMULAS.flatPerMonth)],
+    ['one-off', formulaShape(SPEC_FORMULAS.flatOneOff)],
+  ];
+  const named = shapes.filter(([, variantShape]) => shape.includes(variantShape));
   return named.length === 1 ? named[0]?.[0] : undefined;
 }
 

@@ -57,11 +57,24 @@ export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<Installment
     // Only what this order can use: plans in its currency whose amount range holds it.
     const issuers = (answer.installment_detail?.issuer_detail ?? [])
       .map((issuer) => ({ ...issuer, plan_details: filterPlans(issuer.plan_details, order.amount, order.currency) }))
-      .filter((issuer) => issuer.plan_details.length > 0);
+      .filter((issuer) => issuer.plan_details.length > 0)
+      // Each flat plan says which variant it is, so the element quotes it without the choosing code.
+      .map((issuer) => ({ ...issuer, plan_details: issuer.plan_details.map((plan) => withFlatVariant(plan, issuer, order.amount, order.currency)) }));
     for (const issuer of issuers) logPlanQuotes(issuer, order.amount, order.currency, runtime.log);
     return { merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency, issuers };
   },
 });
+
+/** A plan with the flat variant the core chooses for it (`flat_variant`), when it is a non-Islamic flat one. */
+function withFlatVariant<Plan extends InstallmentIssuer['plan_details'][number]>(plan: Plan, issuer: InstallmentIssuer, amount: number, currency: string): Plan {
+  try {
+    const variant = planQuote(plan, issuer, amount, currency).flatVariant?.variant;
+    return variant === undefined ? plan : { ...plan, flat_variant: variant };
+  } catch (error) {
+    if (!(error instanceof InstallmentError)) throw error;
+    return plan;
+  }
+}
 
 /**
  * The element quotes each plan with the same core formulas (and the same flat variant choice); where

@@ -4,7 +4,7 @@
  */
 import { parseWireAmount, toMinorUnits } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
-import { InstallmentError, eligiblePlans, matchIssuerByBin, planQuote } from '../../core/installments.ts';
+import { InstallmentError, eligiblePlans, matchIssuerByBin, planQuoteAs } from '../../core/installments.ts';
 import type { Language } from '../../core/language.ts';
 
 export type Issuer = InstallmentPlansResult['issuers'][number];
@@ -56,7 +56,9 @@ export function issuerOffers(result: InstallmentPlansResult, monthlySource: Mont
 function quote(plan: Plan, issuer: Issuer, result: InstallmentPlansResult, monthlySource: MonthlySource): PlanOffer | undefined {
   const months = plan.number_of_installment;
   try {
-    const quoted = planQuote(plan, issuer, result.amount, result.currency);
+    // The endpoint chose the flat variant (core flatVariantOf) and says which; anything else reads as per month.
+    const variant = (plan as { flat_variant?: unknown }).flat_variant === 'one-off' ? 'one-off' : 'per-month';
+    const quoted = planQuoteAs(plan, issuer, result.amount, result.currency, variant);
     const gatewayMonthly = quoted.gatewayMonthly?.shown;
     if (monthlySource === 'gateway' && gatewayMonthly !== undefined) {
       return fromMonthly(plan, months, gatewayMonthly, result.amount);

@@ -301,7 +301,7 @@ export function renderCardFields(
             aria-describedby=${cvv.describedBy}
             @input=${card.onCvvInput}
           />
-          <span id="${cvv.id}-hint" class="hint">${card.cvvOptional ? messages.cvvOptional : messages.cvvHint}</span>
+          <span id="${cvv.id}-hint" class="hint">${card.cvvOptional ? `${messages.cvvOptional}: ${messages.cvvHint}` : messages.cvvHint}</span>
           ${cvv.error}
         </div>
       </div>

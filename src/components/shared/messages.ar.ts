@@ -58,7 +58,7 @@ export const sharedAr: SharedMessages = {
     expiryHint: 'MM/YY',
     cvv: 'رمز الأمان',
     cvvHint: '٣ أو ٤ أرقام على ظهر البطاقة',
-    cvvOptional: 'اختياري: ٣ أو ٤ أرقام على ظهر البطاقة',
+    cvvOptional: 'اختياري',
     holder: 'الاسم على البطاقة',
     rememberMe: 'تذكّر هذه البطاقة للمرة القادمة',
     brand: (brand) => `نوع البطاقة: ${brand}`,

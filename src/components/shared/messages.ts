@@ -131,7 +131,7 @@ export const sharedEn: SharedMessages = {
     expiryHint: 'MM/YY',
     cvv: 'Security code',
     cvvHint: '3 or 4 digits on the back of your card',
-    cvvOptional: 'Optional: 3 or 4 digits on the back of your card',
+    cvvOptional: 'Optional',
     holder: 'Name on card',
     rememberMe: 'Remember this card for next time',
     brand: (brand) => `Card brand: ${brand}`,
