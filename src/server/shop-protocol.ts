@@ -87,7 +87,8 @@ const webhookResult = {
 
 /** The fields of a result webhook the shop relies on; everything else in `result` is kept as sent. */
 export const resultWebhook = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('payment_result'), result: z.looseObject({ ...webhookResult, kind: z.literal('payment') }) }),
+  // `kind` came with saved cards: a payment result of an older service has none, and is a payment.
+  z.object({ type: z.literal('payment_result'), result: z.looseObject({ ...webhookResult, kind: z.optional(z.literal('payment')) }) }),
   z.object({
     type: z.literal('saved_card'),
     result: z.looseObject({

@@ -75,5 +75,7 @@ describe('the webhook’s message types', () => {
   it('refuses, in the schema a shop checks with, a saved card passed off as a payment and the reverse', () => {
     assert.equal(resultWebhook.safeParse({ type: 'payment_result', result: savedCard }).success, false);
     assert.equal(resultWebhook.safeParse({ type: 'saved_card', result: payment }).success, false);
+    const { kind: _kind, ...olderPayment } = payment;
+    assert.equal(resultWebhook.safeParse({ type: 'payment_result', result: olderPayment }).success, true, 'a payment from before kinds existed');
   });
 });
