@@ -190,14 +190,20 @@ export async function serve(
   // A mounted handler that throws, or an answer that cannot be written: one log line and a 500.
   const server = await createNodeServer(handler, { onError: (error) => log.error('internal_error', { error }) });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be listened on (${error.code ?? error.message})`;
-      reject(new Error(`PG_PORT / PG_HOST: ${config.host}:${config.port} ${reason}`));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        const reason =
+          error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be listened on (${error.code ?? error.message})`;
+        reject(new Error(`PG_PORT / PG_HOST: ${config.host}:${config.port} ${reason}`));
+      });
+      server.listen(config.port, config.host, resolve);
     });
-    server.listen(config.port, config.host, resolve);
-  });
+  } catch (error) {
+    // Nothing was served: the store this call opened is closed again (a pool would keep the process alive).
+    if (ownStore) await store.close();
+    throw error;
+  }
 
   const { port } = server.address() as AddressInfo;
   const wildcard = config.host === '0.0.0.0' || config.host === '::';
