@@ -292,3 +292,101 @@ describe('pg-checkout batch', () => {
     assert.match(run.stderr, /nothing was uploaded/);
   });
 });
+
+describe('an operator’s day without surprises (issue 24)', () => {
+  it('refuses report --out naming a file that exists, before asking the gateway anything (exit 2), and leaves the file as it was', async () => {
+    const out = join(workdir, 'kept.csv');
+    writeFileSync(out, 'yesterday\n');
+    const reference = nextReference('cli-keep');
+    const run = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--out', out, '--reference', reference]);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, new RegExp(`--out: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists already`));
+    assert.equal(readFileSync(out, 'utf8'), 'yesterday\n');
+    // The reference is still free: no GENERATE_REPORT was sent with it.
+    const again = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--out', join(workdir, 'fresh.csv'), '--reference', reference]);
+    assert.equal(again.code, 0, again.stderr);
+  });
+
+  it('runs two reports at once without naming them, both generated (no 00005)', async () => {
+    const runs = await Promise.all([0, 1].map(() => cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--format', 'json'])));
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+  });
+
+  it('names the refunded state when a capture is refused after a partial refund', async () => {
+    const reference = nextReference('cli-after-refund');
+    await authorize(client, reference, 10_000, 'PURCHASE');
+    assert.equal((await cli(['refund', '--reference', reference, '--amount', '10.00', '--currency', 'EGP', '--yes'])).code, 0);
+    const run = await cli(['capture', '--reference', reference, '--currency', 'EGP', '--yes']);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /Nothing is left to capture on this order: it was refunded/);
+  });
+
+  it('refuses to void a voided order before asking, naming its state (exit 5)', async () => {
+    const reference = nextReference('cli-void-twice');
+    await authorize(client, reference, 10_000);
+    assert.equal((await cli(['void', '--reference', reference, '--yes'])).code, 0);
+    const run = await cli(['void', '--reference', reference]);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /order .* is voided: there is no authorization to void; nothing was sent/);
+    assert.doesNotMatch(run.stderr, /needs confirmation/);
+  });
+
+  it('says an unknown order is unknown instead of showing zero amounts (exit 5)', async () => {
+    const run = await cli(['status', '--reference', nextReference('cli-nobody'), '--currency', 'EGP']);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /no order with this reference at the gateway/);
+    assert.doesNotMatch(run.stdout, /EGP 0\.00/);
+  });
+
+  it('lists the batch subcommands when none is given (exit 2)', async () => {
+    const run = await cli(['batch']);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, /batch upload FILE/);
+    assert.match(run.stderr, /batch status REFERENCE:ID/);
+    assert.match(run.stderr, /batch process REFERENCE:ID/);
+  });
+
+  it('gives its own message for a negative --amount', async () => {
+    for (const args of [['--amount', '-5'], ['--amount=-5']]) {
+      const run = await cli(['capture', '--reference', 'x', ...args, '--currency', 'EGP', '--yes']);
+      assert.equal(run.code, EXIT.usage);
+      assert.match(run.stderr, /--amount must be a positive amount in major units, e\.g\. 12\.50/);
+    }
+  });
+
+  it('names a field once in an amount error', async () => {
+    const run = await cli(['capture', '--reference', 'x', '--amount', '12.345', '--currency', 'EGP', '--yes']);
+    assert.equal(run.code, EXIT.usage);
+    assert.doesNotMatch(run.stderr, /amount: (--)?amount:/);
+  });
+
+  it('refuses without a terminal in a sentence that reads', async () => {
+    const reference = nextReference('cli-sentence');
+    await authorize(client, reference, 1_000);
+    const run = await cli(['capture', '--reference', reference, '--currency', 'EGP']);
+    assert.equal(run.code, EXIT.usage);
+    assert.doesNotMatch(run.stderr, /\.\.|\.:/);
+    assert.match(run.stderr, /refunded EGP 0\.00\. It needs confirmation, and stdin is not a terminal; run it again with --yes\n/);
+  });
+
+  it('says which currency the confirmation assumes and where it came from', async () => {
+    const reference = nextReference('cli-which-currency');
+    await authorize(client, reference, 2_000);
+    const given = await cli(['capture', '--reference', reference, '--currency', 'KWD']);
+    assert.match(given.stderr, /in KWD, from --currency: CHECK_STATUS does not say the order's currency/);
+    const fromEnv = await cli(['capture', '--reference', reference], { env: envFor(M, { PG_CURRENCY: 'EGP' }) });
+    assert.match(fromEnv.stderr, /in EGP, from PG_CURRENCY/);
+  });
+
+  it('runs the back-office commands without PG_CHECKOUT_URL, which only serve uses', async () => {
+    const reference = nextReference('cli-no-checkout-url');
+    await authorize(client, reference, 1_000);
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP'], { env: envFor(M, { PG_CHECKOUT_URL: undefined }) });
+    assert.equal(run.code, 0, run.stderr);
+  });
+
+  it('says in batch --help that the file takes minor units', async () => {
+    const run = await cli(['batch', '--help'], { env: { PATH: process.env['PATH'] ?? '' } });
+    assert.match(run.stdout, /amounts in minor units/);
+  });
+});
