@@ -30,7 +30,7 @@ of existing orders (a header row of the gateway's field names; see docs/back-off
   status    the batch's state, its validation errors, and once processed one result per line
   process   asks to process a validated batch (it says what it will do and asks, unless --yes),
             then waits for the per-line results with a progress bar (--no-wait: return at once)
-  --reference R       the batch_reference (default b-<date and time>)
+  --reference R       the batch_reference (default b-<time to the millisecond><random>)
   --poll-seconds N    wait between two readings of the results (default 2)
   --yes               do not ask (required when stdin is not a terminal)
 ${COMMON_USAGE}
@@ -120,7 +120,7 @@ export const batchCommand: CliCommand = {
         throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);
       }
       const client = clientFromEnv(io, values);
-      const reference = values.reference ?? timeReference('b');
+      const reference = values.reference ?? timeReference('b', 'batch_reference');
       const uploaded = await client.uploadBatch({ batch_reference: reference, file, file_name: basename(path) });
       if (uploaded.outcome !== 'success' || uploaded.answer?.batch_id === undefined) {
         if (values.json) printJson(io, uploaded);
