@@ -17,6 +17,8 @@ export type ClientCode =
   | 'amount_exceeds_capturable'
   /** Nothing is left to refund: not captured, or refunded in full (the message names which). */
   | 'nothing_to_refund'
+  /** Nothing to void: the order is voided already, captured (refund it), failed, or not found (the message names which). */
+  | 'nothing_to_void'
   /** The refund asks for more than the captured amount less what was refunded. */
   | 'amount_exceeds_refundable'
   /** A new charge or bill names a reference the gateway holds with a payment (or one under way). */
@@ -83,6 +85,27 @@ function whyNoRefund(state: OrderState | undefined, language: Language): string 
   return language === 'ar' ? 'لم يتم تحصيله' : `it is not captured${state === undefined || state === 'unknown' ? '' : ` (${state.replace('_', ' ')})`}`;
 }
 
+/** Why there is no authorization to void, by the order's state. */
+function whyNoVoid(state: OrderState | undefined, language: Language): string {
+  const en: Partial<Record<OrderState, string>> = {
+    voided: 'it was voided already',
+    captured: 'it is captured (a captured order is refunded, not voided)',
+    partially_refunded: 'it is captured and refunded in part (a captured order is refunded, not voided)',
+    refunded: 'it is captured and refunded',
+    failed: 'its last attempt failed, so nothing is held',
+    not_found: 'the gateway holds no order under this reference',
+  };
+  const ar: Partial<Record<OrderState, string>> = {
+    voided: 'تم إلغاؤه من قبل',
+    captured: 'تم تحصيله (يُسترد الطلب المحصّل ولا يُلغى)',
+    partially_refunded: 'تم تحصيله واسترداد جزء منه (يُسترد الطلب المحصّل ولا يُلغى)',
+    refunded: 'تم تحصيله واسترداده',
+    failed: 'فشلت آخر محاولة، فلا يوجد مبلغ محجوز',
+    not_found: 'لا يوجد لدى بوابة الدفع طلب بهذا المرجع',
+  };
+  return (language === 'ar' ? ar : en)[state ?? 'unknown'] ?? (language === 'ar' ? 'غير مصرح به' : 'it is not authorized');
+}
+
 type Catalog = Record<ClientCode | UnsettledCode, (detail: MessageDetail, language: Language) => string>;
 
 const en: Catalog = {
@@ -91,6 +114,7 @@ const en: Catalog = {
   amount_exceeds_capturable: ({ amount, allowed, currency }) =>
     `The capture of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (authorized less captured).`,
   nothing_to_refund: ({ state }) => `Nothing is left to refund on this order: ${whyNoRefund(state, 'en')}.`,
+  nothing_to_void: ({ state }) => `Nothing to void on this order: ${whyNoVoid(state, 'en')}.`,
   amount_exceeds_refundable: ({ amount, allowed, currency }) =>
     `The refund of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (captured less refunded).`,
   reference_in_use: () => 'The gateway already holds a payment (or one under way) under this reference; a new charge needs a new reference.',
@@ -106,6 +130,7 @@ const ar: Catalog = {
   amount_exceeds_capturable: ({ amount, allowed, currency }) =>
     `مبلغ التحصيل ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المصرح به مطروحًا منه ما تم تحصيله).`,
   nothing_to_refund: ({ state }) => `لا يتبقى ما يمكن استرداده في هذا الطلب: ${whyNoRefund(state, 'ar')}.`,
+  nothing_to_void: ({ state }) => `لا يوجد ما يمكن إلغاؤه في هذا الطلب: ${whyNoVoid(state, 'ar')}.`,
   amount_exceeds_refundable: ({ amount, allowed, currency }) =>
     `مبلغ الاسترداد ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المحصل مطروحًا منه ما تم استرداده).`,
   reference_in_use: () => 'لدى بوابة الدفع عملية دفع (أو عملية جارية) بهذا المرجع؛ تحتاج عملية الدفع الجديدة إلى مرجع جديد.',

@@ -144,7 +144,7 @@ describe('pg-checkout capture, refund and void', () => {
     assert.deepEqual([result.outcome, result.source, result.reason, result.order.authorized_amount], ['refused', 'client', 'amount_exceeds_capturable', 10_000]);
   });
 
-  it('refunds part with --json (exit 0), then voids an authorization and is refused voiding a captured order', async () => {
+  it('refunds part with --json (exit 0), then voids an authorization, and refuses to void a captured order without sending it', async () => {
     const paid = nextReference('cli-refund');
     await authorize(client, paid, 50_000, 'PURCHASE');
     const refund = await cli(['refund', '--reference', paid, '--amount', '125.00', '--currency', 'EGP', '--yes', '--json']);
@@ -158,7 +158,7 @@ describe('pg-checkout capture, refund and void', () => {
     assert.match(voided.stdout, /^Voided: 08000/);
     const refused = await cli(['void', '--reference', paid, '--yes']);
     assert.equal(refused.code, EXIT.refused);
-    assert.match(refused.stderr, /refused 09001/);
+    assert.match(refused.stderr, /Nothing to void on this order: it is captured and refunded in part \(a captured order is refunded, not voided\)\. Nothing was sent\./);
   });
 
   it('says clearly that a currency is needed for a capture (exit 2), and reads PG_CURRENCY', async () => {
@@ -327,7 +327,7 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.equal((await cli(['void', '--reference', reference, '--yes'])).code, 0);
     const run = await cli(['void', '--reference', reference]);
     assert.equal(run.code, EXIT.refused);
-    assert.match(run.stderr, /order .* is voided: there is no authorization to void; nothing was sent/);
+    assert.match(run.stderr, /Nothing to void on this order: it was voided already\. Nothing was sent\./);
     assert.doesNotMatch(run.stderr, /needs confirmation/);
   });
 

@@ -30,3 +30,11 @@ describe('when nothing is left to refund', () => {
     assert.match(clientMessage('nothing_to_refund', 'ar', { state: 'refunded' }), /تم استرداده بالكامل/);
   });
 });
+
+describe('when nothing is left to void', () => {
+  it('names the state that stops it', () => {
+    assert.match(clientMessage('nothing_to_void', 'en', { state: 'voided' }), /: it was voided already\.$/);
+    assert.match(clientMessage('nothing_to_void', 'en', { state: 'captured' }), /refunded, not voided/);
+    assert.match(clientMessage('nothing_to_void', 'ar', { state: 'voided' }), /تم إلغاؤه من قبل/);
+  });
+});
