@@ -18,10 +18,13 @@ import { timeReference } from './dates.ts';
 import { CliError } from './input.ts';
 import { progressBar, type Progress } from './progress.ts';
 
-const USAGE = `Usage:
+/** The three subcommands, as `batch` alone lists them. */
+const SUBCOMMANDS = `Usage:
   pg-checkout batch upload FILE [--reference R] [--wait] [--json]
   pg-checkout batch status REFERENCE:ID [--wait] [--json]
-  pg-checkout batch process REFERENCE:ID [--yes] [--no-wait] [--json]
+  pg-checkout batch process REFERENCE:ID [--yes] [--no-wait] [--json]`;
+
+const USAGE = `${SUBCOMMANDS}
 
 The batch service: a CSV file of recurring PURCHASE lines and CAPTURE / REFUND / VOID_AUTHORIZATION
 of existing orders (a header row of the gateway's field names; see docs/back-office.md).
@@ -36,6 +39,11 @@ of existing orders (a header row of the gateway's field names; see docs/back-off
 ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`;
+
+/** "amount: must be …", the field named once whether or not the message already names it. */
+function withField(field: string | undefined, message: string): string {
+  return !field || message.startsWith(`${field}: `) ? message : `${field}: ${message}`;
+}
 
 /** `REFERENCE:ID` → the handle. */
 function handleOf(text: string | undefined): BatchHandle {
@@ -55,7 +63,7 @@ function printResults(io: Io, handle: BatchHandle, results: BatchResults): void 
   io.stdout.write(`Batch ${handle.batch_reference}:${handle.batch_id}: ${(results.batch_status ?? 'unknown').toLowerCase().replace(/_/g, ' ')}`);
   const count = results.answer?.transactions_count;
   io.stdout.write(count === undefined ? '\n' : `, ${count} line${String(count) === '1' ? '' : 's'}\n`);
-  for (const error of results.answer?.errors ?? []) io.stdout.write(`  line ${error.line_number}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+  for (const error of results.answer?.errors ?? []) io.stdout.write(`  line ${error.line_number} ${withField(error.field, error.message)}\n`);
   const rows = results.rows ?? [];
   for (const row of rows) {
     io.stdout.write(`  line ${row.Line_Number}  ${row.merchant_reference ?? ''}  ${row.response_code} ${row.response_message}\n`);
@@ -80,6 +88,11 @@ export const batchCommand: CliCommand = {
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;
+    if (sub !== 'upload' && sub !== 'status' && sub !== 'process') {
+      const said = sub === undefined ? 'no batch command given' : `unknown batch command "${sub}"`;
+      io.stderr.write(`pg-checkout batch: ${said}; it is one of upload, status, process\n\n${SUBCOMMANDS}\n`);
+      return EXIT.usage;
+    }
     const { values, positionals } = parseArgs({
       args: rest,
       options: {
@@ -116,7 +129,7 @@ export const batchCommand: CliCommand = {
         gatewayReferenceField: field,
       });
       if (checked.errors.length > 0) {
-        for (const error of checked.errors) io.stderr.write(`${path}:${error.line}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+        for (const error of checked.errors) io.stderr.write(`${path}:${error.line} ${withField(error.field, error.message)}\n`);
         throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);
       }
       const client = clientFromEnv(io, values);
@@ -170,6 +183,6 @@ export const batchCommand: CliCommand = {
       else printResults(io, handle, results);
       return results.batch_status === 'PROCESSED' ? EXIT.success : EXIT.pending;
     }
-    throw new CliError(`unknown batch command "${sub ?? ''}": upload, status or process`);
+    return EXIT.usage;
   },
 };

@@ -71,14 +71,30 @@ export function currencyOf(io: Io, given: string | undefined, required: string |
   return currency;
 }
 
+/** The CLI's own word for an amount that is negative or zero. */
+const POSITIVE_AMOUNT = 'must be a positive amount in major units, e.g. 12.50';
+
+/**
+ * `--amount -5` is taken by node's parser for an option and refused in its words ("argument is
+ * ambiguous"): the CLI's own message instead, before the arguments are parsed.
+ */
+export function refuseNegativeAmountArgument(args: readonly string[], option = '--amount'): void {
+  const index = args.indexOf(option);
+  if (index >= 0 && /^-[\d.]/.test(args[index + 1] ?? '')) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+}
+
 /** `--amount 12.50` in minor units of `currency`. */
 export function amountOf(text: string, currency: string, option = '--amount'): number {
+  if (text.trim().startsWith('-')) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+  let amount: number;
   try {
-    return toMinorUnits(text, currency, option);
+    amount = toMinorUnits(text, currency, option);
   } catch (error) {
     if (error instanceof AmountError) throw new CliError(amountErrorMessage(error, 'en'));
     throw error;
   }
+  if (amount <= 0) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+  return amount;
 }
 
 /** Minor units for an operator: "EGP 1,234.50" (the code, never a symbol such as $), or "1250 (minor units)" without a currency. */
@@ -102,7 +118,7 @@ export function amountsOf(order: OrderStatus, currency: string | undefined): str
 export async function confirm(io: Io, question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
   if (!io.stdin.isTTY) {
-    throw new CliError(`${question.replace(/\?$/, '')}: needs confirmation, and stdin is not a terminal; run it again with --yes`);
+    throw new CliError(`${question} It needs confirmation, and stdin is not a terminal; run it again with --yes`);
   }
   const reader = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
   try {

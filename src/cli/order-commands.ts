@@ -18,6 +18,7 @@ import {
   failed,
   money,
   printJson,
+  refuseNegativeAmountArgument,
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
@@ -160,6 +161,7 @@ ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`,
     async run(args, io) {
+      refuseNegativeAmountArgument(args);
       const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
       const query = referenceOf(values);
       const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;

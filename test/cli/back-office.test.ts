@@ -214,6 +214,8 @@ describe('exit codes of the configuration and the gateway', () => {
     await closed.close();
     const run = await cli(['capture', '--reference', 'x', '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: closed.origin }) });
     assert.equal(run.code, EXIT.unreachable);
+    assert.match(run.stderr, /the gateway could not be reached \(connection refused or unknown host\); nothing was sent/);
+    assert.doesNotMatch(run.stderr, /connection broke/);
     assert.match(run.stderr, /nothing was changed at the gateway/);
   });
 
@@ -354,10 +356,13 @@ describe('an operator’s day without surprises (issue 24)', () => {
     }
   });
 
-  it('names a field once in an amount error', async () => {
-    const run = await cli(['capture', '--reference', 'x', '--amount', '12.345', '--currency', 'EGP', '--yes']);
+  it('names a field once in a batch file’s errors', async () => {
+    const file = join(workdir, 'negative.csv');
+    writeFileSync(file, 'command,merchant_reference,amount,currency\nCAPTURE,order-1,-5,EGP\n');
+    const run = await cli(['batch', 'upload', file]);
     assert.equal(run.code, EXIT.usage);
-    assert.doesNotMatch(run.stderr, /amount: (--)?amount:/);
+    assert.match(run.stderr, /negative\.csv:2 amount: may contain only digits/);
+    assert.doesNotMatch(run.stderr, /amount: amount:/);
   });
 
   it('refuses without a terminal in a sentence that reads', async () => {
