@@ -11,7 +11,7 @@ import { isSuccess } from '../core/response.ts';
 import type { BatchStatus } from '../core/schemas/index.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { batchFileForWire, type BatchHandle, type BatchResults } from '../gateway/batch.ts';
-import { configFromEnv } from '../server/config.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, confirm, failed, languageOption, printJson } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { timeReference } from './dates.ts';
@@ -28,6 +28,8 @@ const USAGE = `${SUBCOMMANDS}
 
 The batch service: a CSV file of recurring PURCHASE lines and CAPTURE / REFUND / VOID_AUTHORIZATION
 of existing orders (a header row of the gateway's field names; see docs/back-office.md).
+The file's amounts are in minor units, as the gateway reads them: 1250 is EGP 12.50 (every other
+command takes major units, --amount 12.50). The file is the gateway's own format, sent as it is.
   upload    checks the file here first (every line's fields), uploads it and prints the batch as
             REFERENCE:ID, the handle the other two take; --wait waits for the gateway's validation
   status    the batch's state, its validation errors, and once processed one result per line
@@ -119,7 +121,7 @@ export const batchCommand: CliCommand = {
         throw new CliError(`${path} cannot be read`);
       }
       const language = languageOption(values.language);
-      const config = configFromEnv(io.env);
+      const config = backOfficeConfigFromEnv(io.env);
       // Checked as it will be sent: its reference column under the wire's name (PG_GATEWAY_REFERENCE_FIELD).
       const field = config.gatewayReferenceField;
       const checked = validateBatchFile(batchFileForWire(file, { gatewayReferenceField: field }), {
@@ -145,7 +147,7 @@ export const batchCommand: CliCommand = {
         printJson(io, { handle: `${reference}:${handle.batch_id}`, upload: uploaded, ...(validated ? { results: validated } : {}) });
       } else {
         io.stdout.write(`${reference}:${handle.batch_id}\n`);
-        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'}. Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
+        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'} (amounts in minor units). Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
         if (validated) printResults(io, handle, validated);
       }
       return validated && validated.outcome !== 'success' ? exitCodeOf(validated.outcome) : EXIT.success;

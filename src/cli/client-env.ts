@@ -1,6 +1,6 @@
 /**
- * What the back-office commands share: the client built from the same `PG_*` variables as `serve`
- * (`configFromEnv`), money read and shown in major units with its currency, the confirmation a
+ * What the back-office commands share: the client built from the same `PG_*` variables as `serve`,
+ * less `PG_CHECKOUT_URL` (`backOfficeConfigFromEnv`), money read and shown in major units with its currency, the confirmation a
  * money-moving command asks for, and printing a result for people or (`--json`) for scripts.
  */
 import { createInterface } from 'node:readline';
@@ -11,7 +11,7 @@ import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
 import type { GatewayResult } from '../gateway/results.ts';
 import { connectionOf } from '../gateway/settings.ts';
-import { configFromEnv } from '../server/config.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { createJsonLogger } from '../log/logger.ts';
 import { EXIT, exitCodeOf, type Io } from './command.ts';
 import { CliError } from './input.ts';
@@ -38,9 +38,9 @@ export function languageOption(value: string | undefined): Language {
 
 /** The client from `PG_*` (as `serve` reads them), logging to stderr with --verbose. */
 export function clientFromEnv(io: Io, options: { readonly language?: string | undefined; readonly verbose?: boolean }): GatewayClient {
-  let config: ReturnType<typeof configFromEnv>;
+  let config: ReturnType<typeof backOfficeConfigFromEnv>;
   try {
-    config = configFromEnv(io.env);
+    config = backOfficeConfigFromEnv(io.env);
   } catch (error) {
     throw new CliConfigError((error as Error).message);
   }

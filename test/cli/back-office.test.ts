@@ -392,6 +392,6 @@ describe('an operator’s day without surprises (issue 24)', () => {
 
   it('says in batch --help that the file takes minor units', async () => {
     const run = await cli(['batch', '--help'], { env: { PATH: process.env['PATH'] ?? '' } });
-    assert.match(run.stdout, /amounts in minor units/);
+    assert.match(run.stdout, /amounts are in minor units/);
   });
 });
