@@ -71,6 +71,17 @@ export function currencyOf(io: Io, given: string | undefined, required: string |
   return currency;
 }
 
+/**
+ * What a confirmation adds about its amounts: the currency they are shown in and where it came
+ * from. CHECK_STATUS answers no currency, so a wrong --currency would otherwise show the order's
+ * minor units as convincing amounts of another currency (the gateway refuses the operation itself, 00013).
+ */
+export function currencyNote(given: string | undefined, currency: string | undefined): string {
+  if (currency === undefined) return '';
+  const origin = given !== undefined ? '--currency' : 'PG_CURRENCY';
+  return ` Amounts in ${currency}, from ${origin}: CHECK_STATUS does not say the order's currency.`;
+}
+
 /** The CLI's own word for an amount that is negative or zero. */
 const POSITIVE_AMOUNT = 'must be a positive amount in major units, e.g. 12.50';
 

@@ -14,6 +14,7 @@ import {
   COMMON_OPTIONS,
   COMMON_USAGE,
   confirm,
+  currencyNote,
   currencyOf,
   failed,
   money,
@@ -174,7 +175,7 @@ ${EXIT_CODES_HELP}`,
       // What cannot be done is refused by the client without a question: nothing would be sent.
       if (order && planned > 0 && planned <= allowed) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
-        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.`;
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
           return EXIT.cancelled;
@@ -219,7 +220,7 @@ ${EXIT_CODES_HELP}`,
       return EXIT.refused;
     }
     if (before.order) {
-      const question = `Void the authorization of order ${name}? It is ${before.order.state.replace('_', ' ')}: ${amountsOf(before.order, currency)}.`;
+      const question = `Void the authorization of order ${name}? It is ${before.order.state.replace('_', ' ')}: ${amountsOf(before.order, currency)}.${currencyNote(values.currency, currency)}`;
       if (!(await confirm(io, question, values.yes))) {
         io.stderr.write('pg-checkout void: cancelled; nothing was sent\n');
         return EXIT.cancelled;

@@ -371,7 +371,7 @@ describe('an operator’s day without surprises (issue 24)', () => {
     const run = await cli(['capture', '--reference', reference, '--currency', 'EGP']);
     assert.equal(run.code, EXIT.usage);
     assert.doesNotMatch(run.stderr, /\.\.|\.:/);
-    assert.match(run.stderr, /refunded EGP 0\.00\. It needs confirmation, and stdin is not a terminal; run it again with --yes\n/);
+    assert.match(run.stderr, /refunded EGP 0\.00\. Amounts in EGP, from --currency: CHECK_STATUS does not say the order's currency\. It needs confirmation, and stdin is not a terminal; run it again with --yes\n/);
   });
 
   it('says which currency the confirmation assumes and where it came from', async () => {
