@@ -394,4 +394,21 @@ describe('an operator’s day without surprises (issue 24)', () => {
     const run = await cli(['batch', '--help'], { env: { PATH: process.env['PATH'] ?? '' } });
     assert.match(run.stdout, /amounts are in minor units/);
   });
+
+  it('shows in the confirmation of batch process the money of the file’s lines, per currency and command (minor units, said so)', async () => {
+    const held = nextReference('cli-bm');
+    await authorize(client, held, 9_000);
+    const file = join(workdir, 'money.csv');
+    writeFileSync(file, buildBatchFile([{ command: 'CAPTURE', merchant_reference: held, amount: '9000', currency: 'EGP' }]));
+    const uploaded = await cli(['batch', 'upload', file]);
+    assert.equal(uploaded.code, 0, uploaded.stderr);
+    assert.match(uploaded.stderr, /the file's amounts are minor units\):\n {2}CAPTURE in EGP: 1 line, EGP 90\.00 \(9000 minor units\)/);
+    sandbox.clock.advance(BATCH_VALIDATION_MS);
+    const handle = uploaded.stdout.trim();
+    const asked = await cli(['batch', 'process', handle, '--file', file]);
+    assert.equal(asked.code, EXIT.usage);
+    assert.match(asked.stderr, /Its lines \(the file's amounts are minor units\): CAPTURE in EGP: 1 line, EGP 90\.00 \(9000 minor units\)\. It needs confirmation/);
+    const unnamed = await cli(['batch', 'process', handle]);
+    assert.match(unnamed.stderr, /add --file FILE, the file uploaded/);
+  });
 });
