@@ -6,36 +6,106 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { validateBatchFile } from '../core/batch-file.ts';
+import { validateBatchFile, type BatchFileValidation, type ValidBatchLine } from '../core/batch-file.ts';
 import { isSuccess } from '../core/response.ts';
 import type { BatchStatus } from '../core/schemas/index.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { batchFileForWire, type BatchHandle, type BatchResults } from '../gateway/batch.ts';
-import { configFromEnv } from '../server/config.ts';
-import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, confirm, failed, languageOption, printJson } from './client-env.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
+import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, confirm, failed, languageOption, money, printJson } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { timeReference } from './dates.ts';
 import { CliError } from './input.ts';
-import { progressBar, type Progress } from './progress.ts';
+import { progressBar } from './progress.ts';
 
-const USAGE = `Usage:
+/** The three subcommands, as `batch` alone lists them. */
+const SUBCOMMANDS = `Usage:
   pg-checkout batch upload FILE [--reference R] [--wait] [--json]
   pg-checkout batch status REFERENCE:ID [--wait] [--json]
-  pg-checkout batch process REFERENCE:ID [--yes] [--no-wait] [--json]
+  pg-checkout batch process REFERENCE:ID [--file FILE] [--yes] [--no-wait] [--json]`;
+
+const USAGE = `${SUBCOMMANDS}
 
 The batch service: a CSV file of recurring PURCHASE lines and CAPTURE / REFUND / VOID_AUTHORIZATION
 of existing orders (a header row of the gateway's field names; see docs/back-office.md).
+The file's amounts are in minor units, as the gateway reads them: 1250 is EGP 12.50 (every other
+command takes major units, --amount 12.50). The file is the gateway's own format, sent as it is.
   upload    checks the file here first (every line's fields), uploads it and prints the batch as
             REFERENCE:ID, the handle the other two take; --wait waits for the gateway's validation
   status    the batch's state, its validation errors, and once processed one result per line
   process   asks to process a validated batch (it says what it will do and asks, unless --yes),
-            then waits for the per-line results with a progress bar (--no-wait: return at once)
-  --reference R       the batch_reference (default b-<date and time>)
+            then waits for the per-line results, showing the state and the time elapsed
+            (--no-wait: return at once); --file FILE, the file uploaded, adds to the question the
+            money of its lines per currency and command (the gateway gives no lines before processing)
+  --reference R       the batch_reference (default b-<time to the millisecond><random>)
   --poll-seconds N    wait between two readings of the results (default 2)
   --yes               do not ask (required when stdin is not a terminal)
 ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`;
+
+/** "amount: must be …", the field named once whether or not the message already names it. */
+function withField(field: string | undefined, message: string): string {
+  return !field || message.startsWith(`${field}: `) ? message : `${field}: ${message}`;
+}
+
+/** A batch file read and checked as it will be sent: its reference column under the wire's name (PG_GATEWAY_REFERENCE_FIELD). */
+async function checkedFile(io: Io, path: string, language: string | undefined): Promise<{ file: Uint8Array<ArrayBuffer>; checked: BatchFileValidation }> {
+  let file: Uint8Array<ArrayBuffer>;
+  try {
+    file = new Uint8Array(await readFile(path));
+  } catch {
+    throw new CliError(`${path} cannot be read`);
+  }
+  const config = backOfficeConfigFromEnv(io.env);
+  const field = config.gatewayReferenceField;
+  const checked = validateBatchFile(batchFileForWire(file, { gatewayReferenceField: field }), {
+    access_code: config.accessCode,
+    merchant_identifier: config.merchantIdentifier,
+    language: languageOption(language),
+    gatewayReferenceField: field,
+  });
+  return { file, checked };
+}
+
+/**
+ * The money of a batch's lines, per currency and command: "CAPTURE in EGP: 2 lines, EGP 90.00 (9000
+ * minor units)". A line without an amount (a void, or the rest of an order) is counted apart.
+ */
+export function batchTotals(lines: readonly ValidBatchLine[]): string[] {
+  const totals = new Map<string, { currency: string; command: string; lines: number; amount: number; rest: number }>();
+  for (const { request } of lines) {
+    const fields = request as { command: string; amount?: string | number; currency?: string };
+    const currency = fields.currency ?? '';
+    const key = `${currency} ${fields.command}`;
+    const total = totals.get(key) ?? { currency, command: fields.command, lines: 0, amount: 0, rest: 0 };
+    total.lines += 1;
+    if (fields.amount === undefined || fields.amount === '') total.rest += 1;
+    else total.amount += Number(fields.amount);
+    totals.set(key, total);
+  }
+  return [...totals.values()]
+    .sort((a, b) => a.currency.localeCompare(b.currency) || a.command.localeCompare(b.command))
+    .map(({ currency, command, lines: count, amount, rest }) => {
+      const counted = `${count} line${count === 1 ? '' : 's'}`;
+      const sum = count > rest && currency ? `, ${money(amount, currency)} (${amount} minor units)` : '';
+      const without = rest === 0 ? '' : command === 'VOID_AUTHORIZATION' ? ' (each the authorization it holds)' : ` (${rest} without an amount: the rest of the order)`;
+      return `${command}${currency ? ` in ${currency}` : ''}: ${counted}${sum}${without}`;
+    });
+}
+
+/**
+ * The money a batch moves, for the question of `batch process`. The gateway gives no lines before
+ * processing, so it is read from the file uploaded (`--file`), checked to hold as many lines.
+ */
+async function moneyOfBatch(io: Io, path: string | undefined, language: string | undefined, count: string | number): Promise<string> {
+  if (path === undefined) return ' (Its amounts are not known here: add --file FILE, the file uploaded, to see them.)';
+  const { checked } = await checkedFile(io, path, language);
+  if (checked.errors.length > 0 || String(checked.transactionsCount) !== String(count)) {
+    throw new CliError(`--file ${path} is not the file of this batch (${checked.transactionsCount} lines, the batch ${count}${checked.errors.length > 0 ? ', and errors' : ''}); nothing was sent`);
+  }
+  return ` Its lines (the file's amounts are minor units): ${batchTotals(checked.lines).join('; ')}.`;
+}
 
 /** `REFERENCE:ID` → the handle. */
 function handleOf(text: string | undefined): BatchHandle {
@@ -44,18 +114,21 @@ function handleOf(text: string | undefined): BatchHandle {
   return { batch_reference: match[1] ?? '', batch_id: match[2] ?? '' };
 }
 
-const STEPS: readonly (BatchStatus | undefined)[] = ['UNDER_VALIDATION', 'VALIDATED', 'PROCESSING', 'PROCESSED'];
-
-function showProgress(bar: Progress, status: BatchStatus | undefined, reading: number): void {
-  const step = Math.max(0, STEPS.indexOf(status));
-  bar.update((step + 1) / STEPS.length, `${(status ?? 'unknown').toLowerCase().replace(/_/g, ' ')} (reading ${reading})`);
+/**
+ * What the bar says while the gateway validates or processes: the state and the time elapsed, with
+ * no percentage, because GET_BATCH_RESULTS tells no progress within a state ("processing… 42 s").
+ */
+export function batchProgressText(status: BatchStatus | undefined, elapsedMs: number): string {
+  const state = (status ?? 'unknown').toLowerCase().replace(/_/g, ' ');
+  const working = status === 'UNDER_VALIDATION' || status === 'PROCESSING';
+  return `${state}${working ? '…' : ''} ${Math.floor(elapsedMs / 1000)} s`;
 }
 
 function printResults(io: Io, handle: BatchHandle, results: BatchResults): void {
   io.stdout.write(`Batch ${handle.batch_reference}:${handle.batch_id}: ${(results.batch_status ?? 'unknown').toLowerCase().replace(/_/g, ' ')}`);
   const count = results.answer?.transactions_count;
   io.stdout.write(count === undefined ? '\n' : `, ${count} line${String(count) === '1' ? '' : 's'}\n`);
-  for (const error of results.answer?.errors ?? []) io.stdout.write(`  line ${error.line_number}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+  for (const error of results.answer?.errors ?? []) io.stdout.write(`  line ${error.line_number} ${withField(error.field, error.message)}\n`);
   const rows = results.rows ?? [];
   for (const row of rows) {
     io.stdout.write(`  line ${row.Line_Number}  ${row.merchant_reference ?? ''}  ${row.response_code} ${row.response_message}\n`);
@@ -68,8 +141,9 @@ function printResults(io: Io, handle: BatchHandle, results: BatchResults): void 
 
 async function waitFor(io: Io, client: GatewayClient, handle: BatchHandle, until: 'validated' | 'processed', pollSeconds: number): Promise<BatchResults> {
   const bar = progressBar(io, 'batch');
+  const started = Date.now();
   try {
-    return await client.waitForBatch({ ...handle, until, intervalMs: pollSeconds * 1000, onProgress: (status, reading) => showProgress(bar, status, reading) });
+    return await client.waitForBatch({ ...handle, until, intervalMs: pollSeconds * 1000, onProgress: (status) => bar.update(undefined, batchProgressText(status, Date.now() - started)) });
   } finally {
     bar.done();
   }
@@ -80,6 +154,11 @@ export const batchCommand: CliCommand = {
   usage: USAGE,
   async run(args, io) {
     const [sub, ...rest] = args;
+    if (sub !== 'upload' && sub !== 'status' && sub !== 'process') {
+      const said = sub === undefined ? 'no batch command given' : `unknown batch command "${sub}"`;
+      io.stderr.write(`pg-checkout batch: ${said}; it is one of upload, status, process\n\n${SUBCOMMANDS}\n`);
+      return EXIT.usage;
+    }
     const { values, positionals } = parseArgs({
       args: rest,
       options: {
@@ -89,6 +168,7 @@ export const batchCommand: CliCommand = {
         'no-wait': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         'poll-seconds': { type: 'string', default: '2' },
+        file: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -99,28 +179,13 @@ export const batchCommand: CliCommand = {
 
     if (sub === 'upload') {
       const path = positionals[0] ?? '';
-      let file: Uint8Array<ArrayBuffer>;
-      try {
-        file = new Uint8Array(await readFile(path));
-      } catch {
-        throw new CliError(`${path} cannot be read`);
-      }
-      const language = languageOption(values.language);
-      const config = configFromEnv(io.env);
-      // Checked as it will be sent: its reference column under the wire's name (PG_GATEWAY_REFERENCE_FIELD).
-      const field = config.gatewayReferenceField;
-      const checked = validateBatchFile(batchFileForWire(file, { gatewayReferenceField: field }), {
-        access_code: config.accessCode,
-        merchant_identifier: config.merchantIdentifier,
-        language,
-        gatewayReferenceField: field,
-      });
+      const { file, checked } = await checkedFile(io, path, values.language);
       if (checked.errors.length > 0) {
-        for (const error of checked.errors) io.stderr.write(`${path}:${error.line}${error.field ? ` ${error.field}` : ''}: ${error.message}\n`);
+        for (const error of checked.errors) io.stderr.write(`${path}:${error.line} ${withField(error.field, error.message)}\n`);
         throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);
       }
       const client = clientFromEnv(io, values);
-      const reference = values.reference ?? timeReference('b');
+      const reference = values.reference ?? timeReference('b', 'batch_reference');
       const uploaded = await client.uploadBatch({ batch_reference: reference, file, file_name: basename(path) });
       if (uploaded.outcome !== 'success' || uploaded.answer?.batch_id === undefined) {
         if (values.json) printJson(io, uploaded);
@@ -132,7 +197,7 @@ export const batchCommand: CliCommand = {
         printJson(io, { handle: `${reference}:${handle.batch_id}`, upload: uploaded, ...(validated ? { results: validated } : {}) });
       } else {
         io.stdout.write(`${reference}:${handle.batch_id}\n`);
-        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'}. Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
+        io.stderr.write(`Uploaded ${checked.transactionsCount} line${checked.transactionsCount === 1 ? '' : 's'} (the file's amounts are minor units):\n${batchTotals(checked.lines).map((line) => `  ${line}\n`).join('')}Next: pg-checkout batch status ${reference}:${handle.batch_id}\n`);
         if (validated) printResults(io, handle, validated);
       }
       return validated && validated.outcome !== 'success' ? exitCodeOf(validated.outcome) : EXIT.success;
@@ -152,7 +217,7 @@ export const batchCommand: CliCommand = {
       const before = await client.batchResults(handle);
       if (before.batch_status === 'VALIDATED') {
         const count = before.answer?.transactions_count ?? '?';
-        const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count} line(s) of charges and maintenance operations?`;
+        const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count} line(s) of charges and maintenance operations?${await moneyOfBatch(io, values.file, values.language, count)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write('pg-checkout batch process: cancelled; nothing was sent\n');
           return EXIT.cancelled;
@@ -170,6 +235,6 @@ export const batchCommand: CliCommand = {
       else printResults(io, handle, results);
       return results.batch_status === 'PROCESSED' ? EXIT.success : EXIT.pending;
     }
-    throw new CliError(`unknown batch command "${sub ?? ''}": upload, status or process`);
+    return EXIT.usage;
   },
 };

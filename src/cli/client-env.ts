@@ -1,6 +1,6 @@
 /**
- * What the back-office commands share: the client built from the same `PG_*` variables as `serve`
- * (`configFromEnv`), money read and shown in major units with its currency, the confirmation a
+ * What the back-office commands share: the client built from the same `PG_*` variables as `serve`,
+ * less `PG_CHECKOUT_URL` (`backOfficeConfigFromEnv`), money read and shown in major units with its currency, the confirmation a
  * money-moving command asks for, and printing a result for people or (`--json`) for scripts.
  */
 import { createInterface } from 'node:readline';
@@ -11,7 +11,7 @@ import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
 import type { GatewayResult } from '../gateway/results.ts';
 import { connectionOf } from '../gateway/settings.ts';
-import { configFromEnv } from '../server/config.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { createJsonLogger } from '../log/logger.ts';
 import { EXIT, exitCodeOf, type Io } from './command.ts';
 import { CliError } from './input.ts';
@@ -38,9 +38,9 @@ export function languageOption(value: string | undefined): Language {
 
 /** The client from `PG_*` (as `serve` reads them), logging to stderr with --verbose. */
 export function clientFromEnv(io: Io, options: { readonly language?: string | undefined; readonly verbose?: boolean }): GatewayClient {
-  let config: ReturnType<typeof configFromEnv>;
+  let config: ReturnType<typeof backOfficeConfigFromEnv>;
   try {
-    config = configFromEnv(io.env);
+    config = backOfficeConfigFromEnv(io.env);
   } catch (error) {
     throw new CliConfigError((error as Error).message);
   }
@@ -71,14 +71,41 @@ export function currencyOf(io: Io, given: string | undefined, required: string |
   return currency;
 }
 
+/**
+ * What a confirmation adds about its amounts: the currency they are shown in and where it came
+ * from. CHECK_STATUS answers no currency, so a wrong --currency would otherwise show the order's
+ * minor units as convincing amounts of another currency (the gateway refuses the operation itself, 00013).
+ */
+export function currencyNote(given: string | undefined, currency: string | undefined): string {
+  if (currency === undefined) return '';
+  const origin = given !== undefined ? '--currency' : 'PG_CURRENCY';
+  return ` Amounts in ${currency}, from ${origin}: CHECK_STATUS does not say the order's currency.`;
+}
+
+/** The CLI's own word for an amount that is negative or zero. */
+const POSITIVE_AMOUNT = 'must be a positive amount in major units, e.g. 12.50';
+
+/**
+ * `--amount -5` is taken by node's parser for an option and refused in its words ("argument is
+ * ambiguous"): the CLI's own message instead, before the arguments are parsed.
+ */
+export function refuseNegativeAmountArgument(args: readonly string[], option = '--amount'): void {
+  const index = args.indexOf(option);
+  if (index >= 0 && /^-[\d.]/.test(args[index + 1] ?? '')) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+}
+
 /** `--amount 12.50` in minor units of `currency`. */
 export function amountOf(text: string, currency: string, option = '--amount'): number {
+  if (text.trim().startsWith('-')) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+  let amount: number;
   try {
-    return toMinorUnits(text, currency, option);
+    amount = toMinorUnits(text, currency, option);
   } catch (error) {
     if (error instanceof AmountError) throw new CliError(amountErrorMessage(error, 'en'));
     throw error;
   }
+  if (amount <= 0) throw new CliError(`${option} ${POSITIVE_AMOUNT}`);
+  return amount;
 }
 
 /** Minor units for an operator: "EGP 1,234.50" (the code, never a symbol such as $), or "1250 (minor units)" without a currency. */
@@ -102,7 +129,7 @@ export function amountsOf(order: OrderStatus, currency: string | undefined): str
 export async function confirm(io: Io, question: string, yes: boolean): Promise<boolean> {
   if (yes) return true;
   if (!io.stdin.isTTY) {
-    throw new CliError(`${question.replace(/\?$/, '')}: needs confirmation, and stdin is not a terminal; run it again with --yes`);
+    throw new CliError(`${question} It needs confirmation, and stdin is not a terminal; run it again with --yes`);
   }
   const reader = createInterface({ input: io.stdin, output: io.stderr as NodeJS.WritableStream, terminal: false });
   try {

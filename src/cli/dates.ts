@@ -1,5 +1,6 @@
 /** Dates as an operator types them: a day (2026-03-10, taken in UTC) or the gateway's ISO 8601 with an offset. */
-import { field } from '../core/schemas/index.ts';
+import { randomBytes } from 'node:crypto';
+import { field, FIELD_RULES } from '../core/schemas/index.ts';
 import { CliError } from './input.ts';
 
 /** `2026-03-10` → its first (`start`) or last (`end`) second in UTC; a full date-time with offset as it is. */
@@ -11,7 +12,20 @@ export function dateOption(value: string, edge: 'start' | 'end', option: string)
   return day;
 }
 
-/** A reference made of the time, for a report or a batch the operator did not name: `rep-20260310T090000`. */
-export function timeReference(prefix: string, now: Date = new Date()): string {
-  return `${prefix}-${now.toISOString().replace(/[-:]/g, '').slice(0, 15)}`;
+/** Characters of the random tail: ASCII letters and digits pass every reference field's class. */
+const TAIL_CHARACTERS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * A reference for a report or a batch the operator did not name: the time to the millisecond and
+ * a random tail, `rep-260310090000123k7q2xa`, so that two runs in the same second (or the same
+ * millisecond, from two terminals) do not collide on the gateway's 00005. It fills the field's
+ * length (a batch_reference holds 20 characters) and uses only characters every reference allows.
+ */
+export function timeReference(prefix: string, fieldName: 'merchant_reference' | 'batch_reference', now: Date = new Date()): string {
+  const time = now.toISOString().replace(/\D/g, '').slice(2, 17);
+  const head = `${prefix}-${time}`;
+  const tailLength = Math.max(0, Math.min(6, (FIELD_RULES[fieldName].maxLength ?? 40) - head.length));
+  const bytes = randomBytes(tailLength);
+  const tail = Array.from(bytes, (byte) => TAIL_CHARACTERS[byte % TAIL_CHARACTERS.length]).join('');
+  return `${head}${tail}`;
 }

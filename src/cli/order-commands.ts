@@ -4,9 +4,9 @@
  * commands say what they will do and ask before doing it, unless `--yes`.
  */
 import { parseArgs } from 'node:util';
-import { capturableAmount, refundableAmount, type OrderStatus } from '../core/order-status.ts';
+import { capturableAmount, refundableAmount, type OrderState, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
-import type { GatewayResult } from '../gateway/results.ts';
+import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
 import {
   amountOf,
   amountsOf,
@@ -14,10 +14,12 @@ import {
   COMMON_OPTIONS,
   COMMON_USAGE,
   confirm,
+  currencyNote,
   currencyOf,
   failed,
   money,
   printJson,
+  refuseNegativeAmountArgument,
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
@@ -31,6 +33,12 @@ const ORDER_OPTIONS = {
   'fort-id': { type: 'string' },
   currency: { type: 'string' },
 } as const;
+
+/** What an operator reads when CHECK_STATUS holds nothing under the reference. */
+const NO_ORDER = 'no order with this reference at the gateway';
+
+/** States from which no VOID_AUTHORIZATION can succeed: refused before the question, nothing sent. */
+const NOT_VOIDABLE: ReadonlySet<OrderState> = new Set(['voided', 'captured', 'partially_refunded', 'refunded', 'failed', 'not_found']);
 
 /** How --svc-id reads in every command's usage. */
 const GATEWAY_ID_USAGE = `  --svc-id ID       the gateway's id of the order (also --fort-id ID); sent under the wire name
@@ -81,6 +89,10 @@ ${EXIT_CODES_HELP}`,
     const client = clientFromEnv(io, values);
     const status = await client.checkStatus({ ...query, ...(values['third-party'] ? { return_third_party_response_codes: true } : {}) });
     if (values.json) printJson(io, status);
+    if (status.order?.state === 'not_found') {
+      if (!values.json) io.stderr.write(`pg-checkout status: ${NO_ORDER}${status.response_code ? ` (${status.response_code})` : ''}\n`);
+      return EXIT.refused;
+    }
     if (status.outcome !== 'success' || !status.order) return values.json ? exitCodeOf(status.outcome) : failed(io, 'status', status);
     if (!values.json) {
       io.stdout.write(orderLines(status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
@@ -150,6 +162,7 @@ ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`,
     async run(args, io) {
+      refuseNegativeAmountArgument(args);
       const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
       const query = referenceOf(values);
       const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;
@@ -162,7 +175,7 @@ ${EXIT_CODES_HELP}`,
       // What cannot be done is refused by the client without a question: nothing would be sent.
       if (order && planned > 0 && planned <= allowed) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
-        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.`;
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
           return EXIT.cancelled;
@@ -198,8 +211,16 @@ ${EXIT_CODES_HELP}`,
     const currency = currencyOf(io, values.currency, undefined);
     const client = clientFromEnv(io, values);
     const before = await client.checkStatus(query);
-    if (before.order && before.order.state !== 'not_found') {
-      const question = `Void the authorization of order ${query.merchant_reference ?? query.svc_id}? It is ${before.order.state.replace('_', ' ')}: ${amountsOf(before.order, currency)}.`;
+    const name = query.merchant_reference ?? query.svc_id;
+    // What the gateway would refuse (09001, or nothing to void) is refused here, before the question.
+    if (before.order && NOT_VOIDABLE.has(before.order.state)) {
+      const refused = refusedByClient<never>('nothing_to_void', client.language, { state: before.order.state }, before.order);
+      if (values.json) printJson(io, refused);
+      else io.stderr.write(`pg-checkout void: order ${name}: ${refused.response_message} Nothing was sent.\n  order: ${amountsOf(before.order, currency)}\n`);
+      return EXIT.refused;
+    }
+    if (before.order) {
+      const question = `Void the authorization of order ${name}? It is ${before.order.state.replace('_', ' ')}: ${amountsOf(before.order, currency)}.${currencyNote(values.currency, currency)}`;
       if (!(await confirm(io, question, values.yes))) {
         io.stderr.write('pg-checkout void: cancelled; nothing was sent\n');
         return EXIT.cancelled;

@@ -1,6 +1,7 @@
 /**
  * A progress bar on stderr, drawn only when stderr is a terminal (never into a log or a pipe, and
- * never on stdout, which carries results). `fraction` undefined draws an empty bar with the text.
+ * never on stdout, which carries results). `fraction` undefined (no measure of progress) draws the
+ * text alone, never an empty or guessed bar.
  */
 import type { Io } from './command.ts';
 
@@ -18,9 +19,15 @@ export function progressBar(io: Io, label: string): Progress {
   let drawn = false;
   return {
     update(fraction, text) {
-      const share = fraction === undefined ? 0 : Math.max(0, Math.min(1, fraction));
+      if (fraction === undefined) {
+        // Nothing measured: the text alone, never an empty bar that reads as 0 %.
+        stream.write(`\r\x1b[2K${label}: ${text}`);
+        drawn = true;
+        return;
+      }
+      const share = Math.max(0, Math.min(1, fraction));
       const filled = Math.round(share * width);
-      const percent = fraction === undefined ? '   ' : `${String(Math.round(share * 100)).padStart(3)}%`;
+      const percent = `${String(Math.round(share * 100)).padStart(3)}%`;
       stream.write(`\r\x1b[2K${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent} ${text}`);
       drawn = true;
     },

@@ -1,6 +1,6 @@
 /** `pg-checkout tokens` and `exchange`: read-only questions to the gateway. */
 import { parseArgs } from 'node:util';
-import { amountOf, clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, currencyOf, failed, money, printJson } from './client-env.ts';
+import { amountOf, clientFromEnv, refuseNegativeAmountArgument, COMMON_OPTIONS, COMMON_USAGE, currencyOf, failed, money, printJson } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand } from './command.ts';
 import { dateOption } from './dates.ts';
 import { CliError } from './input.ts';
@@ -58,6 +58,7 @@ ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`,
   async run(args, io) {
+    refuseNegativeAmountArgument(args);
     const { values } = parseArgs({
       args,
       options: { ...COMMON_OPTIONS, amount: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } },

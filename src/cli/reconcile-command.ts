@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { createJsonLogger, silentLogger } from '../log/logger.ts';
-import { configFromEnv } from '../server/config.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { createReconciler } from '../server/reconciler.ts';
 import { createResultWebhook } from '../server/result-webhook.ts';
 import { recordAndReport } from '../server/results.ts';
@@ -56,9 +56,9 @@ export const reconcileCommand: CliCommand = {
         else io.stdout.write(watches.length === 0 ? 'no payment is being watched\n' : `${watches.map(describeWatch).join('\n')}\n`);
         return EXIT.success;
       }
-      let config: ReturnType<typeof configFromEnv>;
+      let config: ReturnType<typeof backOfficeConfigFromEnv>;
       try {
-        config = configFromEnv(io.env);
+        config = backOfficeConfigFromEnv(io.env);
       } catch (error) {
         throw new CliConfigError((error as Error).message);
       }

@@ -3,7 +3,7 @@
  * or XML. With `--out` the file is written as it arrives (a progress bar on a terminal), kept only
  * once it verified against the gateway's signed headers; without, it goes to stdout.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { REPORT_COLUMNS, type ReportColumn } from '../core/schemas/index.ts';
@@ -41,8 +41,8 @@ Generates a report of the operations from --from to --to (GENERATE_REPORT) and d
 (DOWNLOAD_REPORT), checking the file against the gateway's signed digest before keeping it.
   --from D, --to D  a date (2026-03-10, the whole day in UTC) or ISO 8601 with an offset
   --format F        csv (default), json or xml
-  --out FILE        write the file there (it must not exist); without it, the file goes to stdout
-  --reference R     the report's merchant_reference (default rep-<date and time>)
+  --out FILE        write the file there (refused, before anything is asked, if it exists); without it, stdout
+  --reference R     the report's merchant_reference (default rep-<time to the millisecond><random>)
   --columns a,b     the columns, in order (default the gateway's): ${REPORT_COLUMNS.slice(0, 6).join(', ')}, …
 ${COMMON_USAGE}
 
@@ -67,7 +67,11 @@ ${EXIT_CODES_HELP}`,
     const columns = values.columns?.split(',').map((name) => name.trim());
     const unknown = columns?.find((name) => !(REPORT_COLUMNS as readonly string[]).includes(name));
     if (unknown !== undefined) throw new CliError(`--columns: "${unknown}" is not a report column (${REPORT_COLUMNS.join(', ')})`);
-    const reference = values.reference ?? timeReference('rep');
+    // Checked before anything is asked of the gateway: a refused --out must not cost a report reference.
+    if (values.out !== undefined && existsSync(values.out)) {
+      throw new CliError(`--out: ${values.out} exists already; the report is never written over a file (remove it or name another)`);
+    }
+    const reference = values.reference ?? timeReference('rep', 'merchant_reference');
     const client = clientFromEnv(io, values);
 
     const generated = await client.generateReport({

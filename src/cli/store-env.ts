@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
 import type { GatewayResult } from '../gateway/results.ts';
-import { configFromEnv } from '../server/config.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { moneyCallWatch } from '../server/watches.ts';
 import { openStore, storeLocationFromEnv } from '../store/open.ts';
 import { StoreOpenError, type Store } from '../store/store.ts';
@@ -51,7 +51,7 @@ export async function watchUnknownOutcome(
   }
   let interval = 60;
   try {
-    interval = configFromEnv(io.env).reconcileIntervalSeconds;
+    interval = backOfficeConfigFromEnv(io.env).reconcileIntervalSeconds;
   } catch {
     // The client was built from the same variables; a default schedule is fine here.
   }

@@ -5,17 +5,20 @@
  */
 import { formatMoney } from '../core/amounts.ts';
 import { formatCount, type Language } from '../core/language.ts';
+import type { OrderState } from '../core/order-status.ts';
 
 /** A refusal of the client's own, before anything is sent: a stable code for scripts. */
 export type ClientCode =
   /** CHECK_STATUS knows no order under this reference. */
   | 'order_not_found'
-  /** Nothing is left to capture: not authorized, voided, or captured in full. */
+  /** Nothing is left to capture: not authorized, voided, refunded, or captured in full (the message names which). */
   | 'nothing_to_capture'
   /** The capture asks for more than the authorized amount less what was captured. */
   | 'amount_exceeds_capturable'
-  /** Nothing is left to refund: not captured, or refunded in full. */
+  /** Nothing is left to refund: not captured, or refunded in full (the message names which). */
   | 'nothing_to_refund'
+  /** Nothing to void: the order is voided already, captured (refund it), failed, or not found (the message names which). */
+  | 'nothing_to_void'
   /** The refund asks for more than the captured amount less what was refunded. */
   | 'amount_exceeds_refundable'
   /** A new charge or bill names a reference the gateway holds with a payment (or one under way). */
@@ -32,6 +35,8 @@ export interface MessageDetail {
   readonly currency?: string;
   /** The operation, for `unsettled`: capture, refund, void, purchase … */
   readonly operation?: string;
+  /** The order's state as CHECK_STATUS read it, for `nothing_to_capture` / `nothing_to_refund`. */
+  readonly state?: OrderState;
 }
 
 function money(amount: number | undefined, currency: string | undefined, language: Language): string {
@@ -44,14 +49,72 @@ function money(amount: number | undefined, currency: string | undefined, languag
   }
 }
 
+/** Why nothing is left to capture, by the order's state: its actual state, never a list of guesses. */
+function whyNoCapture(state: OrderState | undefined, language: Language): string {
+  const en: Partial<Record<OrderState, string>> = {
+    refunded: 'it was refunded',
+    partially_refunded: 'it was refunded in part, and a refunded order takes no further capture',
+    voided: 'it was voided',
+    captured: 'it is captured in full',
+  };
+  const ar: Partial<Record<OrderState, string>> = {
+    refunded: 'تم استرداده',
+    partially_refunded: 'تم استرداد جزء منه، ولا يقبل الطلب المسترد أي تحصيل آخر',
+    voided: 'تم إلغاؤه',
+    captured: 'تم تحصيله بالكامل',
+  };
+  const known = (language === 'ar' ? ar : en)[state ?? 'unknown'];
+  if (known !== undefined) return known;
+  return language === 'ar' ? 'غير مصرح به' : `it is not authorized${state === undefined || state === 'unknown' ? '' : ` (${state.replace('_', ' ')})`}`;
+}
+
+/** Why nothing is left to refund, by the order's state. */
+function whyNoRefund(state: OrderState | undefined, language: Language): string {
+  const en: Partial<Record<OrderState, string>> = {
+    refunded: 'it is refunded in full',
+    voided: 'it was voided, so nothing was captured',
+    authorized: 'it is authorized but nothing is captured yet (void it, or capture first)',
+  };
+  const ar: Partial<Record<OrderState, string>> = {
+    refunded: 'تم استرداده بالكامل',
+    voided: 'تم إلغاؤه، فلم يُحصّل منه شيء',
+    authorized: 'مصرح به ولم يُحصّل منه شيء بعد',
+  };
+  const known = (language === 'ar' ? ar : en)[state ?? 'unknown'];
+  if (known !== undefined) return known;
+  return language === 'ar' ? 'لم يتم تحصيله' : `it is not captured${state === undefined || state === 'unknown' ? '' : ` (${state.replace('_', ' ')})`}`;
+}
+
+/** Why there is no authorization to void, by the order's state. */
+function whyNoVoid(state: OrderState | undefined, language: Language): string {
+  const en: Partial<Record<OrderState, string>> = {
+    voided: 'it was voided already',
+    captured: 'it is captured (a captured order is refunded, not voided)',
+    partially_refunded: 'it is captured and refunded in part (a captured order is refunded, not voided)',
+    refunded: 'it is captured and refunded',
+    failed: 'its last attempt failed, so nothing is held',
+    not_found: 'the gateway holds no order under this reference',
+  };
+  const ar: Partial<Record<OrderState, string>> = {
+    voided: 'تم إلغاؤه من قبل',
+    captured: 'تم تحصيله (يُسترد الطلب المحصّل ولا يُلغى)',
+    partially_refunded: 'تم تحصيله واسترداد جزء منه (يُسترد الطلب المحصّل ولا يُلغى)',
+    refunded: 'تم تحصيله واسترداده',
+    failed: 'فشلت آخر محاولة، فلا يوجد مبلغ محجوز',
+    not_found: 'لا يوجد لدى بوابة الدفع طلب بهذا المرجع',
+  };
+  return (language === 'ar' ? ar : en)[state ?? 'unknown'] ?? (language === 'ar' ? 'غير مصرح به' : 'it is not authorized');
+}
+
 type Catalog = Record<ClientCode | UnsettledCode, (detail: MessageDetail, language: Language) => string>;
 
 const en: Catalog = {
   order_not_found: () => 'The gateway holds no order under this reference.',
-  nothing_to_capture: () => 'Nothing is left to capture on this order (it is not authorized, was voided, or is captured in full).',
+  nothing_to_capture: ({ state }) => `Nothing is left to capture on this order: ${whyNoCapture(state, 'en')}.`,
   amount_exceeds_capturable: ({ amount, allowed, currency }) =>
     `The capture of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (authorized less captured).`,
-  nothing_to_refund: () => 'Nothing is left to refund on this order (it is not captured, or is refunded in full).',
+  nothing_to_refund: ({ state }) => `Nothing is left to refund on this order: ${whyNoRefund(state, 'en')}.`,
+  nothing_to_void: ({ state }) => `Nothing to void on this order: ${whyNoVoid(state, 'en')}.`,
   amount_exceeds_refundable: ({ amount, allowed, currency }) =>
     `The refund of ${money(amount, currency, 'en')} exceeds what the order allows: ${money(allowed, currency, 'en')} (captured less refunded).`,
   reference_in_use: () => 'The gateway already holds a payment (or one under way) under this reference; a new charge needs a new reference.',
@@ -63,10 +126,11 @@ const en: Catalog = {
 
 const ar: Catalog = {
   order_not_found: () => 'لا يوجد لدى بوابة الدفع طلب بهذا المرجع.',
-  nothing_to_capture: () => 'لا يتبقى ما يمكن تحصيله في هذا الطلب (غير مصرح به، أو تم إلغاؤه، أو تم تحصيله بالكامل).',
+  nothing_to_capture: ({ state }) => `لا يتبقى ما يمكن تحصيله في هذا الطلب: ${whyNoCapture(state, 'ar')}.`,
   amount_exceeds_capturable: ({ amount, allowed, currency }) =>
     `مبلغ التحصيل ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المصرح به مطروحًا منه ما تم تحصيله).`,
-  nothing_to_refund: () => 'لا يتبقى ما يمكن استرداده في هذا الطلب (لم يتم تحصيله، أو تم استرداده بالكامل).',
+  nothing_to_refund: ({ state }) => `لا يتبقى ما يمكن استرداده في هذا الطلب: ${whyNoRefund(state, 'ar')}.`,
+  nothing_to_void: ({ state }) => `لا يوجد ما يمكن إلغاؤه في هذا الطلب: ${whyNoVoid(state, 'ar')}.`,
   amount_exceeds_refundable: ({ amount, allowed, currency }) =>
     `مبلغ الاسترداد ${money(amount, currency, 'ar')} يتجاوز المسموح به لهذا الطلب: ${money(allowed, currency, 'ar')} (المبلغ المحصل مطروحًا منه ما تم استرداده).`,
   reference_in_use: () => 'لدى بوابة الدفع عملية دفع (أو عملية جارية) بهذا المرجع؛ تحتاج عملية الدفع الجديدة إلى مرجع جديد.',

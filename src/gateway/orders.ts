@@ -97,7 +97,7 @@ export function orderOperations(ctx: CallContext) {
     const { order } = before.read;
     const capture = command === 'CAPTURE';
     const allowed = capture ? capturableAmount(order) : refundableAmount(order);
-    const detail = { amount: input.amount, allowed, currency: input.currency };
+    const detail = { amount: input.amount, allowed, currency: input.currency, state: order.state };
     if (allowed === 0) return refusedByClient(capture ? 'nothing_to_capture' : 'nothing_to_refund', language, detail, order);
     const amount = input.amount ?? allowed;
     if (amount > allowed) {

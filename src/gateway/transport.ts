@@ -124,9 +124,14 @@ export function failureOf(error: unknown): FailureKind {
   if (error instanceof GatewayUnavailableError) return error.kind;
   if (!(error instanceof Error)) return 'connection';
   if (error.name === 'TimeoutError' || error.name === 'AbortError') return 'timeout';
-  const cause = (error as { cause?: { code?: unknown; name?: unknown } }).cause;
+  const cause = (error as { cause?: { code?: unknown; name?: unknown; message?: unknown; errors?: unknown } }).cause;
   if (cause?.name === 'TimeoutError') return 'timeout';
   if (typeof cause?.code === 'string' && NOT_SENT_CODES.has(cause.code)) return 'not_sent';
+  // A host with several addresses (localhost: ::1 and 127.0.0.1) is refused once per address, as one AggregateError.
+  const attempts = Array.isArray(cause?.errors) ? (cause.errors as { code?: unknown }[]) : [];
+  if (attempts.length > 0 && attempts.every((attempt) => typeof attempt.code === 'string' && NOT_SENT_CODES.has(attempt.code))) return 'not_sent';
+  // fetch refuses a port it never connects to (1, 9, 25, …) before sending anything.
+  if (cause?.message === 'bad port') return 'not_sent';
   return 'connection';
 }
 

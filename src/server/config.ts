@@ -503,6 +503,22 @@ export type EnvVariable = keyof typeof ENV_VARIABLES;
  * or malformed variable. Values are never quoted in the message.
  */
 export function configFromEnv(env: Readonly<Record<string, string | undefined>>): EnvConfig {
+  return readEnvConfig(env, { checkoutUrlRequired: true });
+}
+
+/** What the back-office commands read: the same variables, less `PG_CHECKOUT_URL` (the hosted page's host, which only `serve` uses). */
+export type BackOfficeEnvConfig = Omit<EnvConfig, 'checkoutUrl'>;
+
+/**
+ * The `PG_*` variables as the back-office CLI reads them: `configFromEnv`'s rules, except that
+ * `PG_CHECKOUT_URL` is not required (still checked when set).
+ */
+export function backOfficeConfigFromEnv(env: Readonly<Record<string, string | undefined>>): BackOfficeEnvConfig {
+  const { checkoutUrl: _unused, ...config } = readEnvConfig(env, { checkoutUrlRequired: false });
+  return config;
+}
+
+function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { checkoutUrlRequired }: { checkoutUrlRequired: boolean }): EnvConfig {
   const problems: ConfigProblem[] = [];
   const read = (name: EnvVariable): string | undefined => {
     const value = env[name]?.trim();
@@ -555,7 +571,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     if (value === '') problems.push({ name, message: `is not set (${ENV_VARIABLES[name]})` });
   }
   const gatewayBaseUrl = required('PG_GATEWAY_BASE_URL', serviceUrl(false));
-  const checkoutUrl = required('PG_CHECKOUT_URL', serviceUrl(false));
+  const checkoutUrl = checkoutUrlRequired ? required('PG_CHECKOUT_URL', serviceUrl(false)) : (optional('PG_CHECKOUT_URL', serviceUrl(false)) ?? '');
   const root = required('PG_API_ROOT', (value) => apiRoot(value.replace(/^\/+|\/+$/g, '')));
   const origins = (read('PG_ALLOWED_ORIGINS') ?? '')
     .split(',')

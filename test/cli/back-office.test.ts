@@ -144,7 +144,7 @@ describe('pg-checkout capture, refund and void', () => {
     assert.deepEqual([result.outcome, result.source, result.reason, result.order.authorized_amount], ['refused', 'client', 'amount_exceeds_capturable', 10_000]);
   });
 
-  it('refunds part with --json (exit 0), then voids an authorization and is refused voiding a captured order', async () => {
+  it('refunds part with --json (exit 0), then voids an authorization, and refuses to void a captured order without sending it', async () => {
     const paid = nextReference('cli-refund');
     await authorize(client, paid, 50_000, 'PURCHASE');
     const refund = await cli(['refund', '--reference', paid, '--amount', '125.00', '--currency', 'EGP', '--yes', '--json']);
@@ -158,7 +158,7 @@ describe('pg-checkout capture, refund and void', () => {
     assert.match(voided.stdout, /^Voided: 08000/);
     const refused = await cli(['void', '--reference', paid, '--yes']);
     assert.equal(refused.code, EXIT.refused);
-    assert.match(refused.stderr, /refused 09001/);
+    assert.match(refused.stderr, /Nothing to void on this order: it is captured and refunded in part \(a captured order is refunded, not voided\)\. Nothing was sent\./);
   });
 
   it('says clearly that a currency is needed for a capture (exit 2), and reads PG_CURRENCY', async () => {
@@ -214,6 +214,8 @@ describe('exit codes of the configuration and the gateway', () => {
     await closed.close();
     const run = await cli(['capture', '--reference', 'x', '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: closed.origin }) });
     assert.equal(run.code, EXIT.unreachable);
+    assert.match(run.stderr, /the gateway could not be reached \(connection refused or unknown host\); nothing was sent/);
+    assert.doesNotMatch(run.stderr, /connection broke/);
     assert.match(run.stderr, /nothing was changed at the gateway/);
   });
 
@@ -290,5 +292,123 @@ describe('pg-checkout batch', () => {
     assert.equal(run.code, EXIT.usage);
     assert.match(run.stderr, /bad\.csv:2 merchant_reference: /);
     assert.match(run.stderr, /nothing was uploaded/);
+  });
+});
+
+describe('an operator’s day without surprises (issue 24)', () => {
+  it('refuses report --out naming a file that exists, before asking the gateway anything (exit 2), and leaves the file as it was', async () => {
+    const out = join(workdir, 'kept.csv');
+    writeFileSync(out, 'yesterday\n');
+    const reference = nextReference('cli-keep');
+    const run = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--out', out, '--reference', reference]);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, new RegExp(`--out: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} exists already`));
+    assert.equal(readFileSync(out, 'utf8'), 'yesterday\n');
+    // The reference is still free: no GENERATE_REPORT was sent with it.
+    const again = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--out', join(workdir, 'fresh.csv'), '--reference', reference]);
+    assert.equal(again.code, 0, again.stderr);
+  });
+
+  it('runs two reports at once without naming them, both generated (no 00005)', async () => {
+    const runs = await Promise.all([0, 1].map(() => cli(['report', '--from', '2026-03-10', '--to', '2026-03-10', '--format', 'json'])));
+    for (const run of runs) assert.equal(run.code, 0, run.stderr);
+  });
+
+  it('names the refunded state when a capture is refused after a partial refund', async () => {
+    const reference = nextReference('cli-after-refund');
+    await authorize(client, reference, 10_000, 'PURCHASE');
+    assert.equal((await cli(['refund', '--reference', reference, '--amount', '10.00', '--currency', 'EGP', '--yes'])).code, 0);
+    const run = await cli(['capture', '--reference', reference, '--currency', 'EGP', '--yes']);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /Nothing is left to capture on this order: it was refunded/);
+  });
+
+  it('refuses to void a voided order before asking, naming its state (exit 5)', async () => {
+    const reference = nextReference('cli-void-twice');
+    await authorize(client, reference, 10_000);
+    assert.equal((await cli(['void', '--reference', reference, '--yes'])).code, 0);
+    const run = await cli(['void', '--reference', reference]);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /Nothing to void on this order: it was voided already\. Nothing was sent\./);
+    assert.doesNotMatch(run.stderr, /needs confirmation/);
+  });
+
+  it('says an unknown order is unknown instead of showing zero amounts (exit 5)', async () => {
+    const run = await cli(['status', '--reference', nextReference('cli-nobody'), '--currency', 'EGP']);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /no order with this reference at the gateway/);
+    assert.doesNotMatch(run.stdout, /EGP 0\.00/);
+  });
+
+  it('lists the batch subcommands when none is given (exit 2)', async () => {
+    const run = await cli(['batch']);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, /batch upload FILE/);
+    assert.match(run.stderr, /batch status REFERENCE:ID/);
+    assert.match(run.stderr, /batch process REFERENCE:ID/);
+  });
+
+  it('gives its own message for a negative --amount', async () => {
+    for (const args of [['--amount', '-5'], ['--amount=-5']]) {
+      const run = await cli(['capture', '--reference', 'x', ...args, '--currency', 'EGP', '--yes']);
+      assert.equal(run.code, EXIT.usage);
+      assert.match(run.stderr, /--amount must be a positive amount in major units, e\.g\. 12\.50/);
+    }
+  });
+
+  it('names a field once in a batch file’s errors', async () => {
+    const file = join(workdir, 'negative.csv');
+    writeFileSync(file, 'command,merchant_reference,amount,currency\nCAPTURE,order-1,-5,EGP\n');
+    const run = await cli(['batch', 'upload', file]);
+    assert.equal(run.code, EXIT.usage);
+    assert.match(run.stderr, /negative\.csv:2 amount: may contain only digits/);
+    assert.doesNotMatch(run.stderr, /amount: amount:/);
+  });
+
+  it('refuses without a terminal in a sentence that reads', async () => {
+    const reference = nextReference('cli-sentence');
+    await authorize(client, reference, 1_000);
+    const run = await cli(['capture', '--reference', reference, '--currency', 'EGP']);
+    assert.equal(run.code, EXIT.usage);
+    assert.doesNotMatch(run.stderr, /\.\.|\.:/);
+    assert.match(run.stderr, /refunded EGP 0\.00\. Amounts in EGP, from --currency: CHECK_STATUS does not say the order's currency\. It needs confirmation, and stdin is not a terminal; run it again with --yes\n/);
+  });
+
+  it('says which currency the confirmation assumes and where it came from', async () => {
+    const reference = nextReference('cli-which-currency');
+    await authorize(client, reference, 2_000);
+    const given = await cli(['capture', '--reference', reference, '--currency', 'KWD']);
+    assert.match(given.stderr, /in KWD, from --currency: CHECK_STATUS does not say the order's currency/);
+    const fromEnv = await cli(['capture', '--reference', reference], { env: envFor(M, { PG_CURRENCY: 'EGP' }) });
+    assert.match(fromEnv.stderr, /in EGP, from PG_CURRENCY/);
+  });
+
+  it('runs the back-office commands without PG_CHECKOUT_URL, which only serve uses', async () => {
+    const reference = nextReference('cli-no-checkout-url');
+    await authorize(client, reference, 1_000);
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP'], { env: envFor(M, { PG_CHECKOUT_URL: undefined }) });
+    assert.equal(run.code, 0, run.stderr);
+  });
+
+  it('says in batch --help that the file takes minor units', async () => {
+    const run = await cli(['batch', '--help'], { env: { PATH: process.env['PATH'] ?? '' } });
+    assert.match(run.stdout, /amounts are in minor units/);
+  });
+
+  it('shows in the confirmation of batch process the money of the file’s lines, per currency and command (minor units, said so)', async () => {
+    const held = nextReference('cli-bm');
+    await authorize(client, held, 9_000);
+    const file = join(workdir, 'money.csv');
+    writeFileSync(file, buildBatchFile([{ command: 'CAPTURE', merchant_reference: held, amount: '9000', currency: 'EGP' }]));
+    const uploaded = await cli(['batch', 'upload', file]);
+    assert.equal(uploaded.code, 0, uploaded.stderr);
+    assert.match(uploaded.stderr, /the file's amounts are minor units\):\n {2}CAPTURE in EGP: 1 line, EGP 90\.00 \(9000 minor units\)/);
+    sandbox.clock.advance(BATCH_VALIDATION_MS);
+    const handle = uploaded.stdout.trim();
+    const asked = await cli(['batch', 'process', handle, '--file', file]);
+    assert.equal(asked.code, EXIT.usage);
+    assert.match(asked.stderr, /Its lines \(the file's amounts are minor units\): CAPTURE in EGP: 1 line, EGP 90\.00 \(9000 minor units\)\. It needs confirmation/);
+    const unnamed = await cli(['batch', 'process', handle]);
+    assert.match(unnamed.stderr, /add --file FILE, the file uploaded/);
   });
 });
