@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import type { PgPaymentSubmitEvent, PgRequestErrorEvent } from '../../../src/components/shared/events.ts';
@@ -47,8 +47,13 @@ describe('<pg-checkout mode="redirect">', () => {
     await expect(el).to.be.accessible();
   });
 
+  /** The order's amount reaches the Pay button from the frame after the first (shared/paint.ts). */
+  const amountShown = (el: PgCheckout) =>
+    waitUntil(() => el.shadowRoot?.querySelector('button.Pay bdi') !== null, 'the amount on the Pay button', { interval: 5, timeout: 2000 });
+
   it('shows the order amount on the Pay button, the amount as a left-to-right island', async () => {
     const el = await checkout('en');
+    await amountShown(el);
     const pay = shadowQuery(el, 'button.Pay');
     expect(textOf(pay)).to.equal('Pay EGP 2,500.00');
     const island = shadowQuery(el, 'button.Pay bdi');
@@ -60,6 +65,7 @@ describe('<pg-checkout mode="redirect">', () => {
     const frame = shadowQuery(el, '.frame');
     expect(frame.getAttribute('dir')).to.equal('rtl');
     expect(frame.getAttribute('lang')).to.equal('ar');
+    await amountShown(el);
     expect(textOf(shadowQuery(el, 'button.Pay'))).to.match(/^ادفع /);
     expect(shadowQuery(el, 'button.Pay bdi').getAttribute('dir')).to.equal('ltr');
   });
