@@ -9,7 +9,7 @@ import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
 import type { GatewayResult } from '../gateway/results.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
-import { moneyCallWatch } from '../server/watches.ts';
+import { DEFAULT_WATCH_SETTINGS, moneyCallWatch } from '../server/watches.ts';
 import { openStore, storeLocationFromEnv } from '../store/open.ts';
 import { StoreOpenError, type Store } from '../store/store.ts';
 import { CliConfigError } from './client-env.ts';
@@ -63,7 +63,7 @@ export async function watchUnknownOutcome(
       { merchant_reference: reference, language, ...(result.order?.svc_id ? { svc_id: result.order.svc_id } : {}), ...(currency ? { currency } : {}) },
       before,
       Date.now(),
-      { intervalSeconds: interval, maxIntervalSeconds: 3600, authorizationHoldDays: 7 },
+      { ...DEFAULT_WATCH_SETTINGS, intervalSeconds: interval },
     );
     await store.watches.watch(watch, new Date());
     io.stderr.write('  watched: the reconciler reports the order’s new state to the shop once CHECK_STATUS shows it\n');

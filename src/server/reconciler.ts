@@ -31,7 +31,7 @@ import type { Logger } from '../log/logger.ts';
 import type { PaymentWatch, Store } from '../store/store.ts';
 import { backgroundLoop } from './background.ts';
 import type { OperationSpec } from '../gateway/call.ts';
-import { savedCardResult, tokenLookupOf } from './results.ts';
+import { savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
@@ -148,9 +148,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       counts.ended += 1;
       return true;
     }
-    let answer: GetTokensResponse;
+    let lookup: NonNullable<TokenLookup>;
     try {
-      ({ answer } = await gateway.call(GET_TOKENS, {
+      const { answer } = await gateway.call(GET_TOKENS, {
         language: watch.language,
         retry: false,
         params: {
@@ -160,20 +160,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           from_date: formatDateTimeWithOffset(Date.parse(watch.created_at) - DAY_MS),
           token_status: 'ACTIVE',
         },
-      }));
+      });
+      lookup = tokenLookupOf(answer, tokenName) ?? { unavailable: 'token_list_refused' };
     } catch (error) {
       // A verified answer of a shape the list's schema does not know: the list cannot be read.
       if (!(error instanceof GatewayUnavailableError && error.kind === 'answer_invalid')) return unanswered(watch, error, at);
-      const result = await savedCardResult(tokenization, tokenName, { unavailable: 'token_list_unreadable' }, watch.language);
-      await options.report(result);
-      counts.reported += 1;
-      await store.watches.end(reference, new Date(at), 'saved_unconfirmed');
-      counts.ended += 1;
-      return true;
+      lookup = { unavailable: 'token_list_unreadable' };
     }
     // Any verified answer settles it: the list names the token, does not, or cannot be had.
-    const lookup = tokenLookupOf(answer, tokenName);
-    if (!lookup) return true;
     const result = await savedCardResult(tokenization, tokenName, lookup, watch.language);
     await options.report(result);
     counts.reported += 1;
