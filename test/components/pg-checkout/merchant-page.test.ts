@@ -39,6 +39,8 @@ describe('<pg-checkout mode="merchant-page">', () => {
       <pg-checkout mode="merchant-page" endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference} language=${language}></pg-checkout>
     `);
     await settled(el);
+    // The order (its amount, whether the security code is optional) lands from the frame after the first.
+    await waitUntil(() => el.shadowRoot?.querySelector('button.Pay bdi') !== null, 'the order on the Pay button', { interval: 5, timeout: 2000 });
     return el;
   }
 
