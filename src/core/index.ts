@@ -9,6 +9,7 @@ export * from './signature.ts';
 export * from './wire-names.ts';
 export * from './response.ts';
 export * from './order-status.ts';
+export * from './payment-attempts.ts';
 export * from './partners.ts';
 export * from './schemas/index.ts';
 export * from './field-errors.ts';

@@ -37,6 +37,18 @@ export interface VerifiedResult extends PaymentResult {
    * return has the key of the result already reported. Upsert your records by it.
    */
   readonly idempotency_key: string;
+  /**
+   * The merchant_reference the gateway knows this payment by, when it is not the order's own: a new
+   * attempt after the customer closed a 3-D Secure check (`order-1001.pg2`). Capture, refund, void
+   * and ask CHECK_STATUS about this payment under it. `merchant_reference` is always the order's.
+   */
+  readonly payment_reference?: string;
+  /**
+   * Another attempt of the same order that the gateway also holds paid (its merchant_reference):
+   * the customer paid twice, typically by finishing a closed 3-D Secure check in another tab.
+   * The endpoint moves no money by itself: refund (or void) one of the two.
+   */
+  readonly duplicate_of?: string;
   /** Where the order stands at the gateway (core `OrderState`); `outcome` follows from it. */
   readonly order_state: OrderState;
   /** The CHECK_STATUS reading, with the authorized, captured and refunded amounts, when one confirmed the result. */

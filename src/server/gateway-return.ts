@@ -22,6 +22,7 @@ import { FRAMED_MESSAGE_TYPES, type EndpointErrorCode, type FramedResultMessage,
 import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
+import { orderReferenceOf } from '../core/payment-attempts.ts';
 import { classifyResponse } from '../core/response.ts';
 import {
   field,
@@ -55,6 +56,7 @@ import {
   resultOfAnswer,
   toPaymentResult,
   watchPayment,
+  withDuplicateCheck,
   withSavedCard,
 } from './results.ts';
 import { RESULT_PROOF_PARAMETER } from './result-proof.ts';
@@ -122,7 +124,7 @@ export async function handleGatewayReturn(
   const present = isFramedReturn(request) ? framedPresentation(runtime, language) : topLevelPresentation(runtime, language);
   // Unverified, so only used to send the customer back to the right order page, as failed.
   const claimed = field('merchant_reference').safeParse(wire['merchant_reference']);
-  const claimedReference = claimed.success ? claimed.data : undefined;
+  const claimedReference = claimed.success ? orderReferenceOf(claimed.data) : undefined;
 
   const verified = duplicated
     ? ({ valid: false, reason: 'mismatch' } as const)
@@ -150,7 +152,8 @@ export async function handleGatewayReturn(
     return answer[COMPLETION_FIELDS.command] === SAVE_CARD_COMPLETION ? saveCard(answer, flow) : completeMerchantPage(answer, flow);
   }
 
-  const order = await settings.resolveOrder(answer.merchant_reference, fromGateway(request));
+  // A new attempt's reference (`<order>.pg2`) belongs to the merchant's order of the first.
+  const order = await settings.resolveOrder(orderReferenceOf(answer.merchant_reference), fromGateway(request));
   return confirmAndDeliver(answer, order, 'return', flow);
 }
 
@@ -187,7 +190,7 @@ async function confirmAndDeliver(
   runtime.log.warn('result_unconfirmed', { merchant_reference: reference, source });
   // The payment may have happened: the reconciler asks until the gateway says.
   await watchPayment(runtime, unconfirmedWatch({ ...orderBasis(order, reference), language }, runtime.settings.now().getTime(), runtime.settings.watchSettings));
-  return flow.present.unconfirmed(reference);
+  return flow.present.unconfirmed(orderReferenceOf(reference));
 }
 
 /**
@@ -220,7 +223,7 @@ async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Pro
 async function completeMerchantPage(tokenization: HostedPageResponse, flow: ReturnFlow): Promise<Response> {
   const { request, context, language, runtime, present } = flow;
   const { settings, gateway, log } = runtime;
-  const order = await settings.resolveOrder(tokenization.merchant_reference, fromGateway(request));
+  const order = await settings.resolveOrder(orderReferenceOf(tokenization.merchant_reference), fromGateway(request));
   // A failed tokenization, or one for an unknown order, charges nothing: what the gateway says is reported.
   if (classifyResponse(tokenization) !== 'success' || !order) {
     return confirmAndDeliver(tokenization, order, 'merchant-page', flow);
@@ -230,6 +233,8 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
     return present.refused('invalid_request', order.merchant_reference);
   }
+  // The charge goes under the reference the card was taken with: a new attempt's own, when it is one.
+  const attempt = { ...order, merchant_reference: tokenization.merchant_reference };
   const chosenCommand = tokenization[COMPLETION_FIELDS.command];
   const command = chosenCommand === 'AUTHORIZATION' ? 'AUTHORIZATION' : 'PURCHASE';
   // The element's choice (signed when the form was: hosted checkout, HOSTED), else the plan the
@@ -242,7 +247,7 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   const installmentsMode = completionInstallments(elementPlan === undefined ? 'gateway-page' : 'merchant-page');
   const params = {
     command,
-    ...orderParams(settings, order, language),
+    ...orderParams(settings, attempt, language),
     customer_email: order.customer_email,
     customer_ip: clientAddress(request, context, settings.trustedProxyHops),
     // The customer is present and typed the card on the merchant page: an e-commerce transaction.
@@ -286,7 +291,7 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     if (isWebUrl(threeDsUrl)) {
       log.info('three_ds_redirect', { merchant_reference: order.merchant_reference, framed: present.framed });
       // Finished, failed or abandoned after the customer leaves: the reconciler asks.
-      await watchPayment(runtime, threeDsWatch({ ...order, language }, settings.now().getTime(), settings.watchSettings));
+      await watchPayment(runtime, threeDsWatch({ ...attempt, language }, settings.now().getTime(), settings.watchSettings));
       return present.threeDs(threeDsUrl, order.merchant_reference);
     }
     log.error('three_ds_url_invalid', { merchant_reference: order.merchant_reference });
@@ -317,7 +322,8 @@ function isWebUrl(value: string): boolean {
  * element would never hear of the outcome). A replay gets the answer of the result reported first.
  */
 async function deliverResult(result: VerifiedResult, flow: ReturnFlow): Promise<Response> {
-  const reported = await reportOnce(result, flow.request, flow.runtime, flow.language);
+  const checked = await withDuplicateCheck(result, flow.language, flow.runtime);
+  const reported = await reportOnce(checked, flow.request, flow.runtime, flow.language);
   if (reported.answered && !flow.present.framed) return reported.answered;
   return flow.present.result(reported.result);
 }

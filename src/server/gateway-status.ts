@@ -7,6 +7,7 @@
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
+import { attemptReference, isAbandonableCheck, MAX_PAYMENT_ATTEMPTS } from '../core/payment-attempts.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams } from './gateway-params.ts';
@@ -87,4 +88,40 @@ export async function assertOrderPayable(runtime: EndpointRuntime, order: Mercha
     runtime.log.info('order_in_progress', { merchant_reference: reference });
     throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
   }
+}
+
+/**
+ * The merchant_reference to sign a card payment form with (hosted page, merchant page, embedded
+ * page), after the same checks as `assertOrderPayable` over every attempt the order has had
+ * (core payment-attempts.ts). A 3-D Secure check the customer closed holds its reference at the
+ * gateway: the customer pays again at once under the next attempt's reference, while the reconciler
+ * keeps watching the abandoned one. A declined attempt's reference is used again (the gateway lets
+ * it go). Refused when any attempt is paid, a bill waits, or no attempt is left.
+ */
+export async function payableReference(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<string> {
+  const reference = order.merchant_reference;
+  if (order.paid) {
+    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'merchant' });
+    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  }
+  let reusable: string | undefined;
+  for (let attempt = 1; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
+    const candidate = attemptReference(reference, attempt);
+    if (candidate === undefined) break;
+    const status = await gatewayOrderStatus(runtime, candidate, language);
+    // The gateway cannot say, or holds nothing here: no later attempt exists. Its own duplicate check (00005) still guards.
+    if (!status || status.state === 'not_found') return reusable ?? candidate;
+    if (isPaidState(status.state)) {
+      runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'gateway', order_state: status.state, attempt });
+      throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+    }
+    if (status.state === 'pending' && !isAbandonableCheck(status)) {
+      runtime.log.info('order_in_progress', { merchant_reference: reference, attempt });
+      throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
+    }
+    if (status.state === 'failed') reusable ??= candidate;
+  }
+  if (reusable !== undefined) return reusable;
+  runtime.log.info('order_in_progress', { merchant_reference: reference, reason: 'no_attempt_left' });
+  throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
 }

@@ -19,7 +19,8 @@
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
-import { canMoveOrderState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
+import { canMoveOrderState, isPaidState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
+import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
 import { parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import { getTokensRequest, getTokensResponse, type CheckStatusResponse, type GetTokensResponse } from '../core/schemas/index.ts';
@@ -191,7 +192,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const state = status.state;
     const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
     if (moved) {
-      await options.report(resultOfReading(watch, reading));
+      const result = resultOfReading(watch, reading);
+      await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
     }
     const expired = at >= Date.parse(watch.expires_at);
@@ -220,6 +222,26 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       last_error: state === 'not_found' || state === 'unknown' ? state : null,
     });
     return true;
+  };
+
+  /**
+   * A payment found paid, marked `duplicate_of` when another attempt of the same order is paid too
+   * (a closed 3-D Secure check finished late in another tab, after the customer paid again).
+   */
+  const withDuplicate = async (result: VerifiedResult, watch: PaymentWatch): Promise<VerifiedResult> => {
+    const stateOf = async (reference: string) => {
+      await pace();
+      try {
+        return (await ask({ ...watch, merchant_reference: reference })).status.state;
+      } catch (error) {
+        if (error instanceof GatewayUnavailableError) return undefined;
+        throw error;
+      }
+    };
+    const other = await paidOtherAttempt(watch.merchant_reference, stateOf);
+    if (other === undefined) return result;
+    log.warn('duplicate_payment', { merchant_reference: result.merchant_reference, payment_reference: watch.merchant_reference, duplicate_of: other });
+    return { ...result, duplicate_of: other };
   };
 
   const authorizationWatch = (watch: PaymentWatch, status: OrderStatus, at: number) => {
@@ -281,8 +303,11 @@ export function resultOfReading(watch: PaymentWatch, reading: { status: OrderSta
   const code = status.transaction_code ?? parseResponseCode(answer.response_code)?.code ?? '';
   const svcId = status.svc_id ?? watch.svc_id;
   const { signature: _signature, ...gatewayFields } = answer as Record<string, unknown>;
+  const orderReference = orderReferenceOf(reference);
   return {
-    merchant_reference: reference,
+    // A new attempt's payment (`<order>.pg2`) is the merchant's order's.
+    merchant_reference: orderReference,
+    ...(orderReference === reference ? {} : { payment_reference: reference }),
     outcome: paymentOutcomeOf(status.state),
     response_code: code,
     response_message: messageOf(code, answer, watch.language),

@@ -23,6 +23,8 @@ import {
   type OrderState,
   type OrderStatus,
 } from '../core/order-status.ts';
+import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
+import { isPaidState } from '../core/order-status.ts';
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
 import { fileDigest } from '../core/signature.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
@@ -96,8 +98,10 @@ function buildResult(parts: ResultParts): VerifiedResult {
   const error = checked.error ?? (outcome === 'success' ? undefined : parts.reason);
   const command = text(answer['command']) ?? text(answer['service_command']);
   const installments = installmentsOf(answer);
+  const orderReference = orderReferenceOf(reference);
   return {
-    merchant_reference: reference,
+    merchant_reference: orderReference,
+    ...(orderReference === reference ? {} : { payment_reference: reference }),
     outcome,
     response_code: responseCode,
     response_message: parts.message,
@@ -449,4 +453,17 @@ export async function reportOnce(result: VerifiedResult, request: Request, runti
   const reported = await recordAndReport(result, { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now }, request);
   if (reported.first) await watchPayment(runtime, resultWatch(result, language, settings.now().getTime(), settings.watchSettings));
   return reported;
+}
+
+/**
+ * A paid result, marked `duplicate_of` when another attempt of the same order is paid too (core
+ * payment-attempts.ts): the shop is told with the result itself, and the log says so.
+ */
+export async function withDuplicateCheck(result: VerifiedResult, language: Language, runtime: EndpointRuntime): Promise<VerifiedResult> {
+  if (result.kind !== 'payment' || !isPaidState(result.order_state)) return result;
+  const reference = result.payment_reference ?? result.merchant_reference;
+  const other = await paidOtherAttempt(reference, async (candidate) => (await gatewayOrderStatus(runtime, candidate, language))?.state);
+  if (other === undefined) return result;
+  runtime.log.warn('duplicate_payment', { merchant_reference: result.merchant_reference, payment_reference: reference, duplicate_of: other });
+  return { ...result, duplicate_of: other };
 }

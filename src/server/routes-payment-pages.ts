@@ -28,7 +28,7 @@ import { signParams } from '../core/signature.ts';
 import type { EndpointSettings } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
-import { assertOrderPayable } from './gateway-status.ts';
+import { assertOrderPayable, payableReference } from './gateway-status.ts';
 import { watchPayment } from './results.ts';
 import { formWatch } from './watches.ts';
 import type { MerchantOrder } from './orders.ts';
@@ -83,11 +83,12 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
   commands: ['AUTHORIZATION', 'PURCHASE'],
   async handle({ input, order, language, runtime }): Promise<FormPostResult> {
     const { settings } = runtime;
-    await assertOrderPayable(runtime, order, language);
+    // A new attempt after a closed 3-D Secure check goes under a reference of its own (payableReference).
+    const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
     const customerEmail = input.customer_email ?? order.customer_email;
     const params = {
       command: input.command,
-      ...orderParams(settings, order, language),
+      ...orderParams(settings, attempt, language),
       customer_email: customerEmail,
       order_description: order.description,
       return_url: settings.returnUrl,
@@ -97,7 +98,7 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
     const check = { operation: input.command, schema: hostedPaymentRequest, browserFields, language };
     const form = await signedForm(runtime, params, check, false);
     // The customer may pay on the gateway's page and never come back: the reconciler will ask.
-    await watchPayment(runtime, formWatch({ ...order, language }, settings.now().getTime(), settings.watchSettings));
+    await watchPayment(runtime, formWatch({ ...attempt, language }, settings.now().getTime(), settings.watchSettings));
     return form;
   },
 });
@@ -123,10 +124,10 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
       const message = { en: 'plan_code: not with installments STANDALONE (the gateway’s page offers the plans)', ar: 'plan_code: لا يُرسل مع installments STANDALONE (صفحة البوابة تعرض الخطط)' };
       throw new EndpointRefusal('invalid_request', { field: 'plan_code', message });
     }
-    await assertOrderPayable(runtime, order, language);
+    const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
     const standalone = input.installments === 'STANDALONE';
     const params = {
-      ...tokenizationParams(settings, order, language, input.framed === true, input.command ?? 'PURCHASE'),
+      ...tokenizationParams(settings, attempt, language, input.framed === true, input.command ?? 'PURCHASE'),
       [COMPLETION_FIELDS.plan_code]: input.plan_code,
       [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
       // Installments through the merchant page (spec): the gateway's page shows the order's plans.

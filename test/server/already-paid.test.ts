@@ -57,14 +57,12 @@ describe('when the gateway already holds a payment for the order', () => {
 });
 
 describe('when a payment for the order is under way', () => {
-  for (const state of ['bill_issued', 'pending_3ds'] as const satisfies readonly HeldState[]) {
-    it(`refuses a hosted-page form while the gateway holds a ${state} order, with 409 order_in_progress`, async () => {
-      harness.gateway.holds('order-1001', state);
-      const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
-      assert.equal(answer.status, 409);
-      assert.equal(answer.body.error.code, 'order_in_progress');
-    });
-  }
+  it('refuses a hosted-page form while the gateway holds an issued bill, with 409 order_in_progress', async () => {
+    harness.gateway.holds('order-1001', 'bill_issued');
+    const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'order_in_progress');
+  });
 
   it('refuses a second bill for the same order', async () => {
     assert.equal((await harness.post('/bill', ORDER)).status, 200);
@@ -107,5 +105,47 @@ describe('when nothing is paid yet', () => {
     harness.gateway.goOffline();
     const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
     assert.equal(answer.status, 200);
+  });
+});
+
+describe('when the customer closed a 3-D Secure check (the gateway holds the reference, pending)', () => {
+  for (const [route, body] of STARTS.slice(0, 2)) {
+    it(`signs ${route} as a new attempt under the next reference, the merchant's amount unchanged`, async () => {
+      harness.gateway.holds('order-1001', 'pending_3ds');
+      const answer = await harness.post(route, body);
+      assert.equal(answer.status, 200);
+      assert.equal(answer.body.fields.merchant_reference, 'order-1001.pg2');
+      if (route === '/hosted-page') assert.equal(answer.body.fields.amount, String(ORDERS[0]!.amount));
+    });
+  }
+
+  it('takes the attempt after the last one still waiting', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    harness.gateway.holds('order-1001.pg2', 'pending_3ds');
+    const answer = await harness.post('/merchant-page', ORDER);
+    assert.equal(answer.body.fields.merchant_reference, 'order-1001.pg3');
+  });
+
+  it('refuses with 409 order_already_paid when a new attempt is paid, though the first still waits', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    harness.gateway.holds('order-1001.pg2', 'captured');
+    const answer = await harness.post('/merchant-page', ORDER);
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'order_already_paid');
+  });
+
+  it('refuses with 409 order_in_progress once every attempt is waiting on a check', async () => {
+    for (const reference of ['order-1001', ...[2, 3, 4, 5, 6, 7, 8, 9].map((n) => `order-1001.pg${n}`)]) {
+      harness.gateway.holds(reference, 'pending_3ds');
+    }
+    const answer = await harness.post('/merchant-page', ORDER);
+    assert.equal(answer.status, 409);
+    assert.equal(answer.body.error.code, 'order_in_progress');
+  });
+
+  it('does not start a new attempt for save-card: saving a card charges nothing and may wait', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    const answer = await harness.post('/save-card', ORDER);
+    assert.equal(answer.status, 409);
   });
 });

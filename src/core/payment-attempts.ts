@@ -1,0 +1,94 @@
+/**
+ * A new attempt at paying an order, after the customer closed a 3-D Secure check, travels under a
+ * merchant_reference of its own: the gateway holds the order's reference while the abandoned check
+ * waits (a second payment under it is refused, 00005), and an abandoned check may still be
+ * completed in another tab. Attempt 1 is the order's own reference; attempt n is
+ * `<order reference>.pg<n>` (the spec allows `.` in merchant_reference, at most 40 characters).
+ * Every shell (the endpoint's payment routes and return, the reconciler) maps references with these
+ * functions only, so a result is always reported under the merchant's order reference.
+ */
+import { isPaidState, type OrderState } from './order-status.ts';
+
+/** Attempts an order may have: the first, and eight more after abandoned 3-D Secure checks. */
+export const MAX_PAYMENT_ATTEMPTS = 9;
+
+const MAX_REFERENCE_LENGTH = 40;
+const ATTEMPT_PATTERN = /^(.+)\.pg([2-9])$/;
+
+/** The merchant_reference of attempt `attempt` (1-based) of an order; undefined when it would not fit 40 characters. */
+export function attemptReference(orderReference: string, attempt: number): string | undefined {
+  if (!Number.isInteger(attempt) || attempt < 1 || attempt > MAX_PAYMENT_ATTEMPTS) return undefined;
+  if (attempt === 1) return orderReference;
+  const reference = `${orderReference}.pg${attempt}`;
+  return reference.length <= MAX_REFERENCE_LENGTH ? reference : undefined;
+}
+
+export interface PaymentAttempt {
+  /** The merchant's order reference. */
+  readonly orderReference: string;
+  /** 1 for the order's own reference. */
+  readonly attempt: number;
+}
+
+/** The order and attempt a gateway merchant_reference belongs to. */
+export function attemptOf(reference: string): PaymentAttempt {
+  const match = ATTEMPT_PATTERN.exec(reference);
+  if (!match?.[1] || !match[2]) return { orderReference: reference, attempt: 1 };
+  return { orderReference: match[1], attempt: Number(match[2]) };
+}
+
+/** The merchant's order reference of a gateway merchant_reference (itself for a first attempt). */
+export function orderReferenceOf(reference: string): string {
+  return attemptOf(reference).orderReference;
+}
+
+/**
+ * The other attempts of the same order, in the order to ask about them: every earlier one (they
+ * exist, since this one was made after them), then the later ones, which a caller stops asking
+ * about at the first the gateway does not hold.
+ */
+export function otherAttemptReferences(reference: string): { readonly earlier: string[]; readonly later: string[] } {
+  const { orderReference, attempt } = attemptOf(reference);
+  const earlier: string[] = [];
+  const later: string[] = [];
+  for (let n = 1; n <= MAX_PAYMENT_ATTEMPTS; n += 1) {
+    const other = attemptReference(orderReference, n);
+    if (other === undefined || n === attempt) continue;
+    (n < attempt ? earlier : later).push(other);
+  }
+  return { earlier, later };
+}
+
+/** The code of an issued cash bill: a bill waiting is paid at the counter, never replaced by a new attempt. */
+const BILL_ISSUED = '30000';
+
+/**
+ * True when a pending order at the gateway is a card check the customer left (3-D Secure), which a
+ * new attempt may follow; false for anything else pending (an issued bill).
+ */
+export function isAbandonableCheck(status: { readonly state: string; readonly transaction_code?: string | undefined }): boolean {
+  return status.state === 'pending' && status.transaction_code !== BILL_ISSUED;
+}
+
+/**
+ * Another attempt of the same order that the gateway holds paid, if any: a payment that is paid
+ * while this one is is a second charge for one order, which the shop must be told of. `stateOf`
+ * asks the gateway (CHECK_STATUS) and answers undefined when it cannot say. Earlier attempts are
+ * all asked; later ones until the first the gateway does not hold.
+ */
+export async function paidOtherAttempt(
+  reference: string,
+  stateOf: (reference: string) => Promise<OrderState | undefined>,
+): Promise<string | undefined> {
+  const { earlier, later } = otherAttemptReferences(reference);
+  for (const other of earlier) {
+    const state = await stateOf(other);
+    if (state !== undefined && isPaidState(state)) return other;
+  }
+  for (const other of later) {
+    const state = await stateOf(other);
+    if (state === undefined || state === 'not_found') break;
+    if (isPaidState(state)) return other;
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { OrderState } from '../../src/core/order-status.ts';
+import { attemptOf, attemptReference, isAbandonableCheck, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
+
+describe('the merchant_reference of each attempt at paying an order', () => {
+  it('is the order reference for the first attempt and `<order>.pg<n>` after', () => {
+    assert.equal(attemptReference('order-1001', 1), 'order-1001');
+    assert.equal(attemptReference('order-1001', 2), 'order-1001.pg2');
+    assert.equal(attemptReference('order-1001', 9), 'order-1001.pg9');
+    assert.equal(attemptReference('order-1001', 10), undefined);
+  });
+
+  it('has no later attempt when the reference would pass 40 characters', () => {
+    assert.equal(attemptReference('a'.repeat(36), 2), `${'a'.repeat(36)}.pg2`);
+    assert.equal(attemptReference('a'.repeat(37), 2), undefined);
+  });
+
+  it('maps back to the order and the attempt', () => {
+    assert.deepEqual(attemptOf('order-1001.pg3'), { orderReference: 'order-1001', attempt: 3 });
+    assert.deepEqual(attemptOf('order-1001'), { orderReference: 'order-1001', attempt: 1 });
+    assert.equal(orderReferenceOf('inv.2026.pg2'), 'inv.2026');
+    assert.equal(orderReferenceOf('inv.pg10'), 'inv.pg10', 'not an attempt: attempts stop at 9');
+  });
+});
+
+describe('a pending order at the gateway', () => {
+  it('may be followed by a new attempt when it is a card check, never when a bill waits', () => {
+    assert.equal(isAbandonableCheck({ state: 'pending', transaction_code: '20000' }), true);
+    assert.equal(isAbandonableCheck({ state: 'pending', transaction_code: '30000' }), false);
+    assert.equal(isAbandonableCheck({ state: 'failed', transaction_code: '13004' }), false);
+  });
+});
+
+describe('another paid attempt of the same order', () => {
+  const gateway = (states: Record<string, OrderState>) => {
+    const asked: string[] = [];
+    return { asked, stateOf: async (reference: string) => (asked.push(reference), states[reference] ?? 'not_found') };
+  };
+
+  it('is found among the earlier attempts', async () => {
+    const { stateOf } = gateway({ 'o-1': 'captured', 'o-1.pg2': 'captured' });
+    assert.equal(await paidOtherAttempt('o-1.pg2', stateOf), 'o-1');
+  });
+
+  it('is found among the later attempts, which are asked until one is not held', async () => {
+    const { asked, stateOf } = gateway({ 'o-1': 'captured', 'o-1.pg2': 'failed', 'o-1.pg3': 'authorized' });
+    assert.equal(await paidOtherAttempt('o-1', stateOf), 'o-1.pg3');
+    const none = gateway({ 'o-1': 'captured' });
+    assert.equal(await paidOtherAttempt('o-1', none.stateOf), undefined);
+    assert.deepEqual(none.asked, ['o-1.pg2']);
+    assert.deepEqual(asked, ['o-1.pg2', 'o-1.pg3']);
+  });
+
+  it('is not a pending or failed attempt', async () => {
+    const { stateOf } = gateway({ 'o-1': 'pending', 'o-1.pg2': 'captured', 'o-1.pg3': 'failed' });
+    assert.equal(await paidOtherAttempt('o-1.pg2', stateOf), undefined);
+  });
+});
