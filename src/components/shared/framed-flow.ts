@@ -335,7 +335,11 @@ export function resultDetailsOf(message: FramedResultMessage, merchantReference:
   };
 }
 
-/** Frames and dialog: logical properties only; tokens with fallbacks. */
+/**
+ * Frames and dialog: logical properties only; tokens with fallbacks. The dialog is one column no
+ * taller than the screen (the browser's own limit for a modal dialog): the bank's frame gives up
+ * height, so the Close button stays on screen and only the bank's page scrolls (a phone is 667 px tall).
+ */
 export const framedFlowStyles = css`
   .payment-frame {
     display: block;
@@ -352,12 +356,16 @@ export const framedFlowStyles = css`
 
   dialog.challenge {
     inline-size: min(34rem, calc(100vw - 1rem));
-    max-block-size: calc(100vh - 1rem);
     padding: var(--pg-space, 0.75rem);
     border: none;
     border-radius: var(--pg-radius, 0.5rem);
     background: var(--pg-color-surface, #ffffff);
     color: var(--pg-color-on-surface, #1f2933);
+  }
+
+  dialog.challenge[open] {
+    display: flex;
+    flex-flow: column;
   }
 
   dialog.challenge::backdrop {
@@ -370,9 +378,7 @@ export const framedFlowStyles = css`
   }
 
   .challenge-frame {
-    display: block;
-    inline-size: 100%;
-    block-size: min(36rem, calc(100vh - 12rem));
+    flex: 0 1 36rem;
     border: 1px solid var(--pg-color-outline, #7b8794);
     border-radius: var(--pg-radius-small, 0.25rem);
     background: #ffffff;
