@@ -125,3 +125,40 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
   runtime.log.info('order_in_progress', { merchant_reference: reference, reason: 'no_attempt_left' });
   throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
 }
+
+/**
+ * CHECK_STATUS of the attempt that says where the order stands (core payment-attempts.ts): the
+ * order's own reference, unless a closed 3-D Secure check or a decline there was followed by a new
+ * attempt; then the first paid attempt, else the newest the gateway holds. One question when the
+ * order had one attempt that is paid, waiting on a bill or unknown to the gateway.
+ */
+export async function queryOrderStatus(runtime: EndpointRuntime, orderReference: string, language: Language): Promise<CheckStatusResponse> {
+  let chosen = await queryStatus(runtime, orderReference, language);
+  const first = stateOfAnswer(chosen);
+  if (!(first.state === 'failed' || isAbandonableCheck(first))) return chosen;
+  for (let attempt = 2; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
+    const reference = attemptReference(orderReference, attempt);
+    if (reference === undefined) break;
+    let answer: CheckStatusResponse;
+    try {
+      answer = await queryStatus(runtime, reference, language);
+    } catch (error) {
+      if (!(error instanceof EndpointRefusal)) throw error;
+      break;
+    }
+    const { state } = stateOfAnswer(answer);
+    if (state === 'not_found' || state === 'unknown') break;
+    chosen = answer;
+    if (isPaidState(state)) break;
+  }
+  return chosen;
+}
+
+function stateOfAnswer(answer: CheckStatusResponse): Pick<OrderStatus, 'state' | 'transaction_code'> {
+  try {
+    return orderStatusOf(answer);
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    return { state: 'unknown' };
+  }
+}

@@ -29,7 +29,7 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
-import { assertOrderPayable, queryStatus } from './gateway-status.ts';
+import { assertOrderPayable, queryOrderStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, watchPayment } from './results.ts';
 import { billWatch } from './watches.ts';
@@ -168,7 +168,8 @@ export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   schema: statusRequest,
   result: statusResult,
   async handle({ order, language, runtime }): Promise<StatusResult> {
-    const answer = await queryStatus(runtime, order.merchant_reference, language);
+    // After a closed 3-D Secure check the customer may have paid under a new attempt's reference.
+    const answer = await queryOrderStatus(runtime, order.merchant_reference, language);
     requireSuccess(answer, language);
     const amount = (value: string | number | undefined, name: string) =>
       value === undefined ? {} : { [name]: gatewayAmount(value, name, 'CHECK_STATUS', runtime.log) };

@@ -149,3 +149,21 @@ describe('when the customer closed a 3-D Secure check (the gateway holds the ref
     assert.equal(answer.status, 409);
   });
 });
+
+describe('the status route after a new attempt', () => {
+  it('reports the attempt that was paid, not the check the customer closed', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    harness.gateway.holds('order-1001.pg2', 'captured');
+    const answer = await harness.post('/status', ORDER);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.merchant_reference, 'order-1001');
+    assert.equal(answer.body.transaction_code, '14000');
+    assert.equal(answer.body.captured_amount, ORDERS[0]!.amount);
+  });
+
+  it('asks once when the order had one attempt', async () => {
+    harness.gateway.holds('order-1001', 'captured');
+    await harness.post('/status', ORDER);
+    assert.equal(harness.gateway.callsOf('CHECK_STATUS').length, 1);
+  });
+});
