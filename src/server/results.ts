@@ -16,6 +16,7 @@ import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
 import {
+  isPaidState,
   orderStateOfAnswer,
   paymentOutcomeOf,
   resultKeyOf,
@@ -24,7 +25,6 @@ import {
   type OrderStatus,
 } from '../core/order-status.ts';
 import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
-import { isPaidState } from '../core/order-status.ts';
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
 import { fileDigest } from '../core/signature.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';

@@ -171,13 +171,15 @@ export function savedCardWatch(
 
 /** The watch a recorded result calls for: an authorization until captured or voided, a pending payment until it ends. */
 export function resultWatch(
-  result: Pick<VerifiedResult, 'merchant_reference' | 'order_state' | 'source' | 'error' | 'svc_id' | 'amount' | 'currency'>,
+  result: Pick<VerifiedResult, 'merchant_reference' | 'order_state' | 'source' | 'error' | 'svc_id' | 'amount' | 'currency'> &
+    Partial<Pick<VerifiedResult, 'payment_reference'>>,
   language: Language,
   now: number,
   settings: WatchSettings,
 ): NewWatch | undefined {
   if (result.error !== undefined || result.source === 'save-card') return undefined;
-  const basis = { ...result, language };
+  // A new attempt's payment is watched under its own reference: the one CHECK_STATUS knows it by.
+  const basis = { ...result, merchant_reference: result.payment_reference ?? result.merchant_reference, language };
   if (result.order_state === 'authorized') {
     return newWatch('authorization', basis, 'authorized', now + settings.authorizationHoldDays * DAY, now, settings);
   }
