@@ -384,7 +384,7 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
       `${service.endpointUrl}/result?merchant_reference=shop-2001&outcome=failure`,
       // A proof of another order, and an altered one.
       `${service.endpointUrl}/result?merchant_reference=shop-2002&proof=${landing.searchParams.get('proof')}`,
-      `${service.endpointUrl}/result?merchant_reference=shop-2001&proof=${(landing.searchParams.get('proof') ?? '').replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`,
+      `${service.endpointUrl}/result?merchant_reference=shop-2001&proof=${(landing.searchParams.get('proof') ?? '').replace(/\.(.)/, (_, c: string) => (c === 'A' ? '.B' : '.A'))}`,
     ];
     for (const page of pages) {
       const html = await (await fetch(page, { headers: { 'accept-language': 'en' } })).text();
