@@ -10,7 +10,7 @@ import { AmountError, toMinorUnits } from '../src/core/amounts.ts';
 import { formatDateTimeWithOffset } from '../src/core/dates.ts';
 import { isLanguage, type Language } from '../src/core/language.ts';
 import { capturableAmount, refundableAmount, type OrderStatus } from '../src/core/order-status.ts';
-import { REPORT_CONTENT_TYPES } from '../src/core/report-file.ts';
+import { DEFAULT_REPORT_COLUMNS, REPORT_CONTENT_TYPES } from '../src/core/report-file.ts';
 import type { GatewayResult } from '../src/gateway/index.ts';
 import { GatewayUnavailableError } from '../src/gateway/index.ts';
 import type { DemoState } from './demo-api.ts';
@@ -100,7 +100,7 @@ async function act(state: DemoState, reference: string, action: Action, body: Re
   return json({ view: await backOfficeView(state, reference, language) });
 }
 
-/** Today's report (UTC day) generated and downloaded through the client, verified, as a file. */
+/** Today's report (UTC day) with the reconciliation columns, generated and downloaded through the client, verified, as a file. */
 async function report(state: DemoState, format: string): Promise<Response> {
   const fileFormat = format === 'JSON' || format === 'XML' ? format : 'CSV';
   const now = Date.now();
@@ -111,6 +111,7 @@ async function report(state: DemoState, format: string): Promise<Response> {
     merchant_reference: reference,
     from_date: formatDateTimeWithOffset(day),
     to_date: formatDateTimeWithOffset(day + 86_399_000),
+    columns: [...DEFAULT_REPORT_COLUMNS],
   });
   if (generated.outcome !== 'success') return json({ error: generated.response_message }, 502);
   const downloaded = await state.client.downloadReport({ merchant_reference: reference, file_format: fileFormat });

@@ -4,6 +4,7 @@
  * commands say what they will do and ask before doing it, unless `--yes`.
  */
 import { parseArgs } from 'node:util';
+import { currencyExponent } from '../core/amounts.ts';
 import { capturableAmount, refundableAmount, type OrderState, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
@@ -23,7 +24,7 @@ import {
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
-import { watchUnknownOutcome } from './store-env.ts';
+import { recordedCurrency, watchUnknownOutcome } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -56,6 +57,25 @@ function referenceOf(values: ReferenceValues): { merchant_reference?: string; sv
     ...(values.reference ? { merchant_reference: values.reference } : {}),
     ...(gatewayId ? { svc_id: gatewayId } : {}),
   };
+}
+
+/** "3 decimal places" for KWD, "no decimal places" for JPY. */
+function decimalPlaces(currency: string): string {
+  const exponent = currencyExponent(currency);
+  return exponent === 0 ? 'no decimal places' : `${exponent} decimal place${exponent === 1 ? '' : 's'}`;
+}
+
+/**
+ * A currency other than the one the service recorded for the order is refused before anything is
+ * sent: with another exponent every amount would be read ten or a hundred times off, and the
+ * gateway refuses it anyway (00013). Without a record the gateway's own check is what remains.
+ */
+function refuseOtherCurrency(given: string | undefined, currency: string, reference: string, recorded: string | undefined): void {
+  if (recorded === undefined || recorded === currency) return;
+  const option = given !== undefined ? '--currency' : 'PG_CURRENCY';
+  throw new CliError(
+    `${option} ${currency} (${decimalPlaces(currency)}) is not the currency of order ${reference}: the service recorded it in ${recorded} (${decimalPlaces(recorded)}); nothing was sent`,
+  );
 }
 
 function orderLines(order: OrderStatus, currency: string | undefined, reference: string): string {
@@ -166,6 +186,7 @@ ${EXIT_CODES_HELP}`,
       const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
       const query = referenceOf(values);
       const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;
+      if (query.merchant_reference) refuseOtherCurrency(values.currency, currency, query.merchant_reference, await recordedCurrency(io, query.merchant_reference));
       const amount = values.amount === undefined ? undefined : amountOf(values.amount, currency);
       const client = clientFromEnv(io, values);
       const before = await client.checkStatus(query);
