@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { currencyExponent } from '../core/amounts.ts';
-import { capturableAmount, refundableAmount, type OrderState, type OrderStatus } from '../core/order-status.ts';
+import { capturableAmount, refundableAmount, summarizeOrder, type OrderState, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
 import {
@@ -78,14 +78,29 @@ function refuseOtherCurrency(given: string | undefined, currency: string, refere
   );
 }
 
+/** How an order stands, in words: "authorized", "partly captured (EGP 78.48 left to capture)". */
+function standingOf(order: OrderStatus, currency: string | undefined): string {
+  const summary = summarizeOrder(order);
+  if (summary.standing === 'partially_captured') return `partly captured (${money(summary.capturable, currency)} left to capture)`;
+  return summary.standing.replace('_', ' ');
+}
+
+/** Why authorized money is left that nothing can move, when some is. */
+function uncapturableLine(order: OrderStatus, currency: string | undefined): string {
+  const { uncapturable } = summarizeOrder(order);
+  if (!uncapturable) return '';
+  return `  ${money(uncapturable.amount, currency)} authorized and not captured: a refunded order cannot be captured or voided\n`;
+}
+
 function orderLines(order: OrderStatus, currency: string | undefined, reference: string): string {
   const id = order.svc_id ? ` (svc_id ${order.svc_id})` : '';
   const note = currency === undefined ? '\n  amounts in minor units: pass --currency (or set PG_CURRENCY) to show them in major units' : '';
   return (
-    `Order ${reference}${id}: ${order.state.replace('_', ' ')}\n` +
+    `Order ${reference}${id}: ${standingOf(order, currency)}\n` +
     `  authorized  ${money(order.authorized_amount, currency)}\n` +
     `  captured    ${money(order.captured_amount, currency)}\n` +
-    `  refunded    ${money(order.refunded_amount, currency)}${note}\n`
+    `  refunded    ${money(order.refunded_amount, currency)}${note}\n` +
+    uncapturableLine(order, currency)
   );
 }
 
@@ -196,7 +211,7 @@ ${EXIT_CODES_HELP}`,
       // What cannot be done is refused by the client without a question: nothing would be sent.
       if (order && planned > 0 && planned <= allowed) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
-        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${standingOf(order, currency)}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
           return EXIT.cancelled;

@@ -109,6 +109,25 @@ describe('pg-checkout status', () => {
     assert.match(minor.stdout, /pass --currency/);
   });
 
+  it('says an order captured in part is partly captured, with what is left to capture', async () => {
+    const reference = nextReference('cli-partly');
+    await authorize(client, reference, 10_000);
+    assert.equal((await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 4_000 })).outcome, 'success');
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`Order ${reference} \\(svc_id \\d+\\): partly captured \\(EGP 60\\.00 left to capture\\)\n`));
+  });
+
+  it('says why the uncaptured rest of a refunded order can no longer be captured or voided', async () => {
+    const reference = nextReference('cli-stuck');
+    await authorize(client, reference, 10_000);
+    assert.equal((await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 4_000 })).outcome, 'success');
+    assert.equal((await client.refund({ merchant_reference: reference, currency: 'EGP', amount: 1_000 })).outcome, 'success');
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP']);
+    assert.match(run.stdout, /: partially refunded\n/);
+    assert.match(run.stdout, /\n {2}EGP 60\.00 authorized and not captured: a refunded order cannot be captured or voided\n/);
+  });
+
   it('exits 5 for an order the gateway does not hold', async () => {
     const run = await cli(['status', '--reference', nextReference('cli-none')]);
     assert.equal(run.code, EXIT.refused);
