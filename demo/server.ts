@@ -107,6 +107,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     clearScreen: false,
     server: { host, port, strictPort: true, hmr: false, fs: { allow: [repositoryRoot] } },
     appType: 'mpa',
+    // Lit's production build, as a merchant's bundler picks it: without this Vite's dev server
+    // resolves the `development` export condition, and Lit warns "Lit is in dev mode" on every page.
+    resolve: { conditions: ['module', 'browser', 'production'] },
     plugins: [backend.plugin],
   });
   await vite.listen();
