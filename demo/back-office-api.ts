@@ -9,7 +9,7 @@ import { amountErrorMessage } from '../src/core/amount-messages.ts';
 import { AmountError, toMinorUnits } from '../src/core/amounts.ts';
 import { formatDateTimeWithOffset } from '../src/core/dates.ts';
 import { isLanguage, type Language } from '../src/core/language.ts';
-import { capturableAmount, refundableAmount, type OrderStatus } from '../src/core/order-status.ts';
+import { summarizeOrder, type OrderStatus } from '../src/core/order-status.ts';
 import { DEFAULT_REPORT_COLUMNS, REPORT_CONTENT_TYPES } from '../src/core/report-file.ts';
 import type { GatewayResult } from '../src/gateway/index.ts';
 import { GatewayUnavailableError } from '../src/gateway/index.ts';
@@ -23,14 +23,17 @@ type Action = 'capture' | 'refund' | 'void' | 'status';
 const ACTIONS: readonly Action[] = ['capture', 'refund', 'void', 'status'];
 
 function lifecycleOf(order: OrderStatus, transactionMessage: string | undefined): LifecycleView {
+  const summary = summarizeOrder(order);
   return {
     state: order.state,
+    standing: summary.standing,
     authorized_amount: order.authorized_amount,
     captured_amount: order.captured_amount,
     refunded_amount: order.refunded_amount,
-    capturable: capturableAmount(order),
-    refundable: refundableAmount(order),
-    voidable: order.state === 'authorized' && order.captured_amount === 0,
+    capturable: summary.capturable,
+    refundable: summary.refundable,
+    voidable: summary.voidable,
+    ...(summary.uncapturable === undefined ? {} : { uncapturable: summary.uncapturable }),
     ...(order.svc_id === undefined ? {} : { svc_id: order.svc_id }),
     ...(order.transaction_code === undefined ? {} : { transaction_code: order.transaction_code }),
     ...(transactionMessage === undefined ? {} : { transaction_message: transactionMessage }),
