@@ -72,6 +72,8 @@ function renderCart(): void {
 
 function resetCheckout(): void {
   orderReference = '';
+  // The next checkout opens on its first method.
+  method = 'card';
   $('#checkout-section').hidden = true;
   $('#checkout-host').replaceChildren();
 }
@@ -197,6 +199,7 @@ async function startCheckout(): Promise<void> {
     if (!response.ok) throw new Error(String(response.status));
     const order = (await response.json()) as { merchant_reference: string };
     orderReference = order.merchant_reference;
+    method = 'card';
     $('#checkout-host').replaceChildren();
     renderCheckout();
     $('#checkout-section').scrollIntoView({ block: 'start' });

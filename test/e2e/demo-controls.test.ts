@@ -76,6 +76,15 @@ for (const language of ['en', 'ar'] as const) {
       await page.locator('pg-checkout[intent="save-card"]').waitFor();
       assert.deepEqual(await visibleControls(page), ['intent', 'card-mode']);
       await assertAccessible(page, `demo-controls-save-card-${language}`);
+
+      // A changed cart is a new order, which opens on the card again, with the card's choices.
+      await page.locator('input[name="intent"][value="pay"]').check();
+      await chooseMethod(page, 'financing');
+      assert.deepEqual(await visibleControls(page), ['intent']);
+      await page.locator('#cart-lines input').first().fill('2');
+      await page.locator('#cart-lines input').first().dispatchEvent('change');
+      await openCheckout(page);
+      assert.deepEqual(await visibleControls(page), ['intent', 'card-mode', 'charge-mode']);
       await assertNoCspViolation(observed);
       await page.close();
     });
