@@ -9,8 +9,8 @@ import { amountErrorMessage } from '../src/core/amount-messages.ts';
 import { AmountError, toMinorUnits } from '../src/core/amounts.ts';
 import { formatDateTimeWithOffset } from '../src/core/dates.ts';
 import { isLanguage, type Language } from '../src/core/language.ts';
-import { capturableAmount, refundableAmount, type OrderStatus } from '../src/core/order-status.ts';
-import { REPORT_CONTENT_TYPES } from '../src/core/report-file.ts';
+import { summarizeOrder, type OrderStatus } from '../src/core/order-status.ts';
+import { DEFAULT_REPORT_COLUMNS, REPORT_CONTENT_TYPES } from '../src/core/report-file.ts';
 import type { GatewayResult } from '../src/gateway/index.ts';
 import { GatewayUnavailableError } from '../src/gateway/index.ts';
 import type { DemoState } from './demo-api.ts';
@@ -23,14 +23,17 @@ type Action = 'capture' | 'refund' | 'void' | 'status';
 const ACTIONS: readonly Action[] = ['capture', 'refund', 'void', 'status'];
 
 function lifecycleOf(order: OrderStatus, transactionMessage: string | undefined): LifecycleView {
+  const summary = summarizeOrder(order);
   return {
     state: order.state,
+    standing: summary.standing,
     authorized_amount: order.authorized_amount,
     captured_amount: order.captured_amount,
     refunded_amount: order.refunded_amount,
-    capturable: capturableAmount(order),
-    refundable: refundableAmount(order),
-    voidable: order.state === 'authorized' && order.captured_amount === 0,
+    capturable: summary.capturable,
+    refundable: summary.refundable,
+    voidable: summary.voidable,
+    ...(summary.uncapturable === undefined ? {} : { uncapturable: summary.uncapturable }),
     ...(order.svc_id === undefined ? {} : { svc_id: order.svc_id }),
     ...(order.transaction_code === undefined ? {} : { transaction_code: order.transaction_code }),
     ...(transactionMessage === undefined ? {} : { transaction_message: transactionMessage }),
@@ -100,7 +103,7 @@ async function act(state: DemoState, reference: string, action: Action, body: Re
   return json({ view: await backOfficeView(state, reference, language) });
 }
 
-/** Today's report (UTC day) generated and downloaded through the client, verified, as a file. */
+/** Today's report (UTC day) with the reconciliation columns, generated and downloaded through the client, verified, as a file. */
 async function report(state: DemoState, format: string): Promise<Response> {
   const fileFormat = format === 'JSON' || format === 'XML' ? format : 'CSV';
   const now = Date.now();
@@ -111,6 +114,7 @@ async function report(state: DemoState, format: string): Promise<Response> {
     merchant_reference: reference,
     from_date: formatDateTimeWithOffset(day),
     to_date: formatDateTimeWithOffset(day + 86_399_000),
+    columns: [...DEFAULT_REPORT_COLUMNS],
   });
   if (generated.outcome !== 'success') return json({ error: generated.response_message }, 502);
   const downloaded = await state.client.downloadReport({ merchant_reference: reference, file_format: fileFormat });

@@ -86,6 +86,12 @@ const en = {
   reportTitle: 'Report of today’s operations',
   reportFormat: 'File format',
   downloadReport: 'Download the report',
+  // Issue 24: the storefront's controls and the merchant panel's order states.
+  chargeWhen: 'When the card is charged',
+  state_partially_captured: 'Partly captured',
+  leftToCapture: 'Left to capture',
+  notCapturable: 'Authorized, not captured',
+  uncapturable_refunded: 'A refunded order cannot be captured or voided.',
 } as const;
 
 export type DemoMessages = Record<keyof typeof en, string>;
@@ -175,6 +181,12 @@ const ar: DemoMessages = {
   reportTitle: 'تقرير عمليات اليوم',
   reportFormat: 'صيغة الملف',
   downloadReport: 'تنزيل التقرير',
+  // Issue 24: the storefront's controls and the merchant panel's order states.
+  chargeWhen: 'متى يُخصم المبلغ من البطاقة',
+  state_partially_captured: 'محصل جزئيًا',
+  leftToCapture: 'المتبقي للتحصيل',
+  notCapturable: 'مصرح به ولم يُحصَّل',
+  uncapturable_refunded: 'لا يمكن تحصيل أو إلغاء طلب تم استرداده.',
 };
 
 export const MESSAGES: Record<Language, DemoMessages> = { en, ar };

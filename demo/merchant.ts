@@ -41,13 +41,27 @@ function billState(view: BackOfficeOrder): 'paid' | 'expired' | 'awaiting' | und
 
 function amountsList(lifecycle: LifecycleView, currency: string): HTMLDListElement {
   const list = element('dl', undefined, 'amounts');
-  for (const key of ['authorized', 'captured', 'refunded'] as const) {
+  const rows: [string, keyof DemoMessages, number][] = [
+    ['authorized', 'authorized', lifecycle.authorized_amount],
+    ['captured', 'captured', lifecycle.captured_amount],
+    ['refunded', 'refunded', lifecycle.refunded_amount],
+  ];
+  // Captured in part: what a capture may still take. Refunded since: what nothing can move any more.
+  if (lifecycle.standing === 'partially_captured') rows.push(['left-to-capture', 'leftToCapture', lifecycle.capturable]);
+  if (lifecycle.uncapturable) rows.push(['not-capturable', 'notCapturable', lifecycle.uncapturable.amount]);
+  for (const [key, label, amount] of rows) {
     const detail = element('dd');
     detail.dataset.amount = key;
-    detail.append(money(lifecycle[`${key}_amount`], currency));
-    list.append(element('dt', words[key]), detail);
+    detail.append(money(amount, currency));
+    list.append(element('dt', words[label]), detail);
   }
   return list;
+}
+
+/** The amount field's label: the currency's code in English, its name in Arabic (no Latin letters in an Arabic label). */
+function amountLabel(currency: string): string {
+  const name = language === 'ar' ? new Intl.DisplayNames(['ar'], { type: 'currency' }).of(currency) : currency;
+  return `${words.amountToMove} (${name ?? currency})`;
 }
 
 function operationItem(operation: OperationRecord, currency: string): HTMLLIElement {
@@ -71,9 +85,11 @@ function lifecycleCell(view: BackOfficeOrder): HTMLTableCellElement {
   // One child per cell: on a phone the cell is a two-column grid, its label beside its content.
   const content = element('div', undefined, 'lifecycle');
   cell.append(content);
-  const state = element('span', word(`state_${lifecycle.state}`), 'state');
+  const state = element('span', word(`state_${lifecycle.standing}`), 'state');
   state.dataset.state = lifecycle.state;
+  state.dataset.standing = lifecycle.standing;
   content.append(state, amountsList(lifecycle, view.order.currency));
+  if (lifecycle.uncapturable) content.append(element('p', word(`uncapturable_${lifecycle.uncapturable.reason}`), 'uncapturable'));
   if (lifecycle.transaction_message) {
     const last = element('p', `${words.lastOperation}: `, 'last-operation');
     last.append(element('bdi', `${lifecycle.transaction_message}${lifecycle.transaction_code ? ` (${lifecycle.transaction_code})` : ''}`));
@@ -111,8 +127,10 @@ function actionsCell(view: BackOfficeOrder, message: string): HTMLTableCellEleme
     input.inputMode = 'decimal';
     input.autocomplete = 'off';
     input.placeholder = words.amountHint;
+    // Wide enough for its hint: "Empty: the rest" is the whole instruction.
+    input.size = words.amountHint.length + 2;
     input.id = `amount-${rowNumber}`;
-    label.append(element('span', `${words.amountToMove} (${view.order.currency})`), input);
+    label.append(element('span', amountLabel(view.order.currency)), input);
     form.append(label);
   }
   const buttons = element('div', undefined, 'buttons');

@@ -107,6 +107,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<RunningDemo>
     clearScreen: false,
     server: { host, port, strictPort: true, hmr: false, fs: { allow: [repositoryRoot] } },
     appType: 'mpa',
+    // Lit's production build, as a merchant's bundler picks it: without this Vite's dev server
+    // resolves the `development` export condition, and Lit warns "Lit is in dev mode" on every page.
+    resolve: { conditions: ['module', 'browser', 'production'] },
+    // Its pre-bundled dependencies apart from those of Vite's default conditions (the library
+    // build's, other checkouts sharing node_modules): a cache of the other kind would be rebuilt
+    // at every start, reloading the page under a test.
+    cacheDir: join(repositoryRoot, 'node_modules', '.vite-demo'),
     plugins: [backend.plugin],
   });
   await vite.listen();

@@ -2,6 +2,7 @@
 import '../src/define.ts';
 import { formatMoney } from '../src/core/amounts.ts';
 import type { Language } from '../src/core/language.ts';
+import type { PaymentMethod } from '../src/components/pg-checkout/events.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS } from './catalog.ts';
 import {
   applyPageSettings,
@@ -26,6 +27,13 @@ const cart: { sku: string; quantity: number }[] = [
   { sku: 'case', quantity: 1 },
 ];
 let orderReference = '';
+/** The drop-in's method on screen: the first one offered until the customer picks another. */
+let method: PaymentMethod = 'card';
+/**
+ * Set once the order was paid on this page (or its cash bill issued): the cart is then the order's,
+ * locked, and only "Start a new order" opens another, so no click makes an order nobody pays.
+ */
+let settled = false;
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector) as T;
 
@@ -44,6 +52,7 @@ function renderCart(): void {
       quantity.min = '1';
       quantity.max = '10';
       quantity.value = String(line.quantity);
+      quantity.disabled = settled;
       quantity.setAttribute('aria-label', `${MESSAGES[language].quantity}: ${product.name[language]}`);
       quantity.addEventListener('change', () => {
         line.quantity = Math.min(10, Math.max(1, Math.trunc(Number(quantity.value)) || 1));
@@ -63,6 +72,8 @@ function renderCart(): void {
 
 function resetCheckout(): void {
   orderReference = '';
+  // The next checkout opens on its first method.
+  method = 'card';
   $('#checkout-section').hidden = true;
   $('#checkout-host').replaceChildren();
 }
@@ -77,6 +88,7 @@ function radioGroup<V extends string>(
 ): HTMLFieldSetElement {
   const group = document.createElement('fieldset');
   group.className = 'card-modes';
+  group.dataset.group = name;
   const legend = document.createElement('legend');
   legend.dataset.i18n = legendKey;
   group.append(legend);
@@ -115,7 +127,7 @@ function renderCheckout(): void {
       ['merchant-page', 'cardMerchantPage'],
       ['embedded', 'cardEmbedded'],
     ], cardMode, (value) => (cardMode = value));
-    const charge = radioGroup('charge-mode', 'chargeMode', [
+    const charge = radioGroup('charge-mode', 'chargeWhen', [
       ['PURCHASE', 'chargeNow'],
       ['AUTHORIZATION', 'chargeLater'],
     ], command, (value) => (command = value));
@@ -134,12 +146,50 @@ function renderCheckout(): void {
   const themeHref = elementThemeHref(theme);
   if (themeHref) checkout.setAttribute('theme-href', themeHref);
   else checkout.removeAttribute('theme-href');
+  showApplicableControls();
   applyPageSettings(language, theme);
+}
+
+/**
+ * Only the choices that change something for the method on screen: the card modes for a card
+ * (installments and saving a card included), "charge now or hold" for a payment by card; none for
+ * a cash bill or financing. After the payment none can be changed.
+ */
+function showApplicableControls(): void {
+  const byCard = intent === 'save-card' || method === 'card' || method === 'installments';
+  const show = { intent: true, 'card-mode': byCard, 'charge-mode': byCard && intent === 'pay' };
+  for (const group of document.querySelectorAll<HTMLFieldSetElement>('#checkout-host fieldset[data-group]')) {
+    group.hidden = !show[group.dataset.group as keyof typeof show];
+    group.disabled = settled;
+  }
+}
+
+/** The order was paid (or its bill issued) on this page: the cart is kept as it was, a new order is started on purpose. */
+function settleOrder(): void {
+  settled = true;
+  $('#start-checkout').hidden = true;
+  $('#new-order').hidden = false;
+  renderCart();
+  showApplicableControls();
+}
+
+function startNewOrder(): void {
+  settled = false;
+  resetCheckout();
+  $('#new-order').hidden = true;
+  $('#start-checkout').hidden = false;
+  renderCart();
+  $('#start-checkout').focus();
 }
 
 async function startCheckout(): Promise<void> {
   const message = $('#checkout-message');
   message.textContent = '';
+  // The order already open (the cart unchanged since): shown again, never a second order.
+  if (orderReference) {
+    $('#checkout-section').scrollIntoView({ block: 'start' });
+    return;
+  }
   try {
     const response = await fetch('/demo-api/orders', {
       method: 'POST',
@@ -149,6 +199,7 @@ async function startCheckout(): Promise<void> {
     if (!response.ok) throw new Error(String(response.status));
     const order = (await response.json()) as { merchant_reference: string };
     orderReference = order.merchant_reference;
+    method = 'card';
     $('#checkout-host').replaceChildren();
     renderCheckout();
     $('#checkout-section').scrollIntoView({ block: 'start' });
@@ -182,6 +233,15 @@ $<HTMLSelectElement>('#theme-switch').addEventListener('change', (event) => {
   renderCheckout();
 });
 $('#start-checkout').addEventListener('click', () => void startCheckout());
+$('#new-order').addEventListener('click', startNewOrder);
+document.addEventListener('pg-method-change', (event) => {
+  method = event.method;
+  showApplicableControls();
+});
+document.addEventListener('pg-payment-result', (event) => {
+  if (event.intent === 'pay' && (event.outcome === 'success' || event.outcome === 'pending')) settleOrder();
+});
+document.addEventListener('pg-bill-issue', settleOrder);
 
 applyPageSettings(language, theme);
 renderCart();

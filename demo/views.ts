@@ -18,6 +18,10 @@ export interface OrderView {
 /** An order's lifecycle at the gateway, from CHECK_STATUS through the back-office client; amounts in minor units. */
 export interface LifecycleView {
   readonly state: string;
+  /** How the panel words it (core `summarizeOrder`): `partially_captured` for a capture with more to take. */
+  readonly standing: string;
+  /** Authorized money nothing can capture or void any more, and why (core `summarizeOrder`). */
+  readonly uncapturable?: { readonly amount: number; readonly reason: string };
   readonly authorized_amount: number;
   readonly captured_amount: number;
   readonly refunded_amount: number;

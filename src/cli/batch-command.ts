@@ -36,7 +36,9 @@ command takes major units, --amount 12.50). The file is the gateway's own format
   process   asks to process a validated batch (it says what it will do and asks, unless --yes),
             then waits for the per-line results, showing the state and the time elapsed
             (--no-wait: return at once); --file FILE, the file uploaded, adds to the question the
-            money of its lines per currency and command (the gateway gives no lines before processing)
+            money of its lines per currency and command (the gateway gives no lines before processing:
+            without --file the question says the total is unknown); once processed, the results
+            show the succeeded lines' amounts per currency
   --reference R       the batch_reference (default b-<time to the millisecond><random>)
   --poll-seconds N    wait between two readings of the results (default 2)
   --yes               do not ask (required when stdin is not a terminal)
@@ -99,7 +101,9 @@ export function batchTotals(lines: readonly ValidBatchLine[]): string[] {
  * processing, so it is read from the file uploaded (`--file`), checked to hold as many lines.
  */
 async function moneyOfBatch(io: Io, path: string | undefined, language: string | undefined, count: string | number): Promise<string> {
-  if (path === undefined) return ' (Its amounts are not known here: add --file FILE, the file uploaded, to see them.)';
+  if (path === undefined) {
+    return " Its total is unknown: the gateway lists a batch's lines and their amounts only once it is processed (add --file FILE, the file uploaded, to see them now).";
+  }
   const { checked } = await checkedFile(io, path, language);
   if (checked.errors.length > 0 || String(checked.transactionsCount) !== String(count)) {
     throw new CliError(`--file ${path} is not the file of this batch (${checked.transactionsCount} lines, the batch ${count}${checked.errors.length > 0 ? ', and errors' : ''}); nothing was sent`);
@@ -124,6 +128,25 @@ export function batchProgressText(status: BatchStatus | undefined, elapsedMs: nu
   return `${state}${working ? '…' : ''} ${Math.floor(elapsedMs / 1000)} s`;
 }
 
+/**
+ * The money of a processed batch's succeeded lines, per currency: "EGP 90.00 in 1 line". A result
+ * row names no command, so charges and refunds of one currency are added together (said so).
+ */
+export function processedTotals(rows: NonNullable<BatchResults['rows']>): string[] {
+  const totals = new Map<string, { amount: number; lines: number }>();
+  for (const row of rows) {
+    const amount = String(row.amount ?? '');
+    if (!isSuccess(row) || !row.currency || !/^\d+$/.test(amount)) continue;
+    const total = totals.get(row.currency) ?? { amount: 0, lines: 0 };
+    total.amount += Number(amount);
+    total.lines += 1;
+    totals.set(row.currency, total);
+  }
+  return [...totals.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, { amount, lines }]) => `${money(amount, currency)} in ${lines} line${lines === 1 ? '' : 's'}`);
+}
+
 function printResults(io: Io, handle: BatchHandle, results: BatchResults): void {
   io.stdout.write(`Batch ${handle.batch_reference}:${handle.batch_id}: ${(results.batch_status ?? 'unknown').toLowerCase().replace(/_/g, ' ')}`);
   const count = results.answer?.transactions_count;
@@ -136,6 +159,8 @@ function printResults(io: Io, handle: BatchHandle, results: BatchResults): void 
   if (rows.length > 0) {
     const failures = rows.filter((row) => !isSuccess(row)).length;
     io.stdout.write(`  ${rows.length - failures} succeeded, ${failures} failed\n`);
+    const moved = processedTotals(rows);
+    if (moved.length > 0) io.stdout.write(`  succeeded lines' amounts (charges and refunds together; a result names no command): ${moved.join('; ')}\n`);
   }
 }
 

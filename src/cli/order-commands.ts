@@ -4,7 +4,8 @@
  * commands say what they will do and ask before doing it, unless `--yes`.
  */
 import { parseArgs } from 'node:util';
-import { capturableAmount, refundableAmount, type OrderState, type OrderStatus } from '../core/order-status.ts';
+import { currencyExponent } from '../core/amounts.ts';
+import { capturableAmount, refundableAmount, summarizeOrder, type OrderState, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
 import {
@@ -23,7 +24,7 @@ import {
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
-import { watchUnknownOutcome } from './store-env.ts';
+import { recordedCurrency, watchUnknownOutcome } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -58,14 +59,48 @@ function referenceOf(values: ReferenceValues): { merchant_reference?: string; sv
   };
 }
 
+/** "3 decimal places" for KWD, "no decimal places" for JPY. */
+function decimalPlaces(currency: string): string {
+  const exponent = currencyExponent(currency);
+  return exponent === 0 ? 'no decimal places' : `${exponent} decimal place${exponent === 1 ? '' : 's'}`;
+}
+
+/**
+ * A currency other than the one the service recorded for the order is refused before anything is
+ * sent: with another exponent every amount would be read ten or a hundred times off, and the
+ * gateway refuses it anyway (00013). Without a record the gateway's own check is what remains.
+ */
+function refuseOtherCurrency(given: string | undefined, currency: string, reference: string, recorded: string | undefined): void {
+  if (recorded === undefined || recorded === currency) return;
+  const option = given !== undefined ? '--currency' : 'PG_CURRENCY';
+  throw new CliError(
+    `${option} ${currency} (${decimalPlaces(currency)}) is not the currency of order ${reference}: the service recorded it in ${recorded} (${decimalPlaces(recorded)}); nothing was sent`,
+  );
+}
+
+/** How an order stands, in words: "authorized", "partly captured (EGP 78.48 left to capture)". */
+function standingOf(order: OrderStatus, currency: string | undefined): string {
+  const summary = summarizeOrder(order);
+  if (summary.standing === 'partially_captured') return `partly captured (${money(summary.capturable, currency)} left to capture)`;
+  return summary.standing.replace('_', ' ');
+}
+
+/** Why authorized money is left that nothing can move, when some is. */
+function uncapturableLine(order: OrderStatus, currency: string | undefined): string {
+  const { uncapturable } = summarizeOrder(order);
+  if (!uncapturable) return '';
+  return `  ${money(uncapturable.amount, currency)} authorized and not captured: a refunded order cannot be captured or voided\n`;
+}
+
 function orderLines(order: OrderStatus, currency: string | undefined, reference: string): string {
   const id = order.svc_id ? ` (svc_id ${order.svc_id})` : '';
   const note = currency === undefined ? '\n  amounts in minor units: pass --currency (or set PG_CURRENCY) to show them in major units' : '';
   return (
-    `Order ${reference}${id}: ${order.state.replace('_', ' ')}\n` +
+    `Order ${reference}${id}: ${standingOf(order, currency)}\n` +
     `  authorized  ${money(order.authorized_amount, currency)}\n` +
     `  captured    ${money(order.captured_amount, currency)}\n` +
-    `  refunded    ${money(order.refunded_amount, currency)}${note}\n`
+    `  refunded    ${money(order.refunded_amount, currency)}${note}\n` +
+    uncapturableLine(order, currency)
   );
 }
 
@@ -166,6 +201,7 @@ ${EXIT_CODES_HELP}`,
       const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
       const query = referenceOf(values);
       const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;
+      if (query.merchant_reference) refuseOtherCurrency(values.currency, currency, query.merchant_reference, await recordedCurrency(io, query.merchant_reference));
       const amount = values.amount === undefined ? undefined : amountOf(values.amount, currency);
       const client = clientFromEnv(io, values);
       const before = await client.checkStatus(query);
@@ -175,7 +211,7 @@ ${EXIT_CODES_HELP}`,
       // What cannot be done is refused by the client without a question: nothing would be sent.
       if (order && planned > 0 && planned <= allowed) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
-        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${order.state.replace('_', ' ')}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${standingOf(order, currency)}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
           return EXIT.cancelled;

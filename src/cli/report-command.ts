@@ -6,6 +6,7 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { DEFAULT_REPORT_COLUMNS } from '../core/report-file.ts';
 import { REPORT_COLUMNS, type ReportColumn } from '../core/schemas/index.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, failed, printJson } from './client-env.ts';
@@ -43,7 +44,8 @@ Generates a report of the operations from --from to --to (GENERATE_REPORT) and d
   --format F        csv (default), json or xml
   --out FILE        write the file there (refused, before anything is asked, if it exists); without it, stdout
   --reference R     the report's merchant_reference (default rep-<time to the millisecond><random>)
-  --columns a,b     the columns, in order (default the gateway's): ${REPORT_COLUMNS.slice(0, 6).join(', ')}, …
+  --columns a,b     the columns, in order; default ${DEFAULT_REPORT_COLUMNS.join(',')}
+                    (svc_id is written as the gateway's wire name); any of ${REPORT_COLUMNS.join(', ')}
 ${COMMON_USAGE}
 
 ${EXIT_CODES_HELP}`,
@@ -78,7 +80,7 @@ ${EXIT_CODES_HELP}`,
       merchant_reference: reference,
       from_date: dateOption(values.from, 'start', '--from'),
       to_date: dateOption(values.to, 'end', '--to'),
-      ...(columns ? { columns: columns as ReportColumn[] } : {}),
+      columns: columns ? (columns as ReportColumn[]) : [...DEFAULT_REPORT_COLUMNS],
     });
     if (generated.outcome !== 'success') {
       if (values.json) printJson(io, { generate: generated });

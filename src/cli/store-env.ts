@@ -32,6 +32,25 @@ export async function storeFromEnv(io: Io, options: { readonly create: boolean }
 }
 
 /**
+ * The currency the service recorded for an order (its latest verified result), read where a store
+ * already exists (`pg-checkout serve` beside it); undefined when there is none, it holds nothing of
+ * the order, or it cannot be read: the gateway's own check (00013) still stands behind it.
+ */
+export async function recordedCurrency(io: Io, reference: string): Promise<string | undefined> {
+  const location = storeLocationFromEnv(io.env);
+  if (location.databaseUrl === undefined && !existsSync(location.dataDir)) return undefined;
+  let store: Store | undefined;
+  try {
+    store = await openStore(location);
+    return (await store.results.latestFor(reference))?.currency;
+  } catch {
+    return undefined;
+  } finally {
+    await store?.close();
+  }
+}
+
+/**
  * A money command ended `unknown`: the payment is watched, so the reconciler (`serve`, or
  * `pg-checkout reconcile`) reports what CHECK_STATUS shows once the gateway says. Only where a
  * store already exists: a watch nobody reconciles helps no one.

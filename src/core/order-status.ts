@@ -158,6 +158,45 @@ export function refundableAmount(status: OrderStatus): number {
   return Math.max(0, status.captured_amount - status.refunded_amount);
 }
 
+/** An order's state as the back office words it: `captured` split by whether more may still be captured. */
+export type OrderStanding = Exclude<OrderState, 'captured'> | 'captured' | 'partially_captured';
+
+/**
+ * What a back office (the merchant panel, the CLI) says of an order: how it stands, what may still
+ * be captured, refunded or voided, and the authorized money left uncaptured that nothing can move
+ * any more, with why. Minor units throughout.
+ */
+export interface OrderSummary {
+  /** `partially_captured` for a captured order with part of its authorization still to capture. */
+  readonly standing: OrderStanding;
+  readonly capturable: number;
+  readonly refundable: number;
+  /** A VOID_AUTHORIZATION would release the hold: authorized, nothing captured yet. */
+  readonly voidable: boolean;
+  /**
+   * Authorized money neither captured nor voidable: once a refund was made the authorization's
+   * rest can no longer be captured (REFUND only after capture) or voided (a captured payment is
+   * never voided). Absent when no money is stuck so.
+   */
+  readonly uncapturable?: { readonly amount: number; readonly reason: 'refunded' };
+}
+
+/** The back office's reading of an order (spec, States and transitions), shared by the merchant panel and the CLI. */
+export function summarizeOrder(status: OrderStatus): OrderSummary {
+  const capturable = capturableAmount(status);
+  const refundable = refundableAmount(status);
+  const partlyCaptured = status.state === 'captured' && capturable > 0;
+  const leftOver = status.authorized_amount - status.captured_amount;
+  const afterRefund = (status.state === 'partially_refunded' || status.state === 'refunded') && leftOver > 0;
+  return {
+    standing: partlyCaptured ? 'partially_captured' : status.state,
+    capturable,
+    refundable,
+    voidable: status.state === 'authorized' && status.captured_amount === 0,
+    ...(afterRefund ? { uncapturable: { amount: leftOver, reason: 'refunded' as const } } : {}),
+  };
+}
+
 /**
  * What a result tells the customer and the merchant: `success` while the order is paid (money held
  * or captured and not all returned), `pending` while the gateway is waiting or did not say,

@@ -20,6 +20,28 @@ import { fileDigest, verifySignature, type ShaType, type SignableParams } from '
 import { DEFAULT_GATEWAY_REFERENCE_FIELD, toWireName, type GatewayReferenceField } from './wire-names.ts';
 import { parseXml, toXmlNode, XML_DECLARATION, XML_LIST_ITEMS } from './xml.ts';
 
+/**
+ * The columns this project asks for when the merchant names none: what an accountant needs to
+ * reconcile each operation with the bank: when, which order (the shop's reference and the
+ * gateway's), which command, how much, and how it ended (a declined PURCHASE shows its code and
+ * status, never reading as paid). The back office's report download, the CLI's `report` and the
+ * demo all ask for these; without `columns` the gateway answers only the spec's list, which has no
+ * date or outcome.
+ */
+export const DEFAULT_REPORT_COLUMNS = [
+  'transaction_date',
+  'merchant_reference',
+  'svc_id',
+  'operation',
+  'amount',
+  'currency',
+  'response_code',
+  'status',
+  'response_message',
+  'payment_option',
+  'authorization_code',
+] as const satisfies readonly ReportColumn[];
+
 /** The spec's limit of a report (Limits: "report size 200,000 transactions"). */
 export const MAX_REPORT_TRANSACTIONS = 200_000;
 

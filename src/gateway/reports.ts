@@ -30,7 +30,7 @@ import { call, callWaits, checkedRequest, languageOf, type CallContext, type Ope
 import { streamingDigest } from './digest.ts';
 import type { ClientInput } from './inputs.ts';
 import { resultOfAnswer, type GatewayResult } from './results.ts';
-import { answerFields, failureOf, GatewayUnavailableError, isRetryable, readText, transportRefusal } from './transport.ts';
+import { answerFields, failureOf, GatewayUnavailableError, hostOf, isRetryable, readText, transportRefusal } from './transport.ts';
 
 export const GENERATE_REPORT: OperationSpec<GenerateReportResponse> = {
   name: 'GENERATE_REPORT',
@@ -153,7 +153,7 @@ export function reportOperations(ctx: CallContext) {
         });
       } catch (error) {
         const timedOut = controller.signal.aborted;
-        throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, timedOut ? 'timeout' : failureOf(error));
+        throw new GatewayUnavailableError(DOWNLOAD_REPORT.name, timedOut ? 'timeout' : failureOf(error), { host: hostOf(settings.urls.reportingApi) });
       }
       const outage = await transportRefusal(response, DOWNLOAD_REPORT.name, settings.now().getTime());
       if (outage) throw outage;

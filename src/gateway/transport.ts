@@ -65,9 +65,15 @@ export class GatewayUnavailableError extends Error {
   constructor(
     operation: string,
     kind: FailureKind,
-    detail?: { readonly httpStatus?: number | undefined; readonly message?: string; readonly retryAfterMs?: number | undefined },
+    detail?: {
+      readonly httpStatus?: number | undefined;
+      readonly message?: string;
+      readonly retryAfterMs?: number | undefined;
+      /** The host the call was for (`gateway.example:443`), named when no connection could be made to it. */
+      readonly host?: string | undefined;
+    },
   ) {
-    super(detail?.message ?? `${operation}: ${describeFailure(kind, detail?.httpStatus, detail?.retryAfterMs)}`);
+    super(detail?.message ?? `${operation}: ${describeFailure(kind, detail?.httpStatus, detail?.retryAfterMs, detail?.host)}`);
     this.name = 'GatewayUnavailableError';
     this.kind = kind;
     this.operation = operation;
@@ -90,11 +96,12 @@ export class GatewayRequestError extends Error {
   }
 }
 
-export function describeFailure(kind: FailureKind, httpStatus?: number, retryAfterMs?: number): string {
+export function describeFailure(kind: FailureKind, httpStatus?: number, retryAfterMs?: number, host?: string): string {
   const asks = retryAfterMs === undefined ? '' : `; it asks to wait ${Math.ceil(retryAfterMs / 1000)} s`;
   switch (kind) {
     case 'not_sent':
-      return 'the gateway could not be reached (connection refused or unknown host); nothing was sent';
+      // Named, because a refused connection is most often a wrong address or a service not started.
+      return `could not connect to the gateway${host ? ` at ${host}` : ''} (connection refused or unknown host); nothing was sent`;
     case 'timeout':
       return 'no answer from the gateway within the time limit';
     case 'connection':
@@ -113,6 +120,15 @@ export function describeFailure(kind: FailureKind, httpStatus?: number, retryAft
       return 'the answer is about another order or batch';
     case 'answer_invalid':
       return 'the verified answer is not the shape of this operation';
+  }
+}
+
+/** The host and port of a call's address, for a message; undefined when it is not an address. */
+export function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -207,7 +223,7 @@ export async function post(exchange: Exchange): Promise<Response> {
       signal: exchange.signal,
     });
   } catch (error) {
-    throw new GatewayUnavailableError(exchange.operation, failureOf(error));
+    throw new GatewayUnavailableError(exchange.operation, failureOf(error), { host: hostOf(exchange.url) });
   }
   const refusal = await transportRefusal(response, exchange.operation, exchange.now());
   if (refusal) throw refusal;

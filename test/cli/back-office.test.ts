@@ -12,13 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBatchFile } from '../../src/core/batch-file.ts';
-import { readReportFile } from '../../src/core/report-file.ts';
+import { DEFAULT_REPORT_COLUMNS, readReportFile } from '../../src/core/report-file.ts';
 import { COMMANDS } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/cli/command.ts';
+import { openStore } from '../../src/store/open.ts';
 import type { GatewayClient } from '../../src/gateway/index.ts';
 import { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from '../../src/sandbox/batch.ts';
 import { SANDBOX_MERCHANT_BASIC, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
-import { authorize, clientFor, M, nextReference, startSandbox, type Sandbox } from '../gateway/support.ts';
+import { authorize, card, clientFor, M, nextReference, startSandbox, type Sandbox } from '../gateway/support.ts';
 
 const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
@@ -106,6 +107,25 @@ describe('pg-checkout status', () => {
     const minor = await cli(['status', '--reference', reference], { env: envFor(M, { PG_CURRENCY: undefined }) });
     assert.match(minor.stdout, /authorized {2}123450 \(minor units\)/);
     assert.match(minor.stdout, /pass --currency/);
+  });
+
+  it('says an order captured in part is partly captured, with what is left to capture', async () => {
+    const reference = nextReference('cli-partly');
+    await authorize(client, reference, 10_000);
+    assert.equal((await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 4_000 })).outcome, 'success');
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, new RegExp(`Order ${reference} \\(svc_id \\d+\\): partly captured \\(EGP 60\\.00 left to capture\\)\n`));
+  });
+
+  it('says why the uncaptured rest of a refunded order can no longer be captured or voided', async () => {
+    const reference = nextReference('cli-stuck');
+    await authorize(client, reference, 10_000);
+    assert.equal((await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 4_000 })).outcome, 'success');
+    assert.equal((await client.refund({ merchant_reference: reference, currency: 'EGP', amount: 1_000 })).outcome, 'success');
+    const run = await cli(['status', '--reference', reference, '--currency', 'EGP']);
+    assert.match(run.stdout, /: partially refunded\n/);
+    assert.match(run.stdout, /\n {2}EGP 60\.00 authorized and not captured: a refunded order cannot be captured or voided\n/);
   });
 
   it('exits 5 for an order the gateway does not hold', async () => {
@@ -214,7 +234,7 @@ describe('exit codes of the configuration and the gateway', () => {
     await closed.close();
     const run = await cli(['capture', '--reference', 'x', '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: closed.origin }) });
     assert.equal(run.code, EXIT.unreachable);
-    assert.match(run.stderr, /the gateway could not be reached \(connection refused or unknown host\); nothing was sent/);
+    assert.match(run.stderr, new RegExp(`could not connect to the gateway at ${new URL(closed.origin).host.replace(/\./g, '\\.')} \\(connection refused or unknown host\\); nothing was sent`));
     assert.doesNotMatch(run.stderr, /connection broke/);
     assert.match(run.stderr, /nothing was changed at the gateway/);
   });
@@ -260,6 +280,39 @@ describe('pg-checkout tokens, exchange, report', () => {
   });
 });
 
+describe('pg-checkout report without --columns (issue 24)', () => {
+  it('lists what reconciling needs: the date, both references, the command, the money and how each operation ended', async () => {
+    const paid = nextReference('cli-rep-paid');
+    await authorize(client, paid, 7_000, 'PURCHASE');
+    const declined = nextReference('cli-rep-declined');
+    const refused = await client.trustedPurchase({
+      merchant_reference: declined,
+      amount: 7_000,
+      currency: 'EGP',
+      eci: 'ECOMMERCE',
+      customer_email: 'buyer@example.com',
+      ...card('decline'),
+    });
+    assert.equal(refused.outcome, 'declined');
+    const run = await cli(['report', '--from', '2026-03-10', '--to', '2026-03-10']);
+    assert.equal(run.code, 0, run.stderr);
+    const report = readReportFile('CSV', run.stdout);
+    assert.deepEqual(report.columns, [...DEFAULT_REPORT_COLUMNS]);
+    for (const column of ['transaction_date', 'merchant_reference', 'svc_id', 'operation', 'amount', 'currency', 'response_code', 'status', 'response_message']) {
+      assert.ok((report.columns as readonly string[]).includes(column), `the report has ${column}`);
+    }
+    const rowOf = (reference: string) => report.rows.find((row) => row['merchant_reference'] === reference);
+    assert.deepEqual(
+      [rowOf(paid)?.['operation'], rowOf(paid)?.['response_code'], rowOf(paid)?.['status'], rowOf(paid)?.['amount'], rowOf(paid)?.['currency']],
+      ['PURCHASE', '14000', '14', '7000', 'EGP'],
+    );
+    assert.equal(rowOf(declined)?.['operation'], 'PURCHASE');
+    assert.equal(rowOf(declined)?.['response_code'], refused.response_code);
+    assert.notEqual(rowOf(declined)?.['status'], '14', 'a declined PURCHASE does not read as paid');
+    assert.match(rowOf(declined)?.['transaction_date'] ?? '', /^2026-03-10T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+  });
+});
+
 describe('pg-checkout batch', () => {
   it('uploads a file, shows its state, processes it with --yes and lists one result per line', async () => {
     const held = nextReference('cli-b');
@@ -282,7 +335,7 @@ describe('pg-checkout batch', () => {
     const done = await cli(['batch', 'status', handle]);
     assert.equal(done.code, 0);
     assert.match(done.stdout, new RegExp(`line 2 {2}${held} {2}20064 `));
-    assert.match(done.stdout, /1 succeeded, 0 failed/);
+    assert.match(done.stdout, /1 succeeded, 0 failed\n {2}succeeded lines' amounts \(charges and refunds together; a result names no command\): EGP 90\.00 in 1 line\n/);
   });
 
   it('checks the file before uploading it and names each problem (exit 2)', async () => {
@@ -383,6 +436,37 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.match(fromEnv.stderr, /in EGP, from PG_CURRENCY/);
   });
 
+  it('refuses, before anything is sent, a --currency that is not the one the service recorded for the order, naming both exponents', async () => {
+    const reference = nextReference('cli-recorded-currency');
+    const svcId = await authorize(client, reference, 10_000);
+    const dataDir = mkdtempSync(join(workdir, 'data-'));
+    const store = await openStore({ dataDir });
+    await store.results.record({
+      merchant_reference: reference,
+      outcome: 'success',
+      response_code: '02000',
+      response_message: 'Success',
+      status: '02',
+      svc_id: svcId,
+      amount: 10_000,
+      currency: 'EGP',
+      source: 'return',
+      kind: 'payment',
+      idempotency_key: `${reference}:${svcId}:authorized`,
+      order_state: 'authorized',
+      gateway: {},
+    });
+    await store.close();
+    const env = envFor(M, { PG_DATA_DIR: dataDir });
+    const wrong = await cli(['capture', '--reference', reference, '--amount', '5.000', '--currency', 'KWD', '--yes'], { env });
+    assert.equal(wrong.code, EXIT.usage, wrong.stderr);
+    assert.match(wrong.stderr, new RegExp(`--currency KWD \\(3 decimal places\\) is not the currency of order ${reference}: the service recorded it in EGP \\(2 decimal places\\); nothing was sent`));
+    assert.equal(sandbox.gateway.order({ merchantReference: reference })?.operations.length, 1, 'only the authorization: no capture was sent');
+    const right = await cli(['capture', '--reference', reference, '--amount', '50.00', '--currency', 'EGP', '--yes'], { env });
+    assert.equal(right.code, EXIT.success, right.stderr);
+    assert.equal(capturedAt(reference), 5_000);
+  });
+
   it('runs the back-office commands without PG_CHECKOUT_URL, which only serve uses', async () => {
     const reference = nextReference('cli-no-checkout-url');
     await authorize(client, reference, 1_000);
@@ -409,6 +493,6 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.equal(asked.code, EXIT.usage);
     assert.match(asked.stderr, /Its lines \(the file's amounts are minor units\): CAPTURE in EGP: 1 line, EGP 90\.00 \(9000 minor units\)\. It needs confirmation/);
     const unnamed = await cli(['batch', 'process', handle]);
-    assert.match(unnamed.stderr, /add --file FILE, the file uploaded/);
+    assert.match(unnamed.stderr, /Its total is unknown: the gateway lists a batch's lines and their amounts only once it is processed \(add --file FILE, the file uploaded, to see them now\)\./);
   });
 });

@@ -8,6 +8,7 @@ import {
   orderStatusOf,
   paymentOutcomeOf,
   resultKeyOf,
+  summarizeOrder,
   type OrderState,
 } from '../../src/core/order-status.ts';
 
@@ -170,5 +171,39 @@ describe('resultKeyOf', () => {
 
   it('keys an answer without a payment id by the reference and its response code', () => {
     assert.equal(resultKeyOf({ merchant_reference: 'order-1', state: 'not_found', response_code: '00008' }), 'order-1:00008');
+  });
+});
+
+describe('summarizeOrder, how a back office words an order', () => {
+  it('says an order captured in part is partly captured, with what is left to capture', () => {
+    const summary = summarizeOrder(orderStatusOf(status('20064', { authorized: '1284800', captured: '500000', refunded: '0' })));
+    assert.equal(summary.standing, 'partially_captured');
+    assert.equal(summary.capturable, 784_800);
+    assert.equal(summary.refundable, 500_000);
+    assert.equal(summary.voidable, false);
+    assert.equal(summary.uncapturable, undefined);
+  });
+
+  it('says an order captured in full, or bought in one step, is captured with nothing left', () => {
+    for (const answer of [status('20064', { authorized: '250000', captured: '250000', refunded: '0' }), status('14000', { authorized: '250000', captured: '250000', refunded: '0' })]) {
+      const summary = summarizeOrder(orderStatusOf(answer));
+      assert.equal(summary.standing, 'captured');
+      assert.equal(summary.capturable, 0);
+    }
+  });
+
+  it('says why the uncaptured rest of a refunded order can no longer be captured or voided', () => {
+    const summary = summarizeOrder(orderStatusOf(status('20064', { authorized: '1284800', captured: '500000', refunded: '100050' })));
+    assert.equal(summary.standing, 'partially_refunded');
+    assert.equal(summary.capturable, 0);
+    assert.equal(summary.voidable, false);
+    assert.deepEqual(summary.uncapturable, { amount: 784_800, reason: 'refunded' });
+  });
+
+  it('lets an authorization with nothing captured be captured or voided', () => {
+    const summary = summarizeOrder(orderStatusOf(status('02000', { authorized: '250000', captured: '0', refunded: '0' })));
+    assert.equal(summary.standing, 'authorized');
+    assert.equal(summary.capturable, 250_000);
+    assert.equal(summary.voidable, true);
   });
 });

@@ -3,13 +3,13 @@
  * (an AUTHORIZATION through the hosted page); in the panel the merchant sees the order authorized,
  * captures part of it and refunds part of what was captured, each through the demo's own
  * back-office routes and the back-office client; the lifecycle shows the amounts and operations.
- * Then the day's report is downloaded, and the panel fits a 375 px phone. axe, no CSP violation.
+ * Then the day's report is downloaded, with the columns reconciling needs, and the panel fits a 375 px phone. axe, no CSP violation.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { readReportFile } from '../../src/core/report-file.ts';
+import { DEFAULT_REPORT_COLUMNS, readReportFile } from '../../src/core/report-file.ts';
 import { testCard } from '../../src/sandbox/test-cards.ts';
 import { startDemoSession, type DemoSession } from './support/demo.ts';
 import { assertAccessible, assertNoCspViolation, chooseCardMode, chooseMethod, expectResult, openCheckout, payOnHostedPage } from './support/flows.ts';
@@ -108,9 +108,13 @@ describe('the day’s report from the merchant panel', () => {
     await act(page, reference, 'capture', '');
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#download-report').click()]);
     assert.match(download.suggestedFilename(), /^report-demo-rep-.+\.csv$/);
-    const rows = readReportFile('CSV', readFileSync(await download.path(), 'utf8')).rows;
+    const { columns, rows } = readReportFile('CSV', readFileSync(await download.path(), 'utf8'));
     const operations = rows.filter((line) => line['merchant_reference'] === reference).map((line) => line['operation']);
     assert.deepEqual(operations, ['AUTHORIZATION', 'CAPTURE']);
+    // What reconciling needs: when, and how each operation ended, beside the references and the money.
+    assert.deepEqual(columns, [...DEFAULT_REPORT_COLUMNS]);
+    const outcomes = rows.filter((line) => line['merchant_reference'] === reference).map((line) => [line['response_code'], line['status']]);
+    assert.deepEqual(outcomes, [['02000', '02'], ['20064', '04']]);
     await assertNoCspViolation(observed);
     await page.close();
   });

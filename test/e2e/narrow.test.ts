@@ -68,8 +68,9 @@ for (const language of ['en', 'ar'] as const) {
         }
       }
 
-      await chooseCardMode(page, 'merchant-page');
+      // The card modes show for a card only: the method first.
       await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'merchant-page');
       await assertAccessible(page, `narrow-checkout-card-form-${language}`);
 
       // A bill issued for this order, to show it and to list it in the merchant panel.

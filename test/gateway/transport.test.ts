@@ -24,6 +24,7 @@ describe('failureOf, when the gateway refuses the connection', () => {
   });
 
   it('says that nothing was sent', () => {
-    assert.match(describeFailure('not_sent'), /could not be reached \(connection refused or unknown host\); nothing was sent/);
+    assert.match(describeFailure('not_sent'), /could not connect to the gateway \(connection refused or unknown host\); nothing was sent/);
+    assert.match(describeFailure('not_sent', undefined, undefined, 'gateway.example:8443'), /^could not connect to the gateway at gateway\.example:8443 /);
   });
 });

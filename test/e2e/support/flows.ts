@@ -130,3 +130,17 @@ export async function payOnHostedPageWithPlan(
   await select.selectOption(card.plan);
   await page.locator('#pay').click();
 }
+
+/** From the storefront: a card payment on the hosted page with the amount held (AUTHORIZATION); the order's reference. */
+export async function authorizeOnHostedPage(page: Page, card: CardEntry & { readonly language: 'en' | 'ar' }): Promise<string> {
+  const reference = await openCheckout(page);
+  await chooseMethod(page, 'card');
+  await chooseCardMode(page, 'redirect');
+  await page.locator('input[name="charge-mode"][value="AUTHORIZATION"]').check();
+  await page.locator('pg-checkout[command="AUTHORIZATION"]').waitFor();
+  await page.locator('pg-checkout button.Pay').click();
+  await payOnHostedPage(page, card);
+  const result = await expectResult(page, 'success');
+  assert.equal(result.fields.response_code, '02000');
+  return reference;
+}
