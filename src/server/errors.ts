@@ -81,8 +81,8 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
     ar: 'تم دفع هذا الطلب بالفعل.',
   },
   order_in_progress: {
-    en: 'A payment for this order is already under way (a bill waiting to be paid, or a card check); please complete it first.',
-    ar: 'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة)؛ يرجى إكمالها أولًا.',
+    en: 'A payment for this order is already under way (for example a bill waiting to be paid); please complete it first.',
+    ar: 'توجد عملية دفع جارية لهذا الطلب (مثل فاتورة بانتظار الدفع)؛ يرجى إكمالها أولًا.',
   },
   card_data_refused: {
     en: 'Card details must be sent to the payment gateway only, never to the merchant.',
