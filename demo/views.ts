@@ -5,6 +5,9 @@ export interface OrderView {
     outcome: 'success' | 'pending' | 'failure';
     response_code: string;
     response_message: string;
+    status?: string;
+    /** AUTHORIZATION or PURCHASE, when the gateway names it. */
+    command?: string;
     /** `save-card`: a card saved without a payment (nothing charged). */
     source?: string;
     /** The card kept for later; its token only in the merchant panel. */
@@ -66,19 +69,58 @@ export const BILL_OUTCOME: Readonly<Record<BillState, 'success' | 'pending' | 'f
   expired: 'failure',
 };
 
-/** A <dl> of every field of a message, values as left-to-right islands. */
+/** A <dl> of every field of a message, values as left-to-right islands; a nested object's fields as `error.code`. */
 export function definitionList(fields: Record<string, unknown>): HTMLDListElement {
   const list = document.createElement('dl');
   list.className = 'fields';
-  for (const [name, value] of Object.entries(fields)) {
+  const add = (prefix: string, entries: Record<string, unknown>): void => {
+    for (const [key, value] of Object.entries(entries)) {
+      const name = prefix ? `${prefix}.${key}` : key;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        add(name, value as Record<string, unknown>);
+        continue;
+      }
+      const term = document.createElement('dt');
+      term.textContent = name;
+      const detail = document.createElement('dd');
+      const text = document.createElement('bdi');
+      text.dir = 'ltr';
+      text.dataset.field = name;
+      text.textContent = Array.isArray(value) ? value.map(String).join(', ') : String(value);
+      detail.append(text);
+      list.append(term, detail);
+    }
+  };
+  add('', fields);
+  return list;
+}
+
+/** One line of what the customer reads: the label, and the value (references and card numbers left to right). */
+export interface SummaryLine {
+  readonly label: string;
+  readonly value: string;
+  readonly ltr?: boolean;
+  /** Names the value for tests and styles (`data-summary`). */
+  readonly field?: string;
+}
+
+/** The customer's summary of an order: amount, reference, card. */
+export function summaryList(lines: readonly SummaryLine[]): HTMLDListElement {
+  const list = document.createElement('dl');
+  list.id = 'summary';
+  list.className = 'summary';
+  for (const line of lines) {
     const term = document.createElement('dt');
-    term.textContent = name;
+    term.textContent = line.label;
     const detail = document.createElement('dd');
-    const text = document.createElement('bdi');
-    text.dir = 'ltr';
-    text.dataset.field = name;
-    text.textContent = typeof value === 'object' ? JSON.stringify(value) : String(value);
-    detail.append(text);
+    const value = document.createElement('bdi');
+    if (line.ltr) {
+      value.dir = 'ltr';
+      value.className = 'ltr-island';
+    }
+    if (line.field) value.dataset.summary = line.field;
+    value.textContent = line.value;
+    detail.append(value);
     list.append(term, detail);
   }
   return list;

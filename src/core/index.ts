@@ -24,3 +24,4 @@ export * from './exchange.ts';
 export * as endpointApi from './endpoint-api.ts';
 export { ROUTES, CARD_FIELDS, ORDER_TOKEN_HEADER } from './endpoint-api.ts';
 export * from './installments.ts';
+export * from './customer-outcome.ts';

@@ -100,6 +100,8 @@ export const RESPONSE_CODES = {
   '12001': { outcome: 'failure', operation: 'check status', en: 'Order not found', ar: 'الطلب غير موجود' },
   // Service activation per merchant account (spec: optional services are activated by the gateway).
   '00014': { outcome: 'failure', operation: 'any', en: 'Service not activated for this merchant', ar: 'الخدمة غير مفعلة لهذا التاجر' },
+  // The customer left the gateway's page (its "Back to the shop"): the gateway's published message 072 under status 00 (docs/decisions.md).
+  '00072': { outcome: 'failure', operation: 'any', en: 'Transaction cancelled by the customer', ar: 'ألغى العميل العملية' },
   // ---- Tokens, 3-D Secure services, currency exchange (sandbox II) ----
   // Statuses 42/45/55/58/59 follow the gateway's published status list (docs/decisions.md).
   '58000': { outcome: 'success', operation: 'token update', en: 'Token updated', ar: 'تم تحديث الرمز المميز' },

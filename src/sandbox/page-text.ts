@@ -1,5 +1,6 @@
 /** The words of the sandbox's pages, in the two languages of the gateway (spec: `language`, en or ar). */
 import { formatCount, type Language } from '../core/language.ts';
+import type { CardOutcome } from './test-cards.ts';
 
 export interface PageText {
   readonly paymentTitle: string;
@@ -55,6 +56,14 @@ export interface PageText {
   readonly expiredTitle: string;
   readonly expiredText: string;
   readonly refusedTitle: string;
+  /** Leaves the page: the merchant hears of a payment the customer cancelled. */
+  readonly backToShop: string;
+  readonly testCardsTitle: string;
+  readonly testCardsIntro: string;
+  readonly testCardNumber: string;
+  readonly testCardEffect: string;
+  /** What each test card does, in the page's language. */
+  readonly testCardOutcomes: Readonly<Record<CardOutcome, string>>;
 }
 
 /** "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number. */
@@ -117,6 +126,21 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     expiredTitle: 'This page has expired',
     expiredText: 'Start again from the merchant’s site.',
     refusedTitle: 'The request was refused',
+    backToShop: 'Back to the shop',
+    testCardsTitle: 'Test cards',
+    testCardsIntro: 'Any future expiry date, any 3-digit security code and any name work.',
+    testCardNumber: 'Card number',
+    testCardEffect: 'What it does',
+    testCardOutcomes: {
+      success: 'Approved',
+      decline: 'Declined by the bank',
+      insufficient_funds: 'Insufficient funds',
+      invalid_card: 'Invalid card',
+      '3ds': '3-D Secure: you choose approve or fail',
+      '3ds_md_pares': '3-D Secure (second processor type)',
+      '3ds_fails': '3-D Secure: authentication fails',
+      '3ds_not_enrolled': 'Not enrolled in 3-D Secure: approved',
+    },
   },
   ar: {
     paymentTitle: 'الدفع بالبطاقة',
@@ -170,5 +194,20 @@ export const PAGE_TEXT: Record<Language, PageText> = {
     expiredTitle: 'انتهت صلاحية هذه الصفحة',
     expiredText: 'ابدأ من جديد من موقع التاجر.',
     refusedTitle: 'تم رفض الطلب',
+    backToShop: 'العودة إلى المتجر',
+    testCardsTitle: 'بطاقات الاختبار',
+    testCardsIntro: 'يصلح أي تاريخ انتهاء مستقبلي وأي رمز أمان من ٣ أرقام وأي اسم.',
+    testCardNumber: 'رقم البطاقة',
+    testCardEffect: 'ماذا تفعل',
+    testCardOutcomes: {
+      success: 'تتم الموافقة',
+      decline: 'يرفضها البنك',
+      insufficient_funds: 'الرصيد غير كافٍ',
+      invalid_card: 'بطاقة غير صالحة',
+      '3ds': 'التحقق ثلاثي الأبعاد: تختار الموافقة أو الفشل',
+      '3ds_md_pares': 'التحقق ثلاثي الأبعاد (النوع الثاني من المعالجات)',
+      '3ds_fails': 'التحقق ثلاثي الأبعاد: يفشل التحقق',
+      '3ds_not_enrolled': 'غير مسجلة في التحقق ثلاثي الأبعاد: تتم الموافقة',
+    },
   },
 };

@@ -13,6 +13,7 @@
  */
 import { directionOf, type Language } from '../core/language.ts';
 import { PAGE_TEXT } from './page-text.ts';
+import { TEST_CARDS } from './test-cards.ts';
 import { randomHex } from './wire.ts';
 
 /** Text for element content and quoted attribute values. */
@@ -83,7 +84,13 @@ const STYLES = `
   .error-summary { border: 2px solid #b00020; padding: 0.75rem; border-radius: 0.25rem; margin-block-end: 1rem; }
   button { font: inherit; padding-block: 0.6rem; padding-inline: 1.2rem; border-radius: 0.25rem; border: 0; background: #1a56db; color: #fff; cursor: pointer; }
   button.secondary { background: #6b7280; }
-  .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; }
+  .actions { display: flex; gap: 0.75rem; flex-wrap: wrap; align-items: center; }
+  button.link { background: none; color: #1a56db; padding-inline: 0; text-decoration: underline; }
+  .test-cards { font-size: 0.85rem; margin-block: 0.5rem 1rem; }
+  .test-cards summary { cursor: pointer; font-weight: 600; }
+  .test-cards table { border-collapse: collapse; inline-size: 100%; margin-block-start: 0.5rem; }
+  .test-cards th, .test-cards td { text-align: start; padding-block: 0.2rem; padding-inline-end: 0.75rem; vertical-align: top; }
+  .test-cards .number { white-space: nowrap; font-family: ui-monospace, monospace; unicode-bidi: isolate; }
 `;
 
 /**
@@ -255,6 +262,22 @@ function errorSummary(model: CardPageModel): string {
   return `<div class="error-summary" role="alert"><p>${escapeHtml(PAGE_TEXT[model.language].errorSummary)}</p><ul>${items.join('')}</ul></div>`;
 }
 
+/** The card page's button that leaves it: the form field it posts, whose presence cancels the payment. */
+export const CANCEL_FIELD = 'cancel';
+
+/** The test cards and what each does, one row per card, as the sandbox's own hint (closed until opened). */
+function testCardsHint(language: Language): string {
+  const text = PAGE_TEXT[language];
+  const rows = TEST_CARDS.map((card) => {
+    const number = card.number.replace(/(\d{4})(?=\d)/g, '$1 ');
+    return `<tr><td><span class="number" dir="ltr">${number}</span></td><td>${escapeHtml(text.testCardOutcomes[card.outcome])}</td></tr>`;
+  }).join('');
+  return `<details class="test-cards" id="test-cards"><summary>${escapeHtml(text.testCardsTitle)}</summary>
+<p>${escapeHtml(text.testCardsIntro)}</p>
+<table><thead><tr><th scope="col">${escapeHtml(text.testCardNumber)}</th><th scope="col">${escapeHtml(text.testCardEffect)}</th></tr></thead><tbody>${rows}</tbody></table>
+</details>`;
+}
+
 /** The card-entry page (and, for a card already known, the plan-only page). */
 export function cardPage(model: CardPageModel): HtmlPage {
   const text = PAGE_TEXT[model.language];
@@ -296,13 +319,16 @@ export function cardPage(model: CardPageModel): HtmlPage {
         : text.submitCard
       : text.pay(model.amountText ?? '');
   const lines = model.knownCard ? [...model.summary, { label: text.card, value: model.knownCard, ltr: true }] : model.summary;
+  // "Back to the shop" comes after Pay, so that Enter in a field still pays.
   const body = `${summary(lines)}
+${model.knownCard ? '' : testCardsHint(model.language)}
 ${errorSummary(model)}
 <form class="credit-card-container" method="post" action="${escapeHtml(model.action)}" novalidate>
 <input type="hidden" name="session" value="${escapeHtml(model.sessionId)}">
 ${cardFields}
 ${plans}
-<div class="actions"><button type="submit" id="pay" class="Pay">${escapeHtml(button)}</button></div>
+<div class="actions"><button type="submit" id="pay" class="Pay">${escapeHtml(button)}</button>
+<button type="submit" name="${CANCEL_FIELD}" value="${CANCEL_FIELD}" id="back-to-shop" class="link">${escapeHtml(text.backToShop)}</button></div>
 </form>`;
   const status = Object.keys(errors).length > 0 ? 422 : 200;
   const html = layout(model.language, title, nonce, body, heightScript(nonce, model.framing));

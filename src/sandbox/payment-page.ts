@@ -24,6 +24,7 @@ import {
 } from '../core/card-number.ts';
 import { fieldError } from '../core/field-errors.ts';
 import { normalizeDigits, type Language } from '../core/language.ts';
+import { CUSTOMER_CANCEL_CODE } from '../core/customer-outcome.ts';
 import { classifyResponse, type KnownResponseCode } from '../core/response.ts';
 import {
   hostedPaymentRequest,
@@ -38,6 +39,7 @@ import { framingOriginsOf, hasService, type GatewayAccount } from './merchants.t
 import { completeChallenge, lastOperation } from './orders.ts';
 import { PAGE_TEXT } from './page-text.ts';
 import {
+  CANCEL_FIELD,
   cardPage,
   challengePage,
   htmlResponse,
@@ -154,6 +156,11 @@ export async function submitPaymentPage(ctx: GatewayContext, request: Request): 
   }
   const session = liveSession(ctx, form['session']);
   if (!session) return expired(requestLanguage(form));
+  if (form[CANCEL_FIELD] !== undefined) {
+    // The customer went back to the shop: the merchant hears of a cancelled payment, signed like any answer.
+    ctx.state.sessions.delete(session.id);
+    return refuse(session.params, session.merchant, CUSTOMER_CANCEL_CODE);
+  }
   const language = requestLanguage(session.params);
   const errors: Partial<Record<CardField, string>> = {};
   const card = session.card ?? readTypedCard(form, language, ctx.now(), errors, hasService(session.merchant, 'cvv_suppression'));

@@ -8,7 +8,10 @@
  * return signed into its redirect (result-proof.ts); anyone else sees a page with nothing of the order. Without one, the page says the payment is being
  * confirmed and refreshes itself, or, when the return was refused, that it could not be confirmed.
  */
+import { formatMoney } from '../core/amounts.ts';
+import { describeOutcome, OUTCOME_TEXT } from '../core/customer-outcome.ts';
 import { directionOf, isLanguage, type Language } from '../core/language.ts';
+import type { VerifiedResult } from '../core/verified-result.ts';
 import { field } from '../core/schemas/index.ts';
 import { languageFromHeaders } from './http.ts';
 import type { ResultStore } from '../store/store.ts';
@@ -29,24 +32,17 @@ export interface ResultPageOptions {
 
 type Shown = 'success' | 'pending' | 'failure' | 'unconfirmed' | 'private';
 
-const TEXT: Readonly<Record<Language, Readonly<Record<Shown, { title: string; body: string }>> & { order: string; back: string }>> = {
+/** The page's own words; an order's outcome is described by the core (`describeOutcome`), as on every result page. */
+const TEXT: Readonly<Record<Language, { unconfirmed: { title: string; body: string }; private: { title: string; body: string }; refreshes: string }>> = {
   en: {
-    success: { title: 'Payment received', body: 'Thank you: your payment has been received.' },
-    pending: { title: 'Confirming your payment', body: 'The payment gateway has not confirmed this payment yet. This page refreshes by itself.' },
-    failure: { title: 'Payment not completed', body: 'This payment did not go through. You can try again from the shop.' },
     unconfirmed: { title: 'Payment not confirmed', body: 'We could not confirm a payment for this order. If you paid, the shop will be told by the payment gateway.' },
     private: { title: 'Payment status', body: 'This link no longer shows a payment. The shop has your order’s status: please check it there.' },
-    order: 'Order',
-    back: 'Back to the shop',
+    refreshes: 'This page refreshes by itself.',
   },
   ar: {
-    success: { title: 'تم استلام الدفع', body: 'شكرًا لك: تم استلام دفعتك.' },
-    pending: { title: 'جارٍ تأكيد الدفع', body: 'لم تؤكد بوابة الدفع هذه الدفعة بعد. ستُحدَّث هذه الصفحة تلقائيًا.' },
-    failure: { title: 'لم يكتمل الدفع', body: 'لم تتم عملية الدفع هذه. يمكنك المحاولة مرة أخرى من المتجر.' },
     unconfirmed: { title: 'لم يتم تأكيد الدفع', body: 'تعذر علينا تأكيد دفعة لهذا الطلب. إذا كنت قد دفعت، فستُبلغ بوابة الدفع المتجر بذلك.' },
     private: { title: 'حالة الدفع', body: 'لم يعد هذا الرابط يعرض دفعة. حالة طلبك لدى المتجر: يرجى مراجعتها هناك.' },
-    order: 'الطلب',
-    back: 'العودة إلى المتجر',
+    refreshes: 'ستُحدَّث هذه الصفحة تلقائيًا.',
   },
 };
 
@@ -55,11 +51,23 @@ export const RESULT_PAGE_CSP =
   "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const STYLES = `body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#1f2328;background:#f6f8fa}
-main{max-inline-size:32rem;margin-block:4rem;margin-inline:auto;padding:2rem;background:#fff;border-radius:.5rem;border:1px solid #d0d7de}
-h1{margin-block:0 1rem;font-size:1.5rem}
+main{max-inline-size:32rem;margin-block:2rem;margin-inline:auto;padding:1.5rem;background:#fff;border-radius:.5rem;border:1px solid #d0d7de;text-align:start}
+@media (max-width:34rem){main{margin-block:0;border-radius:0;border-inline:0}}
+h1{margin-block:0 .5rem;font-size:1.5rem;line-height:1.25}
+p{margin-block:0 .75rem}
 main[data-outcome=success] h1{color:#1a7f37}
 main[data-outcome=failure] h1,main[data-outcome=unconfirmed] h1{color:#b42318}
-dl{display:flex;gap:.5rem}dt{font-weight:600}dd{margin:0}
+.reason{font-weight:600}
+dl.summary{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem;margin-block:0 1rem}
+dt{font-weight:600}dd{margin:0}
+bdi[dir=ltr]{unicode-bidi:isolate;white-space:nowrap}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem 1rem}
+details{margin-block-start:1rem;font-size:.875rem;color:#57606a}
+summary{cursor:pointer}
+details dl{margin-block:.5rem 0}
+details dt{font:400 .8125rem ui-monospace,monospace}
+details dd{margin-block-end:.25rem}
+details bdi[dir=ltr]{white-space:normal;overflow-wrap:anywhere}
 a{color:#0550ae}`;
 
 const PAGE_HEADERS = {
@@ -105,7 +113,7 @@ export function createResultPage(options: ResultPageOptions): (request: Request)
       language,
       shown,
       reference: proven ? reference.data : undefined,
-      gatewayMessage: recorded?.outcome === 'failure' ? recorded.response_message : undefined,
+      result: recorded,
       shopUrl: options.shopUrl,
       stylesHref: stylesPath,
     });
@@ -116,19 +124,67 @@ export function createResultPage(options: ResultPageOptions): (request: Request)
   };
 }
 
+/** What the page shows of a recorded result: never a token (`saved_card.token_name` is not read). */
+export type ShownResult = Pick<VerifiedResult, 'outcome' | 'response_code' | 'response_message' | 'status' | 'kind' | 'amount' | 'currency' | 'svc_id' | 'gateway'>;
+
 interface PageContent {
   readonly language: Language;
   readonly shown: Shown;
   readonly reference: string | undefined;
-  /** The gateway's reason for a failure, in the payment's language. */
-  readonly gatewayMessage: string | undefined;
+  /** The order's recorded result, for the browser holding the return's proof only. */
+  readonly result: ShownResult | undefined;
   readonly shopUrl: string | undefined;
   readonly stylesHref: string;
 }
 
+/** A masked card number as the gateway returned it (`411111******1111`); anything else is not shown. */
+function maskedCard(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\d{0,6}\*+\d{0,4}$/.test(value) ? value : undefined;
+}
+
+/** The amount as the customer reads it; nothing when the result names none (a saved card charges nothing). */
+function amountText(result: ShownResult, language: Language): string | undefined {
+  if (result.kind === 'saved_card' || result.amount === undefined || result.currency === undefined) return undefined;
+  try {
+    return formatMoney(result.amount, result.currency, language);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<dl>` rows; values marked `ltr` (references, card numbers, codes) are left-to-right islands an Arabic line never splits. */
+function rows(lines: readonly (readonly [string, string | undefined, 'ltr'?])[]): string {
+  return lines
+    .filter((line): line is readonly [string, string, 'ltr'?] => line[1] !== undefined && line[1] !== '')
+    .map(([label, value, ltr]) => `<dt>${escapeHtml(label)}</dt><dd><bdi${ltr ? ' dir="ltr"' : ''}>${escapeHtml(value)}</bdi></dd>`)
+    .join('');
+}
+
 export function renderResultPage(content: PageContent): string {
-  const text = TEXT[content.language];
-  const { title, body } = text[content.shown];
+  const words = OUTCOME_TEXT[content.language].actions;
+  const result = content.shown === 'unconfirmed' || content.shown === 'private' ? undefined : content.result;
+  const described = result
+    ? describeOutcome({ outcome: result.outcome, response_code: result.response_code, status: result.status, savedCard: result.kind === 'saved_card' }, content.language)
+    : undefined;
+  const own = content.shown === 'unconfirmed' || content.shown === 'private' ? TEXT[content.language][content.shown] : undefined;
+  const pending = content.shown === 'pending' ? OUTCOME_TEXT[content.language].pending : undefined;
+  const title = described?.title ?? own?.title ?? pending?.title ?? '';
+  const refreshes = content.shown === 'pending' ? ` ${TEXT[content.language].refreshes}` : '';
+  const body = `${described?.next ?? own?.body ?? pending?.next ?? ''}${refreshes}`;
+  const summary = rows([
+    [words.amount, result ? amountText(result, content.language) : undefined],
+    [words.order, content.reference, 'ltr'],
+    [words.card, result ? maskedCard(result.gateway['card_number']) : undefined, 'ltr'],
+  ]);
+  // For the shop's developers: the gateway's own words (English), apart from what the customer reads.
+  const details = result
+    ? rows([
+        ['response_code', result.response_code, 'ltr'],
+        ['response_message', result.response_message, 'ltr'],
+        ['status', result.status, 'ltr'],
+        ['svc_id', result.svc_id, 'ltr'],
+      ])
+    : '';
   const lines = [
     '<!doctype html>',
     `<html lang="${content.language}" dir="${directionOf(content.language)}">`,
@@ -142,10 +198,11 @@ export function renderResultPage(content: PageContent): string {
     '<body>',
     `<main data-outcome="${content.shown}">`,
     `<h1>${escapeHtml(title)}</h1>`,
+    described?.reason ? `<p class="reason">${escapeHtml(described.reason)}</p>` : '',
     `<p>${escapeHtml(body)}</p>`,
-    content.gatewayMessage ? `<p>${escapeHtml(content.gatewayMessage)}</p>` : '',
-    content.reference ? `<dl><dt>${escapeHtml(text.order)}</dt><dd><bdi>${escapeHtml(content.reference)}</bdi></dd></dl>` : '',
-    content.shopUrl ? `<p><a href="${escapeHtml(content.shopUrl)}">${escapeHtml(text.back)}</a></p>` : '',
+    summary ? `<dl class="summary">${summary}</dl>` : '',
+    content.shopUrl ? `<p class="actions"><a href="${escapeHtml(content.shopUrl)}">${escapeHtml(words.backToShop)}</a></p>` : '',
+    details ? `<details><summary>${escapeHtml(words.details)}</summary><dl>${details}</dl></details>` : '',
     '</main>',
     '</body>',
     '</html>',

@@ -356,7 +356,7 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
     const html = await page.text();
     assert.match(html, /<html lang="ar" dir="rtl">/);
     assert.match(html, /<main data-outcome="success">/);
-    assert.match(html, /تم استلام الدفع/);
+    assert.match(html, /<h1>تم الدفع بنجاح<\/h1>/);
     assert.match(html, new RegExp(`<a href="${SHOP_ORIGIN}/">العودة إلى المتجر</a>`));
     assert.ok(!/<script|\sstyle=|\son[a-z]+=/i.test(html), 'no script, no inline style or handler');
     const styles = await fetch(new URL('/result.css', landing));
@@ -367,7 +367,7 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
     const { service } = await startService();
     const html = await (await fetch(`${service.endpointUrl}/result?merchant_reference=shop-2002&outcome=success`, { headers: { 'accept-language': 'en' } })).text();
     assert.match(html, /<main data-outcome="private">/);
-    assert.ok(!html.includes('Payment received') && !html.includes('shop-2002'));
+    assert.ok(!html.includes('Payment successful') && !html.includes('shop-2002'));
     assert.ok(!html.includes('http-equiv="refresh"'));
   });
 

@@ -82,11 +82,12 @@ async function readFields(page: Page, container: string): Promise<Record<string,
   );
 }
 
-/** The result page: the outcome shown, the verified gateway fields and the CHECK_STATUS fields. */
+/** The result page: the outcome shown, the verified gateway fields and the CHECK_STATUS fields (in its disclosure for developers). */
 export async function expectResult(page: Page, outcome: 'success' | 'pending' | 'failure'): Promise<ResultPage> {
   await page.waitForURL(/\/result\.html/, { timeout: 20_000 });
   await page.locator(`#outcome[data-outcome="${outcome}"]`).waitFor({ timeout: 10_000 });
-  await page.locator('#status [data-field]').first().waitFor();
+  // The fields are in the developers' disclosure, closed: there, not visible.
+  await page.locator('#status [data-field]').first().waitFor({ state: 'attached' });
   return {
     outcome,
     fields: await readFields(page, '#verified'),
