@@ -3,8 +3,8 @@
  * - default: the package's entry points as ES modules, dependencies left external
  *   (`pg-checkout`, `/define`, `/core`, `/server`, `/gateway`, `/sandbox`, `/sandbox/msw`, the CLI);
  * - `--mode bundle`: the bundle folder for a plain `<script type="module">` with no build step:
- *   `pg-checkout.js` with `chunks/base-*.js` (Lit, the shared code and `<pg-checkout>`'s card form),
- *   and the chunks it imports relatively when they are needed (`chunks/`: the other elements'
+ *   `pg-checkout.js` (Lit, the shared code, the elements' classes and `<pg-checkout>`'s card form, in
+ *   one file), and the chunks it imports relatively when they are needed (`chunks/`: the other elements'
  *   views, the payment frames, the contract's schemas, the Arabic catalogs); see bundle-chunks.ts.
  */
 import { defineConfig } from 'vite';

@@ -211,8 +211,9 @@ export async function measureAll(): Promise<SizeRun> {
   return { measured, all, bundler, notes };
 }
 
-const GZIP_BUDGET = 30 * 1024;
-const INITIAL_BUDGET = 15 * 1024;
+/** The targets, in kB of 1000 bytes as the issue states them. */
+const GZIP_BUDGET = 30_000;
+const INITIAL_BUDGET = 15_000;
 
 /** Which part of the product (or which dependency) a bundled module belongs to. */
 function partOf(id: string): string {
@@ -350,9 +351,9 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
     'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, zod/mini and its locales. ' +
       'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
       '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`. ' +
-      'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit and the shared code in one ' +
-      '`base` chunk); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
-    'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files.',
+      'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit, the shared code and the ' +
+      'elements\' classes in the entry file); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
+    'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files; 1 kB is 1000 bytes, as the targets count (until issue 25 this section divided by 1024).',
     `Adyen is \`@adyen/adyen-web\` ${versions.adyen} (\`import { AdyenCheckout, Card }\` plus \`styles/adyen.css\`); ` +
       'the ratio is taken on its JS alone, which favours Adyen, because pg-checkout ships its styles inside its JS.',
     `Braintree is \`braintree-web-drop-in\` ${versions.braintree}; its npm package points browsers at a prebuilt bundle, ` +
