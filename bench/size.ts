@@ -353,7 +353,7 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
       'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
       '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`. ' +
       'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit, the shared code and the ' +
-      'elements\' classes in the entry file); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
+      'elements\' classes in the entry file; its templates without their source indentation, `bundle-templates.ts`); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
     'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files; 1 kB is 1000 bytes, as the targets count (until issue 25 this section divided by 1024).',
     `Adyen is \`@adyen/adyen-web\` ${versions.adyen} (\`import { AdyenCheckout, Card }\` plus \`styles/adyen.css\`); ` +
       'the ratio is taken on its JS alone, which favours Adyen, because pg-checkout ships its styles inside its JS.',
