@@ -3,13 +3,15 @@
  * - default: the package's entry points as ES modules, dependencies left external
  *   (`pg-checkout`, `/define`, `/core`, `/server`, `/gateway`, `/sandbox`, `/sandbox/msw`, the CLI);
  * - `--mode bundle`: the bundle folder for a plain `<script type="module">` with no build step:
- *   `pg-checkout.js` with `chunks/base-*.js` (Lit, the shared code and `<pg-checkout>`'s card form),
- *   and the chunks it imports relatively when they are needed (`chunks/`: the other elements'
+ *   `pg-checkout.js` (Lit, the shared code, the elements' classes and `<pg-checkout>`'s card form, in
+ *   one file), and the chunks it imports relatively when they are needed (`chunks/`: the other elements'
  *   views, the payment frames, the contract's schemas, the Arabic catalogs); see bundle-chunks.ts.
+ *   The elements' templates lose their source indentation (bundle-templates.ts).
  */
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { bundleChunking } from './bundle-chunks.ts';
+import { collapseTemplateWhitespace } from './bundle-templates.ts';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
@@ -27,6 +29,8 @@ const libraryEntries = {
 export default defineConfig(({ mode }) => {
   if (mode === 'bundle') {
     return {
+      // The templates' source indentation, which the minifier keeps (bundle-templates.ts).
+      plugins: [collapseTemplateWhitespace],
       build: {
         outDir: 'dist/bundle',
         emptyOutDir: true,

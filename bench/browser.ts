@@ -8,7 +8,7 @@ import { chromiumArgs, chromiumPath } from '../test/chromium.mjs';
 
 export const CHROMIUM_PATH = chromiumPath;
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   ...chromiumArgs,
   // Loopback only: every other host name fails to resolve at once.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',

@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { bundleChunking } from '../bundle-chunks.ts';
+import { collapseTemplateWhitespace } from '../bundle-templates.ts';
 
 export const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 /** Build output and pages: outside `bench/` so that lint and type-checking never see built code. */
@@ -122,7 +123,8 @@ export async function buildEntry(name: string, entry: string, options: BuildOpti
     entry,
     outDir,
     cssFileName: name,
-    plugins: options.keepDefineModules ? [keepDefineModules] : [],
+    // The bundle folder's build steps: its split and its templates without their source indentation.
+    plugins: [...(options.keepDefineModules ? [keepDefineModules] : []), ...(options.asBundleFolder ? [collapseTemplateWhitespace] : [])],
     rolldownOptions: options.asBundleFolder
       ? {
           preserveEntrySignatures: bundleChunking.preserveEntrySignatures,

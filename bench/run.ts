@@ -2,7 +2,8 @@
  * `npm run bench`: measures pg-checkout against Adyen Web and Braintree Drop-in in one run and
  * writes `bench/results.md`. Sections: bundle size, signer, merchant endpoint under load, the
  * durable store (records per second, and the return route with each store), first render and
- * installments re-render in headless Chromium. Every loop is bounded in count and time, and all
+ * installments re-render in headless Chromium, and the drop-in beside Adyen on an emulated phone
+ * over a slow mobile network (each load in a new Chromium of its own). Every loop is bounded in count and time, and all
  * traffic stays on 127.0.0.1.
  *
  *   npm run bench                        full run, writes bench/results.md
@@ -18,13 +19,14 @@ import { benchEndpoint } from './endpoint.ts';
 import { currentLoad, describeEnvironment, packageVersion } from './environment.ts';
 import { benchFirstRender } from './first-render.ts';
 import { benchInstallments } from './installments.ts';
+import { benchPhone } from './phone.ts';
 import { renderResults, type SectionResult } from './report.ts';
 import { benchSigner } from './signer.ts';
 import { measureSchemaCosts, schemaCostTables } from './schema-cost.ts';
 import { measureAll, sizeSection } from './size.ts';
 import { benchStore } from './store.ts';
 
-const SECTIONS = ['size', 'signer', 'endpoint', 'store', 'first-render', 'installments'] as const;
+const SECTIONS = ['size', 'signer', 'endpoint', 'store', 'first-render', 'phone', 'installments'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -44,6 +46,7 @@ const complete = !quick && SECTIONS.every(wanted);
 
 const settings = {
   firstRender: { loads: quick ? 5 : 30, timeoutMs: 30_000 },
+  phone: { loads: quick ? 2 : 7, timeoutMs: 60_000 },
   installments: { loads: quick ? 1 : 5, changesPerLoad: quick ? 10 : 25, timeoutMs: 60_000 },
   signer: { durationMs: quick ? 300 : 2000, maxIterations: 5_000_000 },
   endpoint: { durationSeconds: quick ? 2 : 5, warmUpSeconds: 1, rounds: quick ? 1 : 2, connections: 10 },
@@ -81,13 +84,17 @@ async function main(): Promise<void> {
     log('durable store: records per second, and the return route with each store');
     sections.push(await benchStore(settings.store, log));
   }
-  if (wanted('first-render') || wanted('installments')) {
+  if (wanted('first-render') || wanted('phone') || wanted('installments')) {
     const browser = await launchBrowser();
     chromiumVersion = browser.version();
     try {
       if (wanted('first-render')) {
         log(`first render: ${settings.firstRender.loads} cold loads per case`);
         sections.push(await benchFirstRender(browser, settings.firstRender, adyenVersion));
+      }
+      if (wanted('phone')) {
+        log(`phone and slow network: ${settings.phone.loads} cold loads per case, a new browser each`);
+        sections.push(await benchPhone(settings.phone, adyenVersion));
       }
       if (wanted('installments')) {
         log('installments re-render');

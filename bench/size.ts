@@ -211,8 +211,9 @@ export async function measureAll(): Promise<SizeRun> {
   return { measured, all, bundler, notes };
 }
 
-const GZIP_BUDGET = 30 * 1024;
-const INITIAL_BUDGET = 15 * 1024;
+/** The targets, in kB of 1000 bytes as the issue states them. */
+const GZIP_BUDGET = 30_000;
+const INITIAL_BUDGET = 15_000;
 
 /** Which part of the product (or which dependency) a bundled module belongs to. */
 function partOf(id: string): string {
@@ -274,23 +275,24 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
       { label: 'bundle folder', entry: all },
       ...(run.bundler ? [{ label: 'a bundler\'s default split', entry: run.bundler }] : []),
     ];
-    const worst = Math.max(...splits.map(({ entry }) => entry.beforeAction.gzip));
+    // Since issue 25 the drop-in reads its order's answer without the contract's schemas (src/core/order-answer.ts):
+    // before the customer acts it downloads its initial load only (the phone section counts it on the wire).
+    const worst = Math.max(...splits.map(({ entry }) => entry.initial.gzip));
     const schemas = all.beforeAction.gzip - all.initial.gzip;
     targets.push({
       figure:
         '`<pg-checkout mode="drop-in">` before the customer acts, English, gzip: the entry and its static imports (Lit, the card method, ' +
-        'the other elements\' small classes, styles) and the contract\'s schemas, which load at once with the order\'s request',
-      measured: splits
-        .map(({ label, entry }) => `${formatBytes(entry.beforeAction.gzip)} (${label}; ${formatBytes(entry.initial.gzip)} of it up front)`)
-        .join('; '),
+        'the other elements\' small classes, styles); the contract\'s schemas load with the customer\'s first request',
+      measured: splits.map(({ label, entry }) => `${formatBytes(entry.initial.gzip)} (${label})`).join('; '),
       target: '≤ 15.0 kB',
       met: incomplete ? undefined : worst <= INITIAL_BUDGET,
       why:
         incomplete ??
-        `${formatBytes(worst - INITIAL_BUDGET)} over: Lit alone is about 6 kB, and the contract's schemas (zod/mini) add ${formatBytes(schemas)} ` +
-          'as soon as the order is asked for (the Pay button shows its amount, checked before use). The card form and the shared element code ' +
-          '(base class, endpoint client, messages, styles) make the rest, because the drop-in opens on the card method. The payment frames and ' +
-          'the 3-D Secure dialog are not in it: they load when the customer first works with the card form.',
+        `${formatBytes(worst - INITIAL_BUDGET)} over: Lit alone is about 6 kB; the card form and the shared element code ` +
+          '(base class, endpoint client, messages, styles) make most of the rest, because the drop-in opens on the card method, and the ' +
+          `four elements' classes are registered up front. Not in it: the contract's schemas (zod/mini, ${formatBytes(schemas)}), which ` +
+          'load with the customer\'s first request (the order\'s answer is checked without them), and the payment frames and the 3-D Secure ' +
+          'dialog, which load when the customer first works with the card form.',
     });
     targets.push({
       figure: 'All four elements on an English page (every chunk but the Arabic catalogs), gzip',
@@ -350,9 +352,9 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
     'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, zod/mini and its locales. ' +
       'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
       '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`. ' +
-      'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit and the shared code in one ' +
-      '`base` chunk); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
-    'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files.',
+      'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit, the shared code and the ' +
+      'elements\' classes in the entry file; its templates without their source indentation, `bundle-templates.ts`); "split by a bundler\'s defaults" is the same code as Vite splits it unguided, and so is each element alone.',
+    'gzip is level 9 and brotli quality 11, each file compressed on its own and summed over files; 1 kB is 1000 bytes, as the targets count (until issue 25 this section divided by 1024).',
     `Adyen is \`@adyen/adyen-web\` ${versions.adyen} (\`import { AdyenCheckout, Card }\` plus \`styles/adyen.css\`); ` +
       'the ratio is taken on its JS alone, which favours Adyen, because pg-checkout ships its styles inside its JS.',
     `Braintree is \`braintree-web-drop-in\` ${versions.braintree}; its npm package points browsers at a prebuilt bundle, ` +

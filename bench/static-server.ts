@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { extname, join, normalize } from 'node:path';
 import type { AddressInfo } from 'node:net';
 
@@ -25,9 +26,15 @@ export interface StaticServerOptions {
   readonly root: string;
   /** Requests whose path starts with `prefix` go to `listener` instead of the file system. */
   readonly api?: { readonly prefix: string; readonly listener: RequestListener };
+  /**
+   * Send files gzip-compressed (level 9, as the size figures count them) to a browser that accepts
+   * it, as a production server or CDN would; off by default (the first-render section's loopback
+   * loads are not limited by bytes).
+   */
+  readonly gzip?: boolean;
 }
 
-async function serveFile(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function serveFile(root: string, request: IncomingMessage, response: ServerResponse, gzip: boolean): Promise<void> {
   const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname));
   if (path.includes('..')) {
     response.writeHead(400).end();
@@ -35,11 +42,13 @@ async function serveFile(root: string, request: IncomingMessage, response: Serve
   }
   try {
     const body = await readFile(join(root, path));
+    const compress = gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
     response.writeHead(200, {
       'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
+      ...(compress ? { 'content-encoding': 'gzip', vary: 'accept-encoding' } : {}),
     });
-    response.end(body);
+    response.end(compress ? gzipSync(body, { level: 9 }) : body);
   } catch {
     response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
@@ -52,7 +61,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       api.listener(request, response);
       return;
     }
-    serveFile(options.root, request, response).catch(() => response.writeHead(500).end());
+    serveFile(options.root, request, response, options.gzip ?? false).catch(() => response.writeHead(500).end());
   });
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

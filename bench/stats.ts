@@ -15,8 +15,9 @@ export function percentile(values: readonly number[], fraction: number): number 
   return sorted[rank] ?? Number.NaN;
 }
 
+/** Kilobytes as the targets count them: 1 kB = 1000 bytes (not KiB). */
 export function formatBytes(bytes: number): string {
-  return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1000).toFixed(1)} kB`;
 }
 
 export function formatMs(ms: number): string {

@@ -11,6 +11,7 @@ import * as z from 'zod/mini';
 import { installmentBin, installmentIssuerDetail, installmentPlanDetail } from './schemas/installment-shapes.ts';
 import { pure } from './schemas/pure.ts';
 import { FRAMED_MESSAGE_TYPES, type ClientRouteName, type EndpointCall } from './endpoint-routes.ts';
+import { isCurrencyCode, isMinorUnits } from './order-answer.ts';
 
 export * from './endpoint-routes.ts';
 
@@ -20,7 +21,7 @@ export * from './endpoint-routes.ts';
  * already refuses NaN and infinities) but bring two more check classes into the page
  * (bench/schema-cost.ts). The endpoint parses requests with its own (endpoint-api.ts).
  */
-export const minorUnits = pure(() => z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0)));
+export const minorUnits = pure(() => z.number().check(z.refine(isMinorUnits)));
 
 // ---- Results (endpoint → browser) ----
 
@@ -30,12 +31,14 @@ const text = z.string();
  * refinements: one check class for all of them, where `z.regex`, `z.minLength` and the number
  * checks would each bring their own (bench/schema-cost.ts).
  */
-const currencyCode = pure(() => z.string().check(z.refine((s) => /^[A-Z]{3}$/.test(s))));
+const currencyCode = pure(() => z.string().check(z.refine(isCurrencyCode)));
 
 /**
  * What the browser may know of the order: its identity and what it costs, and `cvv_optional`
  * (only ever `true`) when the merchant's account has CVV suppression, so that the card form may
  * leave the security code empty. It comes from the endpoint's configuration, never from the page.
+ * The browser reads it without zod (order-answer.ts `readOrderAnswer`, held to the same verdicts
+ * as this schema by a property test), so that the first screen waits for no schema.
  */
 export const orderResult = pure(() => z.object({
   merchant_reference: text,

@@ -4,18 +4,23 @@
  * imports relatively), gzip -9, each file compressed on its own as a server sends it. Runs after
  * `npm run build`.
  *
- * Four budgets, each set just above what issue 14 reached (`npm run bench` reports them against the
- * product targets, with Adyen beside them):
- * - the initial load: the entry and the chunks it imports statically (about 24 kB);
- * - before the customer acts: the initial load and the contract's schemas (zod), which every
- *   element loads with the request it makes as it connects (`<pg-checkout>` asks for its order).
- *   This is what an English page with `<pg-checkout mode="drop-in">` downloads before the customer
- *   picks another method (target 15 kB, not met: about 32 kB);
+ * Four budgets, in kB of 1000 bytes as the product targets count them (`npm run bench` reports them
+ * against those targets, with Adyen beside them). Issue 25 set each to what it reached plus 0.3 kB of
+ * headroom, left for the features being built beside it (the embedded card mode's amount on its
+ * button, a "Processing…" state), which add a few hundred bytes:
+ * - the initial load: the entry and the chunks it imports statically; since issue 25 the entry is
+ *   one file holding Lit, the shared code, the card form and the four elements' classes (23.1 kB).
+ *   It is also what an English page with `<pg-checkout mode="drop-in">` downloads before the
+ *   customer acts (target 15 kB, not met): `<pg-checkout>` reads its order's answer without the
+ *   contract's schemas (src/core/order-answer.ts), which load with the customer's first request
+ *   (test/components/pg-checkout/schemas-on-demand.test.ts checks that in a browser);
+ * - the initial load with the contract's schemas (zod): what a page downloads as an element that
+ *   checks its first answer with them connects (`<pg-installments>` asks for its plans; 31.3 kB);
  * - everything an English page could load (every chunk but the Arabic catalogs; target 30 kB, not
- *   met: about 55 kB). The old one-file bundle was 54 kB with both languages; the folder is about
- *   62 kB, most of the difference from compressing its files one by one, for less than half the
- *   old initial load;
- * - the whole folder, Arabic included.
+ *   met: 54.7 kB);
+ * - the whole folder, Arabic included (61.0 kB).
+ * The figures are the folder's as built: the templates without their source indentation
+ * (bundle-templates.ts, 0.9 kB of the folder).
  * Lower these numbers as the bundle shrinks; never raise one to let growth pass. One exception,
  * recorded: issue 23 raised the folder's by 0.1 kB (an optional security code where the account has
  * CVV suppression, in both languages, and hosted-checkout installments); the English page stayed
@@ -30,10 +35,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 24.1 * 1024;
-const BEFORE_ACTION_BUDGET_BYTES = 32 * 1024;
-const ENGLISH_BUDGET_BYTES = 55.5 * 1024;
-const FOLDER_BUDGET_BYTES = 61.7 * 1024;
+const INITIAL_BUDGET_BYTES = 23_500;
+const WITH_SCHEMAS_BUDGET_BYTES = 31_600;
+const ENGLISH_BUDGET_BYTES = 55_100;
+const FOLDER_BUDGET_BYTES = 61_400;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];
@@ -94,7 +99,8 @@ const holdsZod = (source: string) => /\b_zod\b/.test(source);
 const isArabicCatalog = (name: string) => /(^|\/)messages\.ar-[\w-]+\.js$/.test(name);
 const gzipped = (files: Map<string, string>, names: Iterable<string>) =>
   [...names].reduce((sum, name) => sum + gzipSync(files.get(name)!, { level: 9 }).length, 0);
-const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+/** 1 kB = 1000 bytes, as the targets count. */
+const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 describe('the built package', () => {
   it('has every file that package.json exports points at', () => {
@@ -127,7 +133,7 @@ describe('the size budgets', () => {
   const files = bundleFiles();
   const initial = staticClosure(files, [BUNDLE_ENTRY]);
   const schemas = [...files].filter(([, source]) => holdsZod(source)).map(([name]) => name);
-  const beforeAction = staticClosure(files, [BUNDLE_ENTRY, ...schemas]);
+  const withSchemas = staticClosure(files, [BUNDLE_ENTRY, ...schemas]);
 
   it('has the contract\'s schemas in a chunk of their own', () => {
     assert.ok(schemas.length > 0, 'no file holds zod: the size test no longer finds the contract\'s schemas');
@@ -141,16 +147,16 @@ describe('the size budgets', () => {
     assert.ok(!initial.some((name) => /framed-flow/.test(name)), 'the payment frames and 3-D Secure dialog are in the initial load');
   });
 
-  it(`keeps the initial load (entry and its static imports) within ${kB(INITIAL_BUDGET_BYTES)} gzip`, () => {
+  it(`keeps the initial load (entry and its static imports; all the drop-in downloads before the customer acts) within ${kB(INITIAL_BUDGET_BYTES)} gzip`, () => {
     const size = gzipped(files, initial);
     assert.ok(size <= INITIAL_BUDGET_BYTES, `initial load ${initial.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - INITIAL_BUDGET_BYTES}`);
   });
 
-  it(`keeps what a page downloads before the customer acts (with the contract's schemas) within ${kB(BEFORE_ACTION_BUDGET_BYTES)} gzip`, () => {
-    const size = gzipped(files, beforeAction);
+  it(`keeps the initial load with the contract's schemas within ${kB(WITH_SCHEMAS_BUDGET_BYTES)} gzip`, () => {
+    const size = gzipped(files, withSchemas);
     assert.ok(
-      size <= BEFORE_ACTION_BUDGET_BYTES,
-      `before the customer acts ${beforeAction.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - BEFORE_ACTION_BUDGET_BYTES}`,
+      size <= WITH_SCHEMAS_BUDGET_BYTES,
+      `with the schemas ${withSchemas.join(', ')}: ${size} bytes gzip (${kB(size)}), over by ${size - WITH_SCHEMAS_BUDGET_BYTES}`,
     );
   });
 

@@ -6,8 +6,16 @@
  * Elements never call `fetch`.
  */
 import { ORDER_TOKEN_HEADER, ROUTES, type ClientRouteName, type EndpointCall } from '../../core/endpoint-routes.ts';
+import { readOrderAnswer } from '../../core/order-answer.ts';
 import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
+
+/**
+ * Answers read without the contract's schemas (zod), by the same rules: the order's, which a page
+ * asks for before the customer acts, so that the first screen waits for no schema. Every other
+ * answer, and a refusal of any request, is checked by the contract, which loads with that request.
+ */
+const READERS: Partial<Record<EndpointCall['result'], (payload: unknown) => unknown>> = { orderResult: readOrderAnswer };
 
 /** A route the elements call (every route but the gateway's return address). */
 export type ClientRoute = ClientRouteName;
@@ -96,9 +104,10 @@ export class EndpointClient {
       throw new EndpointRequestError(route, 'invalid_request', 'no endpoint URL configured', { field: 'endpoint' });
     }
 
-    // The schemas load while the request travels (once per page; at hand afterwards).
-    const contract = loadContract();
-    contract.catch(() => {});
+    // The schemas load while the request travels (once per page; at hand afterwards), unless its answer is read without them.
+    const reader = READERS[call.result];
+    const contract = reader ? undefined : loadContract();
+    contract?.catch(() => {});
     let response: Response;
     try {
       response = await this.#fetch(this.urlOf(route), {
@@ -120,9 +129,14 @@ export class EndpointClient {
 
     const payload = await readJson(response);
     if (signal?.aborted) throw signal.reason;
-    let check: Awaited<typeof contract>;
+    if (response.ok && reader) {
+      const result = reader(payload) as Result | undefined;
+      if (result === undefined) throw invalidAnswer(route, response);
+      return result;
+    }
+    let check: Awaited<ReturnType<typeof loadContract>>;
     try {
-      check = await contract;
+      check = await (contract ?? loadContract());
     } catch {
       throw new EndpointRequestError(route, 'network', 'the checkout could not load the code that reads the answer');
     }
@@ -146,13 +160,15 @@ export class EndpointClient {
       });
     }
     const result = check.checkedResult(call, payload);
-    if (result === undefined) {
-      throw new EndpointRequestError(route, 'invalid_response', `the answer of ${route} does not match the contract`, {
-        httpStatus: response.status,
-      });
-    }
+    if (result === undefined) throw invalidAnswer(route, response);
     return result;
   }
+}
+
+function invalidAnswer(route: ClientRoute, response: Response): EndpointRequestError {
+  return new EndpointRequestError(route, 'invalid_response', `the answer of ${route} does not match the contract`, {
+    httpStatus: response.status,
+  });
 }
 
 async function readJson(response: Response): Promise<unknown> {

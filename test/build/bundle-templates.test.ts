@@ -1,0 +1,40 @@
+/**
+ * The bundle folder's templates lose their source indentation (bundle-templates.ts): only the text
+ * of `html`, `css` and `svg` templates changes, each run of white space holding a line break
+ * becoming one space; expressions and every other string stay as written.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { collapseTemplates } from '../../bundle-templates.ts';
+
+describe('the bundle\'s templates', () => {
+  it('collapse their indentation to one space in html, css and svg templates, nested ones included', () => {
+    const source = [
+      'const styles = css`',
+      '  .pay {',
+      '    color: red;',
+      '  }',
+      '`;',
+      'const view = html`<p class="a',
+      '    b">',
+      '  ${ok ? html`<b>',
+      '    yes</b>` : nothing}',
+      '</p>`;',
+    ].join('\n');
+    assert.equal(
+      collapseTemplates(source),
+      ['const styles = css` .pay { color: red; } `;', 'const view = html`<p class="a b"> ${ok ? html`<b> yes</b>` : nothing} </p>`;'].join('\n'),
+    );
+  });
+
+  it('leave other template literals, strings and expressions as written', () => {
+    const source = [
+      'const message = `Line one',
+      '  line two`;',
+      'const view = html`<p>${format(`a',
+      '  b`)}</p>`;',
+      "const text = 'x  y';",
+    ].join('\n');
+    assert.equal(collapseTemplates(source), source);
+  });
+});
