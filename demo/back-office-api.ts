@@ -46,7 +46,7 @@ async function backOfficeView(state: DemoState, reference: string, language: Lan
   if (!order) return undefined;
   let lifecycle: LifecycleView | null = null;
   try {
-    const status = await state.client.checkStatus({ merchant_reference: reference, language });
+    const status = await state.client.checkStatus({ merchant_reference: paymentReferenceOf(state, reference), language });
     if (status.order && status.order.state !== 'not_found') lifecycle = lifecycleOf(status.order, status.answer?.transaction_message);
   } catch (error) {
     if (!(error instanceof GatewayUnavailableError)) throw error;
@@ -58,6 +58,11 @@ async function backOfficeView(state: DemoState, reference: string, language: Lan
     lifecycle,
     operations: state.operations.get(reference) ?? [],
   };
+}
+
+/** The gateway's reference of the order's payment: the attempt's when the order was paid on a new attempt. */
+function paymentReferenceOf(state: DemoState, reference: string): string {
+  return state.results.get(reference)?.payment_reference ?? reference;
 }
 
 function record(state: DemoState, reference: string, operation: OperationRecord['operation'], amount: number | undefined, result: GatewayResult<unknown>): void {
@@ -90,7 +95,8 @@ async function act(state: DemoState, reference: string, action: Action, body: Re
       if (error instanceof AmountError) return json({ error: amountErrorMessage(error, language) }, 400);
       throw error;
     }
-    const query = { merchant_reference: reference, language };
+    // A payment made on a new attempt (after a closed 3-D Secure check) lives under the attempt's reference.
+    const query = { merchant_reference: paymentReferenceOf(state, reference), language };
     const money = { ...query, currency: order.currency, ...(amount === undefined ? {} : { amount }) };
     const result =
       action === 'capture' ? await state.client.capture(money) : action === 'refund' ? await state.client.refund(money) : await state.client.voidAuthorization(query);

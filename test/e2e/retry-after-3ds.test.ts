@@ -103,6 +103,12 @@ describe('paying again after closing the 3-D Secure dialog', () => {
       const result = state.results.get(reference);
       assert.equal(result?.order_state, 'captured', 'the shop’s order is paid');
       assert.equal(result?.payment_reference, `${reference}.pg2`);
+      // The merchant panel reads the order's payment where it lives: the new attempt, not the closed check.
+      const views = (await (await page.request.get(new URL('demo-api/back-office/orders?lang=en', session.demo.url).href)).json()) as {
+        order: { merchant_reference: string };
+        lifecycle: { state: string } | null;
+      }[];
+      assert.equal(views.find((view) => view.order.merchant_reference === reference)?.lifecycle?.state, 'captured', 'the panel shows the order paid');
       await assertNoCspViolation(observed);
       await page.close();
     });
