@@ -7,6 +7,7 @@ export const sharedAr: SharedMessages = {
   loading: 'جارٍ التحميل…',
   retry: 'حاول مرة أخرى',
   redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
+  processing: 'جارٍ المعالجة…',
   fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),
   payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
   pay: 'ادفع',

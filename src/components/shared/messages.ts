@@ -9,6 +9,8 @@ export interface SharedMessages {
   readonly loading: string;
   readonly retry: string;
   readonly redirecting: string;
+  /** On the button, and told to screen readers, when a customer's action waits on the network. */
+  readonly processing: string;
   readonly fixErrors: (count: number) => string;
   readonly payInFull: string;
   readonly pay: string;
@@ -80,6 +82,7 @@ export const sharedEn: SharedMessages = {
   loading: 'Loading…',
   retry: 'Try again',
   redirecting: 'Taking you to the secure payment page…',
+  processing: 'Processing…',
   fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
   payInFull: 'Pay in full instead',
   pay: 'Pay',

@@ -67,6 +67,7 @@ export interface StatusMessage {
  * @csspart frame - The element's outer container; carries `dir` and `lang`.
  * @csspart status - The polite live region with the element's current message.
  * @cssstate pending - A request to the merchant endpoint is in flight.
+ * @cssstate slow - A customer's action has waited on the network for a moment: the element says it is processing.
  * @cssstate loading - The element's code, or its text in the page's language, is still loading.
  * @csspart failure - A failed request's (or a failed load's) message and retry button.
  * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
@@ -227,9 +228,20 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
 
   protected override update(changed: PropertyValues): void {
     this.setCustomState('pending', this.endpointRequests.pending);
+    this.#followSlowness();
     this.#loadLanguage();
     this.setCustomState('loading', this.loadState === 'loading');
     super.update(changed);
+  }
+
+  /** An action waiting long on the network is told to screen readers ("Processing…"), and untold once it ends. */
+  #followSlowness(): void {
+    const slow = this.endpointRequests.slow && this.loadState === 'ready';
+    if (slow === this.internals.states.has('slow')) return;
+    this.setCustomState('slow', slow);
+    const text = this.messages.processing;
+    if (slow) this.announce(text);
+    else if (this.status?.text === text) this.clearStatus();
   }
 
   /** Starts loading the catalog of the element's language unless it is at hand (or failed: the customer retries). */
