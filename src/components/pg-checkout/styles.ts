@@ -37,9 +37,11 @@ export const checkoutStyles = css`
     align-items: flex-start;
   }
 
+  /* Stretched, as every outcome: the foundation's centred .failure must not reach a declined one. */
   .outcome {
     display: flex;
     flex-direction: column;
+    align-items: stretch;
     gap: calc(var(--pg-space, 0.75rem) / 2);
     padding: var(--pg-space, 0.75rem);
     border: 1px solid var(--pg-color-outline, #7b8794);

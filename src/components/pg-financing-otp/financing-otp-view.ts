@@ -336,7 +336,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const result = outcome.value;
     if (result.outcome === 'failure') {
       // Declined: the OTP is still verified, so the customer may try again or start over.
-      this.#fail('tenure', result.response_message || m.errors.gatewayRefused, retry);
+      this.#fail('tenure', `${result.response_message || m.errors.gatewayRefused} ${m.tenure.declinedHint}`, retry);
       return;
     }
     this.#commit({ ...this.flow, step: 'done', tenure, result });

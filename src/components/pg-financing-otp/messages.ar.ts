@@ -62,6 +62,7 @@ export const financingOtpAr: FinancingOtpMessages = {
     required: 'اختر خطة.',
     confirm: 'تأكيد الشراء',
     confirming: 'جارٍ إتمام الشراء…',
+    declinedHint: 'جرّب خطة أخرى، أو تواصل مع شريك التمويل.',
   },
   done: {
     success: 'تمت عملية الشراء.',

@@ -54,6 +54,8 @@ export interface FinancingOtpMessages extends SharedMessages {
     readonly required: string;
     readonly confirm: string;
     readonly confirming: string;
+    /** After a declined purchase: what the customer can do next. */
+    readonly declinedHint: string;
   };
   readonly done: {
     readonly success: string;
@@ -119,6 +121,7 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
       required: 'Choose a plan.',
       confirm: 'Confirm purchase',
       confirming: 'Completing your purchase…',
+      declinedHint: 'Try another plan, or contact the financing partner.',
     },
     done: {
       success: 'Your purchase is complete.',
