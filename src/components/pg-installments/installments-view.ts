@@ -376,7 +376,6 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     const { issuer } = offer;
     const name = issuerText(issuer, 'issuer_name', this.host.language) ?? issuer.issuer_code;
     const terms = issuerText(issuer, 'terms_and_condition', this.host.language);
-    const confirmation = issuerText(issuer, 'confirmation_message', this.host.language);
     const disclaimer = issuerText(issuer, 'disclaimer_message', this.host.language);
     const processingFees = issuerText(issuer, 'processing_fees_message', this.host.language);
     const missing = this.showErrors && !this.agreed;
@@ -385,7 +384,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         <p id="bank-title" class="bank-title">${m.bankTitle(name)}</p>
         <p class="terms">${terms ?? m.noTerms}</p>
         ${processingFees ? html`<p class="processing-fees">${processingFees}</p>` : nothing}
-        ${plan && confirmation ? html`<p class="confirmation">${confirmation}</p>` : nothing}
+        ${plan ? html`<p class="chosen">${m.chosenPlan(m.months(plan.months), ltr(this.#money(plan.monthly)), name)}</p>` : nothing}
         ${disclaimer ? html`<p class="disclaimer muted">${disclaimer}</p>` : nothing}
         <div class="check agree">
           <input

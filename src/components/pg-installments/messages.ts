@@ -38,6 +38,11 @@ export interface InstallmentsMessages extends SharedMessages {
   };
   readonly bankTitle: (issuer: string) => string;
   readonly noTerms: string;
+  /**
+   * The plan chosen and what happens next. Never "confirmed" (the issuer's own confirmation
+   * message): nothing is confirmed until the customer has agreed and paid.
+   */
+  readonly chosenPlan: (months: string, monthly: Renderable, issuer: string) => Renderable;
   readonly agree: (issuer: string) => string;
   readonly agreeRequired: string;
   readonly issuerRequired: string;
@@ -88,6 +93,8 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     },
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',
+    chosenPlan: (months, monthly, issuer) =>
+      html`You chose ${months} with ${issuer}, ${monthly} a month. Your installments are confirmed once you accept the bank’s terms and pay.`,
     agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
     agreeRequired: 'Accept the bank’s terms and conditions to continue.',
     issuerRequired: 'Choose your bank.',

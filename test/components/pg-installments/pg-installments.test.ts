@@ -339,7 +339,20 @@ describe('<pg-installments>', () => {
       }
     });
 
-    it('shows the confirmation, disclaimer and processing-fee messages in the page language', async () => {
+    for (const [language, chosen] of [
+      ['en', (monthly: string) => `You chose 6 months with Sandbox Nile Bank, ${monthly} a month. Your installments are confirmed once you accept the bank’s terms and pay.`],
+      ['ar', (monthly: string) => `اخترت ٦ أشهر مع بنك النيل التجريبي، ${monthly} شهريًا. يتأكد التقسيط بعد موافقتك على شروط البنك وإتمام الدفع.`],
+    ] as const) {
+      it(`says which plan is chosen and what happens next, never "confirmed" before the customer agreed and paid (${language})`, async () => {
+        const el = await installments({ language });
+        await chooseNilePlan(el);
+        const bank = textOf(shadowQuery(el, '.bank'));
+        expect(bank).not.to.include(language === 'en' ? NILE.confirmation_message_en : NILE.confirmation_message_ar);
+        expect(textOf(shadowQuery(el, '.bank .chosen'))).to.equal(chosen(egp(expectedQuote('EGX06').monthly, language)));
+      });
+    }
+
+    it('shows the disclaimer and processing-fee messages in the page language', async () => {
       network.transformAnswer('/installment-plans', (answer) => ({
         ...answer,
         issuers: (answer.issuers as Record<string, unknown>[]).map((issuer) => ({
@@ -352,7 +365,6 @@ describe('<pg-installments>', () => {
       }));
       const el = await installments({ language: 'ar' });
       await chooseNilePlan(el);
-      expect(textOf(shadowQuery(el, '.bank .confirmation'))).to.equal(NILE.confirmation_message_ar);
       expect(textOf(shadowQuery(el, '.bank .disclaimer'))).to.equal('الأسعار استرشادية.');
       expect(textOf(shadowQuery(el, '.bank .processing-fees'))).to.equal('قد تُطبّق رسوم معالجة.');
     });
