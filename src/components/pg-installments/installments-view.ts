@@ -256,6 +256,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
             const logo = issuerText(issuer, 'issuer_logo', this.host.language);
             // The card's first digits decide the issuer; the others stay visible but cannot be chosen.
             const locked = match.kind === 'issuer' && match.issuerCode !== code;
+            const reason = `issuer-${code}-reason`;
             return html`
               <label
                 class=${classMap({ issuer: true, selected: code === this.issuerCode, unavailable: locked })}
@@ -268,11 +269,12 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                   .checked=${live(code === this.issuerCode)}
                   ?disabled=${locked}
                   aria-invalid=${missing ? 'true' : 'false'}
-                  aria-describedby="issuer-error"
+                  aria-describedby=${locked ? `issuer-error ${reason}` : 'issuer-error'}
                   @change=${this.#onIssuerChange}
                 />
                 ${logo ? html`<img class="issuer-logo" part="issuer-logo" src=${logo} alt="" />` : nothing}
                 <span>${issuerText(issuer, 'issuer_name', this.host.language)}</span>
+                ${locked ? html`<span id=${reason} class="reason">${m.otherBank}</span>` : nothing}
               </label>
             `;
           })}

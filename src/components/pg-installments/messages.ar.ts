@@ -13,6 +13,7 @@ export const installmentsAr: InstallmentsMessages = {
   binHint: 'نستخدمها للتعرّف على البنك وخططه.',
   issuersLegend: 'البنك',
   issuerMatched: (issuer) => `خطط ${issuer}.`,
+  otherBank: 'ليس البنك الذي أصدر بطاقتك',
   plansLabel: 'خطة التقسيط',
   plansCaption: 'خطط التقسيط',
   choosePlan: 'اختر خطة',

@@ -11,6 +11,8 @@ export interface InstallmentsMessages extends SharedMessages {
   readonly binHint: string;
   readonly issuersLegend: string;
   readonly issuerMatched: (issuer: string) => string;
+  /** Under a bank that cannot be chosen: the card's first digits belong to another bank. */
+  readonly otherBank: string;
   readonly plansLabel: string;
   readonly plansCaption: string;
   readonly choosePlan: string;
@@ -68,6 +70,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     binHint: 'We use them to find your bank and its plans.',
     issuersLegend: 'Your bank',
     issuerMatched: (issuer) => `Plans from ${issuer}.`,
+    otherBank: 'Not your card’s bank',
     plansLabel: 'Installment plan',
     plansCaption: 'Installment plans',
     choosePlan: 'Choose a plan',

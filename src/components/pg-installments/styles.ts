@@ -23,8 +23,10 @@ export const installmentsStyles = css`
     gap: calc(var(--pg-space, 0.75rem) / 2);
   }
 
+  /* The radio stays on its name's line; a reason why the bank cannot be chosen wraps below. */
   .issuer {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem;
     padding-block: 0.5rem;
@@ -40,8 +42,13 @@ export const installmentsStyles = css`
   }
 
   .issuer.unavailable {
-    opacity: 0.6;
+    color: var(--pg-color-muted, #52606d);
     cursor: not-allowed;
+  }
+
+  .reason {
+    flex-basis: 100%;
+    font-size: 0.875em;
   }
 
   .issuer-logo {
@@ -51,6 +58,21 @@ export const installmentsStyles = css`
 
   .full-width {
     inline-size: 100%;
+  }
+
+  .plans {
+    container-type: inline-size;
+  }
+
+  /* On a phone a plan's text is longer than its select: where the browser lets a select be
+     styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"). */
+  @container (max-width: 30rem) {
+    @supports (appearance: base-select) {
+      select.full-width,
+      ::picker(select) {
+        appearance: base-select;
+      }
+    }
   }
 
   table.full-width {
@@ -116,7 +138,7 @@ export const installmentsStyles = css`
     font-weight: 600;
   }
 
-  .unavailable {
+  div.unavailable {
     display: flex;
     flex-direction: column;
     gap: 0.5rem;

@@ -183,6 +183,31 @@ describe('<pg-installments>', () => {
       expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal(`Plans from ${NILE.issuer_name_en}.`);
     });
 
+    for (const [language, reason] of [
+      ['en', 'Not your card’s bank'],
+      ['ar', 'ليس البنك الذي أصدر بطاقتك'],
+    ] as const) {
+      it(`says under a bank that cannot be chosen why, tied to its radio, which stays on the bank's line (${language})`, async () => {
+        const el = await installments({ language });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        const radio = issuerRadio(el, 'EGMIX1');
+        expect(radio.disabled).to.equal(true);
+        const described = (radio.getAttribute('aria-describedby') ?? '').split(' ').map((id) => el.shadowRoot!.getElementById(id));
+        expect(described.map((node) => textOf(node))).to.include(reason);
+        const shown = described.find((node) => textOf(node) === reason)!;
+        expect(shown.getBoundingClientRect().height).to.be.greaterThan(0);
+        // The radio sits beside the bank's name, not above it.
+        const name = radio.closest('label')!.querySelector('span')!.getBoundingClientRect();
+        const box = radio.getBoundingClientRect();
+        expect(box.top).to.be.lessThan(name.bottom);
+        expect(box.bottom).to.be.greaterThan(name.top);
+        // The bank the card belongs to has no such note.
+        expect(issuerRadio(el, 'EGFIX1').getAttribute('aria-describedby')).to.equal('issuer-error');
+        await expect(el).to.be.accessible();
+      });
+    }
+
     it('reads Arabic-Indic digits and bidi marks', async () => {
       const el = await installments({ language: 'ar' });
       typeInto(binInput(el), '\u200f٥١٢٣٤٥');
