@@ -1,6 +1,11 @@
 import { css } from 'lit';
 
-/** Layout of `<pg-checkout>`; colours through `--pg-*` tokens, logical properties only. */
+/**
+ * Layout of `<pg-checkout>`; colours through `--pg-*` tokens, logical properties only.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `.outcome`: Stretched, as every outcome: the foundation's centred .failure must not reach a
+ * declined one.
+ */
 export const checkoutStyles = css`
   .method-list {
     display: flex;
@@ -37,7 +42,6 @@ export const checkoutStyles = css`
     align-items: flex-start;
   }
 
-  /* Stretched, as every outcome: the foundation's centred .failure must not reach a declined one. */
   .outcome {
     display: flex;
     flex-direction: column;

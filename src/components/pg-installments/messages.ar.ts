@@ -40,7 +40,7 @@ export const installmentsAr: InstallmentsMessages = {
   bankTitle: (issuer) => `شروط ${issuer}`,
   noTerms: 'لا يذكر البنك شروطًا إضافية.',
   chosenPlan: (months, monthly, issuer) =>
-    html`اخترت ${months} مع ${issuer}، ${monthly} شهريًا. يتأكد التقسيط بعد موافقتك على شروط البنك وإتمام الدفع.`,
+    html`اخترت ${months} مع ${issuer}، ${monthly} شهريًا: يتأكد بعد قبولك الشروط والدفع.`,
   agree: (issuer) => `أوافق على شروط وأحكام ${issuer}`,
   agreeRequired: 'وافق على شروط البنك وأحكامه للمتابعة.',
   issuerRequired: 'اختر البنك.',

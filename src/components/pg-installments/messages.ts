@@ -97,7 +97,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',
     chosenPlan: (months, monthly, issuer) =>
-      html`You chose ${months} with ${issuer}, ${monthly} a month. Your installments are confirmed once you accept the bank’s terms and pay.`,
+      html`You chose ${months} with ${issuer}, ${monthly} a month: confirmed once you accept the terms and pay.`,
     agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
     agreeRequired: 'Accept the bank’s terms and conditions to continue.',
     issuerRequired: 'Choose your bank.',

@@ -1,6 +1,13 @@
 import { css } from 'lit';
 
-/** Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only. */
+/**
+ * Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `.issuer`: The radio stays on its name's line; a reason why the bank cannot be chosen wraps
+ * below.
+ * - `@container (max-width: 30rem)` (ignored where a select cannot be styled): On a phone a plan's text is longer than its select: where the
+ * browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo").
+ */
 export const installmentsStyles = css`
   .installments-container {
     display: flex;
@@ -23,7 +30,6 @@ export const installmentsStyles = css`
     gap: calc(var(--pg-space, 0.75rem) / 2);
   }
 
-  /* The radio stays on its name's line; a reason why the bank cannot be chosen wraps below. */
   .issuer {
     display: flex;
     flex-wrap: wrap;
@@ -64,14 +70,13 @@ export const installmentsStyles = css`
     container-type: inline-size;
   }
 
-  /* On a phone a plan's text is longer than its select: where the browser lets a select be
-     styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"). */
   @container (max-width: 30rem) {
-    @supports (appearance: base-select) {
-      select.full-width,
-      ::picker(select) {
-        appearance: base-select;
-      }
+    select.full-width {
+      appearance: base-select;
+    }
+
+    ::picker(select) {
+      appearance: base-select;
     }
   }
 

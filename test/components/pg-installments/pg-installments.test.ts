@@ -365,8 +365,8 @@ describe('<pg-installments>', () => {
     });
 
     for (const [language, chosen] of [
-      ['en', (monthly: string) => `You chose 6 months with Sandbox Nile Bank, ${monthly} a month. Your installments are confirmed once you accept the bank’s terms and pay.`],
-      ['ar', (monthly: string) => `اخترت ٦ أشهر مع بنك النيل التجريبي، ${monthly} شهريًا. يتأكد التقسيط بعد موافقتك على شروط البنك وإتمام الدفع.`],
+      ['en', (monthly: string) => `You chose 6 months with Sandbox Nile Bank, ${monthly} a month: confirmed once you accept the terms and pay.`],
+      ['ar', (monthly: string) => `اخترت ٦ أشهر مع بنك النيل التجريبي، ${monthly} شهريًا: يتأكد بعد قبولك الشروط والدفع.`],
     ] as const) {
       it(`says which plan is chosen and what happens next, never "confirmed" before the customer agreed and paid (${language})`, async () => {
         const el = await installments({ language });
