@@ -332,7 +332,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         ${this.consentError ? html`<p id="save-consent-error" class="error" part="error">${m.save.consentRequired}</p>` : nothing}
         ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
         <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${this.endpointRequests.slow ? m.processing : flow === 'embedded' ? m.save.continue : m.save.button}
+          ${flow === 'embedded' ? m.save.continue : m.save.button}
         </button>
       </form>
     `;
@@ -401,9 +401,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
           ${this.framed.stage === 'processing'
             ? m.framed.processing
-            : this.endpointRequests.slow
-              ? m.processing
-              : this.order
+            : this.order
               ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
               : m.pay}
         </button>

@@ -426,11 +426,8 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   #renderPay(): unknown {
     if (!this.#hasPayButton) return nothing;
     const m = this.#messages;
-    const label = this.kit.endpointRequests.slow
-      ? m.processing
-      : this.payingInFull && this.plans
-        ? m.payAmount(ltr(this.#money(this.plans.amount)))
-        : m.payInstallments;
+    const label =
+      this.payingInFull && this.plans ? m.payAmount(ltr(this.#money(this.plans.amount))) : m.payInstallments;
     return html`
       ${this.payError
         ? html`<div class="failure" part="failure">

@@ -9,7 +9,7 @@ export interface SharedMessages {
   readonly loading: string;
   readonly retry: string;
   readonly redirecting: string;
-  /** On the button, and told to screen readers, when a customer's action waits on the network. */
+  /** Under the button, and told to screen readers, when a customer's action waits on the network. */
   readonly processing: string;
   readonly fixErrors: (count: number) => string;
   readonly payInFull: string;

@@ -67,7 +67,6 @@ export interface StatusMessage {
  * @csspart frame - The element's outer container; carries `dir` and `lang`.
  * @csspart status - The polite live region with the element's current message.
  * @cssstate pending - A request to the merchant endpoint is in flight.
- * @cssstate slow - A customer's action has waited on the network for a moment: the element says it is processing.
  * @cssstate loading - The element's code, or its text in the page's language, is still loading.
  * @csspart failure - A failed request's (or a failed load's) message and retry button.
  * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
@@ -208,10 +207,12 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
   /**
    * Wraps an element's content: the theme stylesheet, the frame carrying `dir`/`lang`, and the
    * one polite live region. The region stays in the DOM (changes to it are announced) and is
-   * visually hidden: elements show their messages in place, next to what they concern.
+   * visually hidden: elements show their messages in place, next to what they concern. While a
+   * customer's action waits long on the network it says "Processing…", visibly, under the button.
    */
   protected renderFrame(content: unknown, frameClasses: Record<string, boolean> = {}): TemplateResult {
     const tone = this.status?.tone ?? 'info';
+    const slow = this.endpointRequests.slow;
     return html`
       ${this.themeHref ? html`<link rel="stylesheet" href=${this.themeHref} />` : nothing}
       <div
@@ -221,27 +222,20 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
         lang=${this.language}
       >
         ${content}
-        <p class="status visually-hidden ${tone}" part="status" role="status">${this.status?.text ?? nothing}</p>
+        <p class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">
+          ${slow ? this.messages.processing : (this.status?.text ?? nothing)}
+        </p>
       </div>
     `;
   }
 
   protected override update(changed: PropertyValues): void {
     this.setCustomState('pending', this.endpointRequests.pending);
-    this.#followSlowness();
+    // "Processing…" replaces what the region said: that must not be said again once it ends.
+    if (this.endpointRequests.slow) this.status = undefined;
     this.#loadLanguage();
     this.setCustomState('loading', this.loadState === 'loading');
     super.update(changed);
-  }
-
-  /** An action waiting long on the network is told to screen readers ("Processing…"), and untold once it ends. */
-  #followSlowness(): void {
-    const slow = this.endpointRequests.slow && this.loadState === 'ready';
-    if (slow === this.internals.states.has('slow')) return;
-    this.setCustomState('slow', slow);
-    const text = this.messages.processing;
-    if (slow) this.announce(text);
-    else if (this.status?.text === text) this.clearStatus();
   }
 
   /** Starts loading the catalog of the element's language unless it is at hand (or failed: the customer retries). */

@@ -1,7 +1,7 @@
 /**
  * A customer's action that waits on a slow network: after a moment the element says it is
- * processing, on the button and in its polite live region, in the page's language. The endpoint
- * is held (a promise the test releases), so nothing here depends on how fast the machine is.
+ * processing, visibly under the button, in its polite live region, in the page's language. The
+ * endpoint is held (a promise the test releases), so nothing here depends on how fast the machine is.
  */
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
@@ -23,7 +23,10 @@ describe('a customer action on a slow network', () => {
 
   const status = (el: Element) => textOf(shadowQuery(el, '[role="status"]'));
 
-  /** Presses `button` with the endpoint held; checks what the element says at once, then after the wait. */
+  /**
+   * Presses `button` with the endpoint held: nothing is said at once, then "Processing…" in the
+   * live region, visible right under the button; once the answer is in, it is no longer said.
+   */
   async function pressAndWait(el: HTMLElement & { updateComplete: Promise<boolean> }, button: () => HTMLElement, language: 'en' | 'ar') {
     const release = network.holdEndpoint();
     button().click();
@@ -31,27 +34,30 @@ describe('a customer action on a slow network', () => {
     // A quick answer would not need it: nothing is said the moment the customer presses.
     expect(status(el)).not.to.equal(PROCESSING[language]);
     await waitUntil(() => status(el) === PROCESSING[language], 'the live region says it is processing', { timeout: 3000 });
-    const shown = textOf(button());
+    const region = shadowQuery(el, '[role="status"]').getBoundingClientRect();
+    const pressed = button().getBoundingClientRect();
+    expect(region.height).to.be.greaterThan(0);
+    expect(region.top).to.be.at.least(pressed.bottom);
+    expect(region.top - pressed.bottom).to.be.lessThan(100);
     release();
     await settled(el);
-    return shown;
+    expect(status(el)).not.to.equal(PROCESSING[language]);
   }
 
   for (const language of ['en', 'ar'] as const) {
-    it(`says so on the Pay button of <pg-checkout> and tells screen readers (${language})`, async () => {
+    it(`says so under the Pay button of <pg-checkout> and tells screen readers (${language})`, async () => {
       const el = await fixture<PgCheckout>(html`
         <pg-checkout endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference} language=${language}></pg-checkout>
       `);
       await settled(el);
       await waitUntil(() => el.shadowRoot?.querySelector('button.Pay bdi') !== null, 'the order on the Pay button');
       const submissions = captureSubmissions(el);
-      const shown = await pressAndWait(el, () => shadowQuery(el, 'button.Pay'), language);
-      expect(shown).to.equal(PROCESSING[language]);
+      await pressAndWait(el, () => shadowQuery(el, 'button.Pay'), language);
       expect(submissions).to.have.length(1);
     });
   }
 
-  it('says so on the Pay button of <pg-installments>', async () => {
+  it('says so under the Pay button of <pg-installments>', async () => {
     const el = await fixture<PgInstallments>(html`
       <pg-installments endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference} language="ar"></pg-installments>
     `);
@@ -63,10 +69,10 @@ describe('a customer action on a slow network', () => {
     choose(shadowQuery<HTMLInputElement>(el, '#agree'));
     await el.updateComplete;
     captureSubmissions(el);
-    expect(await pressAndWait(el, () => shadowQuery(el, 'button.Pay'), 'ar')).to.equal(PROCESSING.ar);
+    await pressAndWait(el, () => shadowQuery(el, 'button.Pay'), 'ar');
   });
 
-  it('tells screen readers while a bill is being issued', async () => {
+  it('says so under the button while a bill is being issued', async () => {
     const el = await fixture<PgBillVoucher>(html`
       <pg-bill-voucher endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference}></pg-bill-voucher>
     `);
@@ -75,7 +81,7 @@ describe('a customer action on a slow network', () => {
     expect(el.shadowRoot?.querySelector('.bill-number')).not.to.equal(null);
   });
 
-  it('tells screen readers while a financing step waits, and stops saying it once the step is done', async () => {
+  it('says so under the button while a financing step waits', async () => {
     const el = await fixture<PgFinancingOtp>(html`
       <pg-financing-otp endpoint=${ENDPOINT} merchant-reference=${ORDERS.egp.merchant_reference} language="ar"></pg-financing-otp>
     `);
@@ -83,6 +89,5 @@ describe('a customer action on a slow network', () => {
     typeInto(shadowQuery<HTMLInputElement>(el, '#phone'), REGISTERED_FINANCING_PHONE);
     await el.updateComplete;
     await pressAndWait(el, () => shadowQuery(el, 'button.Pay'), 'ar');
-    expect(status(el)).not.to.equal(PROCESSING.ar);
   });
 });
