@@ -156,72 +156,50 @@ export const sharedMessages: Catalogs<SharedMessages> = {
   ar: () => import('./messages.ar.ts').then((module) => module.sharedAr),
 };
 
+/** The message of each endpoint code (and each kind of failure), by its key in `errors`. */
+const ERROR_MESSAGES: Readonly<Record<string, Exclude<keyof SharedMessages['errors'], 'otpResendLimited'>>> = {
+  network: 'network',
+  unavailable: 'unavailable',
+  invalid_response: 'invalidResponse',
+  gateway_unreachable: 'gatewayUnreachable',
+  gateway_refused: 'gatewayRefused',
+  gateway_signature_invalid: 'gatewaySignatureInvalid',
+  gateway_answer_invalid: 'gatewayAnswerInvalid',
+  unknown_order: 'unknownOrder',
+  amount_mismatch: 'orderChanged',
+  currency_mismatch: 'orderChanged',
+  order_already_paid: 'orderAlreadyPaid',
+  order_in_progress: 'orderInProgress',
+  service_not_configured: 'serviceNotConfigured',
+  currency_not_supported: 'currencyNotSupported',
+  unsupported_media_type: 'requestUnreadable',
+  json_too_deep: 'requestUnreadable',
+  invalid_json: 'requestUnreadable',
+  body_too_large: 'requestUnreadable',
+  // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
+  invalid_request: 'invalidRequest',
+  card_data_refused: 'invalidRequest',
+  command_refused: 'invalidRequest',
+  origin_refused: 'invalidRequest',
+  not_found: 'invalidRequest',
+  method_not_allowed: 'invalidRequest',
+  flow_invalid: 'sessionExpired',
+  step_out_of_order: 'stepOutOfOrder',
+  internal_error: 'internalError',
+  store_unavailable: 'unavailable',
+};
+
 /** The customer-facing text for a failed endpoint request; every code of the endpoint has its own. */
 export function describeRequestError(
   error: { readonly kind: string; readonly code?: string | undefined; readonly retryAfterSeconds?: number | undefined },
   messages: SharedMessages,
 ): string {
   const { errors } = messages;
-  switch (error.kind) {
-    case 'network':
-      return errors.network;
-    case 'unavailable':
-      return errors.unavailable;
-    case 'invalid_response':
-      return errors.invalidResponse;
-    case 'invalid_request':
-      return errors.invalidRequest;
-    default:
-      break;
+  if (error.code === 'otp_resend_limited') {
+    const seconds = error.retryAfterSeconds;
+    return errors.otpResendLimited(seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds / 60)));
   }
-  switch (error.code) {
-    case 'gateway_unreachable':
-      return errors.gatewayUnreachable;
-    case 'gateway_refused':
-      return errors.gatewayRefused;
-    case 'gateway_signature_invalid':
-      return errors.gatewaySignatureInvalid;
-    case 'gateway_answer_invalid':
-      return errors.gatewayAnswerInvalid;
-    case 'unknown_order':
-      return errors.unknownOrder;
-    case 'amount_mismatch':
-    case 'currency_mismatch':
-      return errors.orderChanged;
-    case 'order_already_paid':
-      return errors.orderAlreadyPaid;
-    case 'order_in_progress':
-      return errors.orderInProgress;
-    case 'otp_resend_limited':
-      return errors.otpResendLimited(
-        error.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(error.retryAfterSeconds / 60)),
-      );
-    case 'service_not_configured':
-      return errors.serviceNotConfigured;
-    case 'currency_not_supported':
-      return errors.currencyNotSupported;
-    case 'unsupported_media_type':
-    case 'json_too_deep':
-    case 'invalid_json':
-    case 'body_too_large':
-      return errors.requestUnreadable;
-    // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
-    case 'invalid_request':
-    case 'card_data_refused':
-    case 'command_refused':
-    case 'origin_refused':
-    case 'not_found':
-    case 'method_not_allowed':
-      return errors.invalidRequest;
-    case 'flow_invalid':
-      return errors.sessionExpired;
-    case 'step_out_of_order':
-      return errors.stepOutOfOrder;
-    case 'internal_error':
-      return errors.internalError;
-    case 'store_unavailable':
-      return errors.unavailable;
-    default:
-      return errors.refused;
-  }
+  // A failure of its own kind (network, unreadable answer, bad request), else the endpoint's code.
+  const key = ERROR_MESSAGES[error.kind === 'refused' ? (error.code ?? '') : error.kind];
+  return (key && errors[key]) || errors.refused;
 }
