@@ -14,7 +14,7 @@ import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
-import { loadCatalog, ltr, ltrText, type Renderable } from '../shared/localize.ts';
+import { ltr, ltrText } from '../shared/localize.ts';
 import { PgPayInFullEvent, PgPlansLoadEvent, type PayInFullReason } from './events.ts';
 import { installmentsMessages, type InstallmentsMessages } from './messages.ts';
 import type { InstallmentSelection, PgInstallments } from './pg-installments.ts';
@@ -448,21 +448,13 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
 
   // ---- Behaviour ----
 
-  /**
-   * Announces in the page's language: on an Arabic page the catalog may still be on its way, and
-   * the live region must not speak English meanwhile.
-   */
-  async #announce(say: (m: InstallmentsMessages) => Renderable, tone?: 'error'): Promise<void> {
-    const m = await loadCatalog(installmentsMessages, this.host.language).catch(() => undefined);
-    if (m) this.kit.announce(say(m), tone);
-  }
-
   async #loadPlans(): Promise<void> {
     if (!this.host.endpoint || !this.host.merchantReference) return;
+    const m = this.#messages;
     this.kit.endpointRequests.abortAll();
     this.plans = undefined;
     this.loadState = 'loading';
-    void this.#announce((m) => m.loadingPlans);
+    this.kit.announce(m.loadingPlans);
     const outcome = await this.kit.endpointRequests.request(installmentPlansCall, {
       merchant_reference: this.host.merchantReference,
       language: this.host.language,
@@ -473,7 +465,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         this.loadState = 'loaded';
         const offers = issuerOffers(outcome.value, this.host.monthlySource);
         const planCount = offers.reduce((count, offer) => count + offer.plans.length, 0);
-        void this.#announce((m) =>
+        this.kit.announce(
           planCount > 0
             ? m.plansReady(planCount)
             : m.unavailable.notForAmount(formatMoney(outcome.value.amount, outcome.value.currency, this.host.language)),
@@ -484,7 +476,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
       case 'error':
         this.loadState = 'failed';
         this.loadError = outcome.message;
-        void this.#announce((m) => `${m.unavailable.failed} ${outcome.message}`, 'error');
+        this.kit.announce(`${m.unavailable.failed} ${outcome.message}`, 'error');
         break;
       case 'cancelled':
         this.loadState = 'failed';
