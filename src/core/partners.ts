@@ -15,7 +15,7 @@ export const VOUCHER_CURRENCY = 'EGP';
  * gateway's `CASHP`): a customer looks for a name at the outlet, not a five-letter code.
  */
 const VOUCHER_PARTNER_NAMES: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
-  CASHP: { en: 'Sandbox Cash Outlets', ar: 'منافذ الدفع النقدي التجريبية' },
+  CASHP: { en: 'Sandbox Cash Outlets', ar: 'منافذ الدفع التجريبية' },
 };
 
 /** A cash-voucher partner's name in `language`; undefined for a code not known here (shown as it is). */

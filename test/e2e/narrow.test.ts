@@ -115,7 +115,7 @@ async function textEdges(page: Page, selector: string): Promise<{ left: number; 
 
 const ISSUE_24 = {
   en: { reason: 'Not your card’s bank', hint: 'Try another card, or call your bank.', partner: 'Sandbox Cash Outlets' },
-  ar: { reason: 'ليس البنك الذي أصدر بطاقتك', hint: 'جرّب بطاقة أخرى، أو اتصل بالبنك.', partner: 'منافذ الدفع النقدي التجريبية' },
+  ar: { reason: 'ليس البنك الذي أصدر بطاقتك', hint: 'جرّب بطاقة أخرى، أو اتصل بالبنك.', partner: 'منافذ الدفع التجريبية' },
 } as const;
 
 for (const language of ['en', 'ar'] as const) {

@@ -274,7 +274,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                 />
                 ${logo ? html`<img class="issuer-logo" part="issuer-logo" src=${logo} alt="" />` : nothing}
                 <span>${issuerText(issuer, 'issuer_name', this.host.language)}</span>
-                ${locked ? html`<span id=${reason} class="reason">${m.otherBank}</span>` : nothing}
+                ${locked ? html`<span id=${reason} class="hint reason">${m.otherBank}</span>` : nothing}
               </label>
             `;
           })}

@@ -5,7 +5,7 @@ import { css } from 'lit';
  * (Comments live here, not in the CSS, which ships as written.)
  * - `.issuer`: The radio stays on its name's line; a reason why the bank cannot be chosen wraps
  * below.
- * - `@container (max-width: 30rem)` (ignored where a select cannot be styled): On a phone a plan's text is longer than its select: where the
+ * - `@media (max-width: 30rem)` (ignored where a select cannot be styled): On a phone a plan's text is longer than its select: where the
  * browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo").
  */
 export const installmentsStyles = css`
@@ -54,7 +54,6 @@ export const installmentsStyles = css`
 
   .reason {
     flex-basis: 100%;
-    font-size: 0.875em;
   }
 
   .issuer-logo {
@@ -66,11 +65,7 @@ export const installmentsStyles = css`
     inline-size: 100%;
   }
 
-  .plans {
-    container-type: inline-size;
-  }
-
-  @container (max-width: 30rem) {
+  @media (max-width: 30rem) {
     select.full-width {
       appearance: base-select;
     }
