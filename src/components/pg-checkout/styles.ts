@@ -38,10 +38,6 @@ export const checkoutStyles = css`
     margin: 0;
   }
 
-  .consent {
-    align-items: flex-start;
-  }
-
   .outcome {
     display: flex;
     flex-direction: column;
