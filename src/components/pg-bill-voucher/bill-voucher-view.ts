@@ -376,6 +376,8 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const expiry = this.#expiryText(bill);
     const named = this.host.partnerName || voucherPartnerName(bill.paymentPartner, this.host.language);
     const partner = named || bill.paymentPartner;
+    // A name reads in the page's direction; a code is kept left to right.
+    const shownPartner = named ? partner : ltr(partner);
     const amount =
       bill.amount === undefined ? undefined : ltr(formatMoney(bill.amount, VOUCHER_CURRENCY, this.host.language));
     const left = timeLeft(bill.expiresAt, this.now);
@@ -401,7 +403,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
           ${partner
             ? html`<div class="row">
                 <dt>${m.partner}</dt>
-                <dd part="partner">${named ? partner : ltr(partner)}</dd>
+                <dd part="partner">${shownPartner}</dd>
               </div>`
             : nothing}
           <div class="row">
@@ -420,7 +422,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
         <p class="instructions-title" id="instructions-title">${m.instructionsTitle}</p>
         <ol class="instructions" part="instructions" aria-labelledby="instructions-title">
           ${m
-            .instructions(partner ? (named ? partner : ltr(partner)) : m.anyPartner, amount, expiry)
+            .instructions(partner ? shownPartner : m.anyPartner, amount, expiry)
             .map((step) => html`<li>${step}</li>`)}
         </ol>
         <div class="actions">

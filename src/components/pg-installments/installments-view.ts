@@ -386,7 +386,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         <p id="bank-title" class="bank-title">${m.bankTitle(name)}</p>
         <p class="terms">${terms ?? m.noTerms}</p>
         ${processingFees ? html`<p class="processing-fees">${processingFees}</p>` : nothing}
-        ${plan ? html`<p class="chosen">${m.chosenPlan(m.months(plan.months), ltr(this.#money(plan.monthly)), name)}</p>` : nothing}
+        ${plan ? html`<p class="chosen">${m.chosenPlan(m.months(plan.months), name)}</p>` : nothing}
         ${disclaimer ? html`<p class="disclaimer muted">${disclaimer}</p>` : nothing}
         <div class="check agree">
           <input

@@ -1,7 +1,7 @@
 /** Arabic text of `<pg-installments>` (loaded only by pages that show Arabic). */
 import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
-import { sharedAr } from '../shared/messages.ar.ts';
+import { arabicMonths, sharedAr } from '../shared/messages.ar.ts';
 import type { InstallmentsMessages } from './messages.ts';
 
 export const installmentsAr: InstallmentsMessages = {
@@ -17,7 +17,7 @@ export const installmentsAr: InstallmentsMessages = {
   plansLabel: 'خطة التقسيط',
   plansCaption: 'خطط التقسيط',
   choosePlan: 'اختر خطة',
-  months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`),
+  months: arabicMonths,
   planOption: (months, monthly, total) => `${months}: ${monthly} شهريًا، ${total} إجمالًا`,
   lastMonth: (amount) => html`(الشهر الأخير ${amount})`,
   columns: {
@@ -39,8 +39,7 @@ export const installmentsAr: InstallmentsMessages = {
   },
   bankTitle: (issuer) => `شروط ${issuer}`,
   noTerms: 'لا يذكر البنك شروطًا إضافية.',
-  chosenPlan: (months, monthly, issuer) =>
-    html`اخترت ${months} مع ${issuer}، ${monthly} شهريًا: يتأكد بعد قبولك الشروط والدفع.`,
+  chosenPlan: (months, issuer) => `اخترت ${months} مع ${issuer}: يتأكد بعد قبولك الشروط والدفع.`,
   agree: (issuer) => `أوافق على شروط وأحكام ${issuer}`,
   agreeRequired: 'وافق على شروط البنك وأحكامه للمتابعة.',
   issuerRequired: 'اختر البنك.',

@@ -44,7 +44,7 @@ export interface InstallmentsMessages extends SharedMessages {
    * The plan chosen and what happens next. Never "confirmed" (the issuer's own confirmation
    * message): nothing is confirmed until the customer has agreed and paid.
    */
-  readonly chosenPlan: (months: string, monthly: Renderable, issuer: string) => Renderable;
+  readonly chosenPlan: (months: string, issuer: string) => string;
   readonly agree: (issuer: string) => string;
   readonly agreeRequired: string;
   readonly issuerRequired: string;
@@ -96,8 +96,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     },
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',
-    chosenPlan: (months, monthly, issuer) =>
-      html`You chose ${months} with ${issuer}, ${monthly} a month: confirmed once you accept the terms and pay.`,
+    chosenPlan: (months, issuer) => `You chose ${months} with ${issuer}: confirmed once you accept the terms and pay.`,
     agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
     agreeRequired: 'Accept the bank’s terms and conditions to continue.',
     issuerRequired: 'Choose your bank.',

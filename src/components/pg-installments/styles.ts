@@ -5,8 +5,9 @@ import { css } from 'lit';
  * (Comments live here, not in the CSS, which ships as written.)
  * - `.issuer`: The radio stays on its name's line; a reason why the bank cannot be chosen wraps
  * below.
- * - `@media (max-width: 30rem)` (ignored where a select cannot be styled): On a phone a plan's text is longer than its select: where the
- * browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo").
+ * - `@media (max-width: 30rem)`: on a phone a plan's text is longer than its select; where the
+ *   browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"). A
+ *   browser that knows no `::picker(select)` drops the whole rule and keeps its own select.
  */
 export const installmentsStyles = css`
   .installments-container {
@@ -66,10 +67,7 @@ export const installmentsStyles = css`
   }
 
   @media (max-width: 30rem) {
-    select.full-width {
-      appearance: base-select;
-    }
-
+    select.full-width,
     ::picker(select) {
       appearance: base-select;
     }

@@ -1,11 +1,15 @@
 /** Arabic text shared by every element (loaded only by pages that show Arabic). */
 import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
-import type { SharedMessages } from './messages.ts';
+import { LOADING_TEXT, type SharedMessages } from './messages.ts';
+
+/** "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number (installment plans, financing tenures). */
+export const arabicMonths = (count: number): string =>
+  count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`;
 
 export const sharedAr: SharedMessages = {
-  loading: 'جارٍ التحميل…',
-  retry: 'حاول مرة أخرى',
+  loading: LOADING_TEXT.ar.loading,
+  retry: LOADING_TEXT.ar.retry,
   redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
   processing: 'جارٍ المعالجة…',
   fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),

@@ -5,6 +5,24 @@
 import { html } from 'lit';
 import type { Catalogs, Renderable } from './localize.ts';
 
+/**
+ * The little an element says before its catalog or code has arrived, in both languages: it is
+ * what an Arabic page shows while the Arabic catalog loads, so it cannot live in that catalog;
+ * the catalogs take their words from here.
+ */
+export const LOADING_TEXT = {
+  en: {
+    loading: 'Loading…',
+    failed: 'This part of the checkout could not be loaded. Check your connection and try again.',
+    retry: 'Try again',
+  },
+  ar: {
+    loading: 'جارٍ التحميل…',
+    failed: 'تعذّر تحميل هذا الجزء من صفحة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
+    retry: 'حاول مرة أخرى',
+  },
+} as const;
+
 export interface SharedMessages {
   readonly loading: string;
   readonly retry: string;
@@ -79,8 +97,8 @@ export interface SharedMessages {
 }
 
 export const sharedEn: SharedMessages = {
-  loading: 'Loading…',
-  retry: 'Try again',
+  loading: LOADING_TEXT.en.loading,
+  retry: LOADING_TEXT.en.retry,
   redirecting: 'Taking you to the secure payment page…',
   processing: 'Processing…',
   fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),

@@ -11,30 +11,13 @@ import { classMap } from 'lit/directives/class-map.js';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
-import { describeRequestError, type SharedMessages } from './messages.ts';
+import { describeRequestError, LOADING_TEXT, type SharedMessages } from './messages.ts';
 import { property } from './property.ts';
 import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
 
 /** Whether the element's code and catalog are at hand. */
 export type LoadState = 'ready' | 'loading' | 'failed';
-
-/**
- * The little an element says before its catalog or code has arrived, in both languages: it is
- * what an Arabic page shows while the Arabic catalog loads, so it cannot live in that catalog.
- */
-const LOADING_TEXT = {
-  en: {
-    loading: 'Loading…',
-    failed: 'This part of the checkout could not be loaded. Check your connection and try again.',
-    retry: 'Try again',
-  },
-  ar: {
-    loading: 'جارٍ التحميل…',
-    failed: 'تعذّر تحميل هذا الجزء من صفحة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
-    retry: 'حاول مرة أخرى',
-  },
-} as const;
 
 /** Styles added after the element's own (see `addStyles`), finalized. */
 const addedSheets = new WeakMap<object, CSSStyleSheet[]>();
@@ -222,9 +205,7 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
         lang=${this.language}
       >
         ${content}
-        <p class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">
-          ${slow ? this.messages.processing : (this.status?.text ?? nothing)}
-        </p>
+        <span class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">${slow ? this.messages.processing : (this.status?.text ?? nothing)}</span>
       </div>
     `;
   }

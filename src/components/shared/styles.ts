@@ -39,10 +39,6 @@ export const foundationStyles = css`
     background: var(--pg-frame-background, var(--pg-color-surface, #ffffff));
   }
 
-  .status {
-    margin: 0;
-  }
-
   .visually-hidden {
     position: absolute;
     inline-size: 1px;
