@@ -1,7 +1,7 @@
 /** Arabic text of `<pg-financing-otp>` (loaded only by pages that show Arabic). */
 import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
-import { arabicMonths, sharedAr } from '../shared/messages.ar.ts';
+import { sharedAr } from '../shared/messages.ar.ts';
 import type { FinancingOtpMessages } from './messages.ts';
 
 export const financingOtpAr: FinancingOtpMessages = {
@@ -33,7 +33,6 @@ export const financingOtpAr: FinancingOtpMessages = {
     sentAnnounce: (phone, seconds) => `أرسلنا رمزًا لمرة واحدة إلى ${phone}. يمكنك طلب رمز جديد بعد ${formatCount(seconds, 'ar')} ثانية.`,
     downPayment: 'الدفعة المقدّمة',
     tenureOffer: 'الخطط المتاحة',
-    months: arabicMonths,
     label: 'الرمز لمرة واحدة',
     hint: (digits) => `الرمز المكوّن من ${formatCount(digits, 'ar')} أرقام في الرسالة النصية`,
     submit: 'تحقّق من الرمز',

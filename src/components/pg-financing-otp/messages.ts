@@ -30,7 +30,6 @@ export interface FinancingOtpMessages extends SharedMessages {
     readonly sentAnnounce: (phone: string, seconds: number) => string;
     readonly downPayment: string;
     readonly tenureOffer: string;
-    readonly months: (count: number) => string;
     readonly label: string;
     readonly hint: (digits: number) => string;
     readonly submit: string;
@@ -96,7 +95,6 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
         `We sent a one-time code to ${phone}. You can ask for a new code in ${seconds} seconds.`,
       downPayment: 'Down payment',
       tenureOffer: 'Plans offered',
-      months: (count) => (count === 1 ? '1 month' : `${count} months`),
       label: 'One-time code',
       hint: (digits) => `The ${digits}-digit code in the SMS`,
       submit: 'Verify the code',

@@ -1,7 +1,7 @@
 /** Arabic text of `<pg-installments>` (loaded only by pages that show Arabic). */
 import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
-import { arabicMonths, sharedAr } from '../shared/messages.ar.ts';
+import { sharedAr } from '../shared/messages.ar.ts';
 import type { InstallmentsMessages } from './messages.ts';
 
 export const installmentsAr: InstallmentsMessages = {
@@ -17,7 +17,6 @@ export const installmentsAr: InstallmentsMessages = {
   plansLabel: 'خطة التقسيط',
   plansCaption: 'خطط التقسيط',
   choosePlan: 'اختر خطة',
-  months: arabicMonths,
   planOption: (months, monthly, total) => `${months}: ${monthly} شهريًا، ${total} إجمالًا`,
   lastMonth: (amount) => html`(الشهر الأخير ${amount})`,
   columns: {

@@ -16,7 +16,6 @@ export interface InstallmentsMessages extends SharedMessages {
   readonly plansLabel: string;
   readonly plansCaption: string;
   readonly choosePlan: string;
-  readonly months: (count: number) => string;
   /** Text of a plan in the dropdown; amounts arrive already formatted and isolated. */
   readonly planOption: (months: string, monthly: string, total: string) => string;
   /** Beside the monthly amount when the last month differs (it takes the rounding rest). */
@@ -74,7 +73,6 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     plansLabel: 'Installment plan',
     plansCaption: 'Installment plans',
     choosePlan: 'Choose a plan',
-    months: (count) => (count === 1 ? '1 month' : `${count} months`),
     planOption: (months, monthly, total) => `${months}: ${monthly} a month, ${total} in total`,
     lastMonth: (amount) => html`(last month ${amount})`,
     columns: {

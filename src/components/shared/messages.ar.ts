@@ -3,10 +3,6 @@ import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
 import { LOADING_TEXT, type SharedMessages } from './messages.ts';
 
-/** "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number (installment plans, financing tenures). */
-export const arabicMonths = (count: number): string =>
-  count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`;
-
 export const sharedAr: SharedMessages = {
   loading: LOADING_TEXT.ar.loading,
   retry: LOADING_TEXT.ar.retry,
@@ -16,6 +12,9 @@ export const sharedAr: SharedMessages = {
   payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
   pay: 'ادفع',
   payAmount: (amount) => html`ادفع ${amount}`,
+  // "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number.
+  months: (count) =>
+    count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`,
   errors: {
     network: 'تعذّر الوصول إلى خدمة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
     unavailable: 'خدمة الدفع غير متاحة الآن. يُرجى المحاولة بعد قليل.',

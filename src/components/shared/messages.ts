@@ -33,6 +33,8 @@ export interface SharedMessages {
   readonly payInFull: string;
   readonly pay: string;
   readonly payAmount: (amount: Renderable) => Renderable;
+  /** A number of months (installment plans, financing tenures). */
+  readonly months: (count: number) => string;
   readonly errors: {
     readonly network: string;
     readonly unavailable: string;
@@ -105,6 +107,7 @@ export const sharedEn: SharedMessages = {
   payInFull: 'Pay in full instead',
   pay: 'Pay',
   payAmount: (amount) => html`Pay ${amount}`,
+  months: (count) => (count === 1 ? '1 month' : `${count} months`),
   errors: {
     network: 'We could not reach the payment service. Check your connection and try again.',
     unavailable: 'The payment service is not available right now. Please try again in a moment.',
