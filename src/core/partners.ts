@@ -5,10 +5,23 @@
  * and the sandbox has its own (src/sandbox/partners.ts).
  */
 import { toMinorUnits } from './amounts.ts';
-import { normalizeDigits } from './language.ts';
+import { normalizeDigits, type Language } from './language.ts';
 
 /** The only currency a cash bill can be issued in. */
 export const VOUCHER_CURRENCY = 'EGP';
+
+/**
+ * The names customers know cash-voucher partners by, for the codes known here (the sandbox
+ * gateway's `CASHP`): a customer looks for a name at the outlet, not a five-letter code.
+ */
+const VOUCHER_PARTNER_NAMES: Readonly<Record<string, Readonly<Record<Language, string>>>> = {
+  CASHP: { en: 'Sandbox Cash Outlets', ar: 'منافذ الدفع التجريبية' },
+};
+
+/** A cash-voucher partner's name in `language`; undefined for a code not known here (shown as it is). */
+export function voucherPartnerName(code: string, language: Language): string | undefined {
+  return VOUCHER_PARTNER_NAMES[code]?.[language];
+}
 
 /** The market the financing partner serves; phone numbers are checked for it before any request. */
 export const FINANCING_MARKET = 'EG';

@@ -74,8 +74,9 @@ function offsetMinutes(zone: string): number {
 
 /**
  * The expiry as a date people read, in the page language and the viewer's time zone (or
- * `timeZone`), with the zone named so that no one misreads the deadline: "Sunday, 22 November
- * 2026 at 07:07 EET" / "الأحد، ٢٢ نوفمبر ٢٠٢٦ في ٧:٠٧ ص ت ش أ".
+ * `timeZone`), with the zone named in full, in the page's language, so that no one misreads the
+ * deadline (an abbreviation such as "UTC" stays Latin on an Arabic page): "Sunday, 22 November
+ * 2026 at 07:07 Eastern European Standard Time" / "الأحد، ٢٢ نوفمبر ٢٠٢٦ في ٧:٠٧ ص توقيت شرق أوروبا الرسمي".
  */
 export function formatExpiry(instant: number, language: Language, timeZone?: string): string {
   return new Intl.DateTimeFormat(language === 'ar' ? 'ar-EG' : 'en-GB', {
@@ -85,7 +86,7 @@ export function formatExpiry(instant: number, language: Language, timeZone?: str
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    timeZoneName: 'short',
+    timeZoneName: 'long',
     ...(timeZone ? { timeZone } : {}),
   }).format(instant);
 }

@@ -79,6 +79,13 @@ describe('formatExpiry', () => {
     const text = formatExpiry(instant, 'ar', 'Africa/Cairo');
     assert.match(text, /نوفمبر/);
   });
+
+  it('names the time zone in full in the page language, never by a Latin abbreviation on an Arabic page', () => {
+    assert.match(formatExpiry(instant, 'en', 'Africa/Cairo'), /Eastern European/);
+    assert.match(formatExpiry(instant, 'en', 'UTC'), /Coordinated Universal Time/);
+    assert.match(formatExpiry(instant, 'ar', 'Africa/Cairo'), /توقيت شرق أوروبا/);
+    assert.doesNotMatch(formatExpiry(instant, 'ar', 'UTC'), /[A-Za-z]/);
+  });
 });
 
 describe('timeLeft', () => {

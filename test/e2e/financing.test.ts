@@ -73,7 +73,7 @@ for (const language of ['en', 'ar'] as const) {
       assert.ok(offer.includes(m.otp.downPayment), offer);
       assert.ok(offer.includes(formatMoney(DOWN_PAYMENT, 'EGP', language)), `down payment shown: ${offer}`);
       for (const { months } of FINANCING_TENURES) {
-        assert.ok(offer.includes(m.otp.months(months)), `tenure of ${months} months offered: ${offer}`);
+        assert.ok(offer.includes(m.months(months)), `tenure of ${months} months offered: ${offer}`);
       }
       // The masked number the code went to, and the resend countdown.
       assert.doesNotMatch((await financing.locator('form.step > p').first().textContent()) ?? '', /12345678/);

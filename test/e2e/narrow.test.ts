@@ -8,8 +8,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
-import { startDemoSession, type DemoSession } from './support/demo.ts';
+import { TEST_CARDS, testCard } from '../../src/sandbox/test-cards.ts';
+import { saveScreenshot, startDemoSession, type DemoSession } from './support/demo.ts';
 import {
   assertAccessible,
   assertNoCspViolation,
@@ -95,6 +95,103 @@ for (const language of ['en', 'ar'] as const) {
       await page.locator(`#orders tr[data-reference="${reference}"] button.pay-bill`).waitFor();
       await assertFits(page, 'merchant panel');
       await assertAccessible(page, `narrow-merchant-${language}`);
+
+      await assertNoCspViolation(observed);
+      await page.close();
+    });
+  });
+}
+
+/** Where the first and last characters of each element's text sit on screen (its box may be wider than its words). */
+async function textEdges(page: Page, selector: string): Promise<{ left: number; right: number }[]> {
+  return page.locator(selector).evaluateAll((elements) =>
+    elements.map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const { left, right } = range.getBoundingClientRect();
+      return { left: Math.round(left), right: Math.round(right) };
+    }),
+  );
+}
+
+const ISSUE_24 = {
+  en: { reason: 'Not your card’s bank', hint: 'Try another card, or call your bank.', partner: 'Sandbox Cash Outlets' },
+  ar: { reason: 'ليس البنك الذي أصدر بطاقتك', hint: 'جرّب بطاقة أخرى، أو اتصل بالبنك.', partner: 'منافذ الدفع التجريبية' },
+} as const;
+
+for (const language of ['en', 'ar'] as const) {
+  describe(`the elements' rough edges at ${PHONE.width} px in ${language === 'en' ? 'English' : 'Arabic'} (issue 24)`, () => {
+    it('shows a plan whole, a bank that cannot be chosen with its reason, a decline that says what to do, and a bill by names', async () => {
+      const observed = await session.newPage(language);
+      const { page } = observed;
+      await page.setViewportSize(PHONE);
+      await page.reload();
+      await openCheckout(page);
+
+      // Installments: the card's digits pick Sandbox Nile Bank; the other bank says why it cannot be chosen.
+      await chooseCardMode(page, 'redirect');
+      await chooseMethod(page, 'installments');
+      const installments = page.locator('pg-checkout pg-installments');
+      await installments.locator('#card-prefix').fill('411111');
+      const select = installments.locator('select#plan');
+      await select.waitFor();
+      const plans = await select.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).filter(Boolean));
+      await select.selectOption(plans[plans.length - 1]!);
+      await installments.locator('.receipt-container').waitFor();
+      // The select is tall enough for its text at its width: the plan wraps instead of being cut off.
+      const fit = await select.evaluate((element) => {
+        const chosen = (element as HTMLSelectElement).selectedOptions[0]!.text;
+        const style = getComputedStyle(element);
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = style.font;
+        const room = element.clientWidth - parseFloat(style.paddingInlineStart) - parseFloat(style.paddingInlineEnd) - 24;
+        const lines = Math.ceil(context.measureText(chosen).width / room);
+        return { lines, height: element.clientHeight, lineHeight: parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2 };
+      });
+      assert.ok(fit.lines > 1, 'the plan is longer than one line at this width (the case the test is about)');
+      assert.ok(fit.height >= fit.lines * fit.lineHeight, `the plan's ${fit.lines} lines fit in ${fit.height} px`);
+      const locked = installments.locator('input[name="issuer"][value="EGMIX1"]');
+      assert.equal(await locked.isDisabled(), true);
+      const [radio, name] = await Promise.all([locked.boundingBox(), installments.locator('label.issuer.unavailable > span').first().boundingBox()]);
+      assert.ok(radio && name && radio.y < name.y + name.height && radio.y + radio.height > name.y, 'the radio sits on its name’s line');
+      const reasonId = ((await locked.getAttribute('aria-describedby')) ?? '').split(' ').find((id) => id.endsWith('-reason'));
+      const reason = installments.locator(`#${reasonId}`);
+      assert.equal((await reason.textContent())?.trim(), ISSUE_24[language].reason);
+      assert.equal(await reason.isVisible(), true);
+      await assertFits(page, 'installments with a plan chosen');
+      await installments.locator('.issuer-list').scrollIntoViewIfNeeded();
+      await saveScreenshot(page, `narrow-installments-${language}`);
+
+      // A bill: the partner by its name, the expiry's time zone named in the page's language.
+      await chooseMethod(page, 'voucher');
+      const voucher = page.locator('pg-checkout pg-bill-voucher');
+      await voucher.locator('button.issue').click();
+      await voucher.locator('[part~="bill-number"]').waitFor();
+      assert.equal((await voucher.locator('[part~="partner"]').textContent())?.trim(), ISSUE_24[language].partner);
+      const expiry = (await voucher.locator('time[part~="expiry"]').textContent()) ?? '';
+      assert.doesNotMatch(expiry, /\bUTC\b|\bGMT\b/);
+      if (language === 'ar') assert.doesNotMatch(expiry, /[A-Za-z]/);
+      await saveScreenshot(page, `narrow-bill-${language}`);
+
+      // A declined card on the gateway's page in the frame: what to do next, aligned to the start like every outcome.
+      await page.goto(`${session.demo.url}?lang=${language}`);
+      await openCheckout(page);
+      await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'embedded');
+      const frame = page.frameLocator('pg-checkout iframe.payment-frame');
+      await frame.locator('#card_number').fill(testCard('decline').number);
+      await frame.locator('#expiry_date').fill('12/30');
+      await frame.locator('#card_security_code').fill('123');
+      await frame.locator('#card_holder_name').fill('Test Customer');
+      await frame.locator('#pay').click();
+      const outcome = page.locator('pg-checkout .outcome');
+      await outcome.waitFor({ timeout: 20_000 });
+      assert.match((await outcome.textContent()) ?? '', new RegExp(ISSUE_24[language].hint));
+      const edges = await textEdges(page, 'pg-checkout .outcome > h3, pg-checkout .outcome > p');
+      const side = language === 'en' ? 'left' : 'right';
+      assert.deepEqual(edges.map((edge) => edge[side]), edges.map(() => edges[0]![side]), `every line of the outcome starts at the ${side}`);
+      await assertFits(page, 'declined outcome');
+      await assertAccessible(page, `narrow-declined-${language}`);
 
       await assertNoCspViolation(observed);
       await page.close();

@@ -8,7 +8,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { BillResult, OrderResult } from '../../core/endpoint-results.ts';
 import { billCall, orderCall } from '../../core/endpoint-routes.ts';
-import { VOUCHER_CURRENCY } from '../../core/partners.ts';
+import { VOUCHER_CURRENCY, voucherPartnerName } from '../../core/partners.ts';
 import {
   billReminder,
   billReminderFileName,
@@ -374,7 +374,10 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const bill = this.bill as ShownBill;
     const m = this.#messages;
     const expiry = this.#expiryText(bill);
-    const partner = this.host.partnerName || bill.paymentPartner;
+    const named = this.host.partnerName || voucherPartnerName(bill.paymentPartner, this.host.language);
+    const partner = named || bill.paymentPartner;
+    // A name reads in the page's direction; a code is kept left to right.
+    const shownPartner = named ? partner : ltr(partner);
     const amount =
       bill.amount === undefined ? undefined : ltr(formatMoney(bill.amount, VOUCHER_CURRENCY, this.host.language));
     const left = timeLeft(bill.expiresAt, this.now);
@@ -400,7 +403,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
           ${partner
             ? html`<div class="row">
                 <dt>${m.partner}</dt>
-                <dd part="partner">${this.host.partnerName ? partner : ltr(partner)}</dd>
+                <dd part="partner">${shownPartner}</dd>
               </div>`
             : nothing}
           <div class="row">
@@ -419,7 +422,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
         <p class="instructions-title" id="instructions-title">${m.instructionsTitle}</p>
         <ol class="instructions" part="instructions" aria-labelledby="instructions-title">
           ${m
-            .instructions(partner ? (this.host.partnerName ? partner : ltr(partner)) : m.anyPartner, amount, expiry)
+            .instructions(partner ? shownPartner : m.anyPartner, amount, expiry)
             .map((step) => html`<li>${step}</li>`)}
         </ol>
         <div class="actions">

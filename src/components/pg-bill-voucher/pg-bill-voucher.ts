@@ -84,7 +84,7 @@ export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
   /** A stored bill's `payment_partner`. */
   @property({ attribute: 'payment-partner', converter: textReader }) paymentPartner = '';
 
-  /** The partner's name as customers know it; the partner code is shown when empty. */
+  /** The partner's name as customers know it; when empty, the name known for the partner code, else the code. */
   @property({ attribute: 'partner-name', converter: textReader }) partnerName = '';
 
   /** Offer a new bill once this one has expired. */

@@ -4,6 +4,14 @@ import { css } from 'lit';
  * Layout of `<pg-bill-voucher>`; colours through `--pg-*` tokens, logical properties only. The
  * print rules turn the bill into a plain black-on-white slip: the number, amount, partner, expiry
  * date and instructions stay; buttons, the ticking countdown and the live region go.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `.details`: Each row is a term over its value; rows flow into as many columns as the width
+ * allows.
+ * - `.bill-number.inline`: Inside a sentence (the expired notice) the number keeps the text size.
+ * - `.bill-number .group + .group`: Groups are spaced by margins, not spaces, so a selection
+ * copies the number as issued.
+ * - `[lang='ar'] .instructions`: Step numbers in the digits of the page, as the amounts and dates
+ * are.
  */
 export const billVoucherStyles = css`
   .bill {
@@ -26,7 +34,6 @@ export const billVoucherStyles = css`
     font-weight: 600;
   }
 
-  /* Each row is a term over its value; rows flow into as many columns as the width allows. */
   .details {
     display: grid;
     grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr));
@@ -53,12 +60,10 @@ export const billVoucherStyles = css`
     letter-spacing: 0.04em;
   }
 
-  /* Inside a sentence (the expired notice) the number keeps the text size. */
   .bill-number.inline {
     font-size: 1em;
   }
 
-  /* Groups are spaced by margins, not spaces, so a selection copies the number as issued. */
   .bill-number .group + .group {
     margin-inline-start: 0.5em;
   }
@@ -77,7 +82,6 @@ export const billVoucherStyles = css`
     padding-inline-start: 1.25rem;
   }
 
-  /* Step numbers in the digits of the page, as the amounts and dates are. */
   [lang='ar'] .instructions {
     list-style-type: arabic-indic;
   }

@@ -28,6 +28,7 @@ export const checkoutAr: CheckoutMessages = {
     paySuccess: 'تم الدفع بنجاح',
     payPending: 'الدفع قيد الانتظار',
     payFailure: 'لم يكتمل الدفع',
+    failureHint: 'جرّب بطاقة أخرى، أو اتصل بالبنك.',
     saveSuccess: 'تم حفظ البطاقة',
     savePending: 'لم تُحفظ البطاقة بعد',
     saveFailure: 'لم تُحفظ البطاقة',

@@ -22,6 +22,8 @@ export interface CheckoutMessages extends SharedMessages {
     readonly paySuccess: string;
     readonly payPending: string;
     readonly payFailure: string;
+    /** Under a declined (or refused) card: what the customer can do next. */
+    readonly failureHint: string;
     readonly saveSuccess: string;
     readonly savePending: string;
     readonly saveFailure: string;
@@ -56,6 +58,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
       paySuccess: 'Payment successful',
       payPending: 'Payment pending',
       payFailure: 'Payment not completed',
+      failureHint: 'Try another card, or call your bank.',
       saveSuccess: 'Card saved',
       savePending: 'Card not saved yet',
       saveFailure: 'Card not saved',

@@ -1,6 +1,11 @@
 import { css } from 'lit';
 
-/** Layout of `<pg-checkout>`; colours through `--pg-*` tokens, logical properties only. */
+/**
+ * Layout of `<pg-checkout>`; colours through `--pg-*` tokens, logical properties only.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `.outcome`: Stretched, as every outcome: the foundation's centred .failure must not reach a
+ * declined one.
+ */
 export const checkoutStyles = css`
   .method-list {
     display: flex;
@@ -33,13 +38,10 @@ export const checkoutStyles = css`
     margin: 0;
   }
 
-  .consent {
-    align-items: flex-start;
-  }
-
   .outcome {
     display: flex;
     flex-direction: column;
+    align-items: stretch;
     gap: calc(var(--pg-space, 0.75rem) / 2);
     padding: var(--pg-space, 0.75rem);
     border: 1px solid var(--pg-color-outline, #7b8794);

@@ -336,7 +336,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const result = outcome.value;
     if (result.outcome === 'failure') {
       // Declined: the OTP is still verified, so the customer may try again or start over.
-      this.#fail('tenure', result.response_message || m.errors.gatewayRefused, retry);
+      this.#fail('tenure', `${result.response_message || m.errors.gatewayRefused} ${m.tenure.declinedHint}`, retry);
       return;
     }
     this.#commit({ ...this.flow, step: 'done', tenure, result });
@@ -531,7 +531,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           <dt>${m.otp.downPayment}</dt>
           <dd>${this.#money(this.flow.downPayment ?? 0)}</dd>
           <dt>${m.otp.tenureOffer}</dt>
-          <dd>${(this.flow.tenureMonths ?? []).map((months) => m.otp.months(months)).join(this.host.language === 'ar' ? '، ' : ', ')}</dd>
+          <dd>${(this.flow.tenureMonths ?? []).map((months) => m.months(months)).join(this.host.language === 'ar' ? '، ' : ', ')}</dd>
         </dl>
         <div class="floatl" part="floatl">
           <label for="otp">${m.otp.label}</label>
@@ -653,7 +653,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
                           this.tenureError = '';
                         }}
                       />
-                      ${m.otp.months(option.months)}
+                      ${m.months(option.months)}
                     </label>
                   </th>
                   <td>${this.#money(option.emi)}</td>
@@ -687,7 +687,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
         <dl class="summary" part="summary">
           ${chosen
             ? html`<dt>${m.done.plan}</dt>
-                <dd>${m.otp.months(chosen.months)} × ${this.#money(chosen.emi)}</dd>`
+                <dd>${m.months(chosen.months)} × ${this.#money(chosen.emi)}</dd>`
             : nothing}
           ${result?.svc_id
             ? html`<dt>${m.done.reference}</dt>

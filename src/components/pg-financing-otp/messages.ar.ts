@@ -33,7 +33,6 @@ export const financingOtpAr: FinancingOtpMessages = {
     sentAnnounce: (phone, seconds) => `أرسلنا رمزًا لمرة واحدة إلى ${phone}. يمكنك طلب رمز جديد بعد ${formatCount(seconds, 'ar')} ثانية.`,
     downPayment: 'الدفعة المقدّمة',
     tenureOffer: 'الخطط المتاحة',
-    months: (count) => (count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`),
     label: 'الرمز لمرة واحدة',
     hint: (digits) => `الرمز المكوّن من ${formatCount(digits, 'ar')} أرقام في الرسالة النصية`,
     submit: 'تحقّق من الرمز',
@@ -62,6 +61,7 @@ export const financingOtpAr: FinancingOtpMessages = {
     required: 'اختر خطة.',
     confirm: 'تأكيد الشراء',
     confirming: 'جارٍ إتمام الشراء…',
+    declinedHint: 'جرّب خطة أخرى، أو تواصل مع شريك التمويل.',
   },
   done: {
     success: 'تمت عملية الشراء.',

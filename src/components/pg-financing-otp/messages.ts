@@ -30,7 +30,6 @@ export interface FinancingOtpMessages extends SharedMessages {
     readonly sentAnnounce: (phone: string, seconds: number) => string;
     readonly downPayment: string;
     readonly tenureOffer: string;
-    readonly months: (count: number) => string;
     readonly label: string;
     readonly hint: (digits: number) => string;
     readonly submit: string;
@@ -54,6 +53,8 @@ export interface FinancingOtpMessages extends SharedMessages {
     readonly required: string;
     readonly confirm: string;
     readonly confirming: string;
+    /** After a declined purchase: what the customer can do next. */
+    readonly declinedHint: string;
   };
   readonly done: {
     readonly success: string;
@@ -94,7 +95,6 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
         `We sent a one-time code to ${phone}. You can ask for a new code in ${seconds} seconds.`,
       downPayment: 'Down payment',
       tenureOffer: 'Plans offered',
-      months: (count) => (count === 1 ? '1 month' : `${count} months`),
       label: 'One-time code',
       hint: (digits) => `The ${digits}-digit code in the SMS`,
       submit: 'Verify the code',
@@ -119,6 +119,7 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
       required: 'Choose a plan.',
       confirm: 'Confirm purchase',
       confirming: 'Completing your purchase…',
+      declinedHint: 'Try another plan, or contact the financing partner.',
     },
     done: {
       success: 'Your purchase is complete.',

@@ -256,6 +256,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
             const logo = issuerText(issuer, 'issuer_logo', this.host.language);
             // The card's first digits decide the issuer; the others stay visible but cannot be chosen.
             const locked = match.kind === 'issuer' && match.issuerCode !== code;
+            const reason = `issuer-${code}-reason`;
             return html`
               <label
                 class=${classMap({ issuer: true, selected: code === this.issuerCode, unavailable: locked })}
@@ -268,11 +269,12 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                   .checked=${live(code === this.issuerCode)}
                   ?disabled=${locked}
                   aria-invalid=${missing ? 'true' : 'false'}
-                  aria-describedby="issuer-error"
+                  aria-describedby=${locked ? `issuer-error ${reason}` : 'issuer-error'}
                   @change=${this.#onIssuerChange}
                 />
                 ${logo ? html`<img class="issuer-logo" part="issuer-logo" src=${logo} alt="" />` : nothing}
                 <span>${issuerText(issuer, 'issuer_name', this.host.language)}</span>
+                ${locked ? html`<span id=${reason} class="hint reason">${m.otherBank}</span>` : nothing}
               </label>
             `;
           })}
@@ -376,7 +378,6 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     const { issuer } = offer;
     const name = issuerText(issuer, 'issuer_name', this.host.language) ?? issuer.issuer_code;
     const terms = issuerText(issuer, 'terms_and_condition', this.host.language);
-    const confirmation = issuerText(issuer, 'confirmation_message', this.host.language);
     const disclaimer = issuerText(issuer, 'disclaimer_message', this.host.language);
     const processingFees = issuerText(issuer, 'processing_fees_message', this.host.language);
     const missing = this.showErrors && !this.agreed;
@@ -385,7 +386,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         <p id="bank-title" class="bank-title">${m.bankTitle(name)}</p>
         <p class="terms">${terms ?? m.noTerms}</p>
         ${processingFees ? html`<p class="processing-fees">${processingFees}</p>` : nothing}
-        ${plan && confirmation ? html`<p class="confirmation">${confirmation}</p>` : nothing}
+        ${plan ? html`<p class="chosen">${m.chosenPlan(m.months(plan.months), name)}</p>` : nothing}
         ${disclaimer ? html`<p class="disclaimer muted">${disclaimer}</p>` : nothing}
         <div class="check agree">
           <input

@@ -11,10 +11,11 @@ export interface InstallmentsMessages extends SharedMessages {
   readonly binHint: string;
   readonly issuersLegend: string;
   readonly issuerMatched: (issuer: string) => string;
+  /** Under a bank that cannot be chosen: the card's first digits belong to another bank. */
+  readonly otherBank: string;
   readonly plansLabel: string;
   readonly plansCaption: string;
   readonly choosePlan: string;
-  readonly months: (count: number) => string;
   /** Text of a plan in the dropdown; amounts arrive already formatted and isolated. */
   readonly planOption: (months: string, monthly: string, total: string) => string;
   /** Beside the monthly amount when the last month differs (it takes the rounding rest). */
@@ -38,6 +39,11 @@ export interface InstallmentsMessages extends SharedMessages {
   };
   readonly bankTitle: (issuer: string) => string;
   readonly noTerms: string;
+  /**
+   * The plan chosen and what happens next. Never "confirmed" (the issuer's own confirmation
+   * message): nothing is confirmed until the customer has agreed and paid.
+   */
+  readonly chosenPlan: (months: string, issuer: string) => string;
   readonly agree: (issuer: string) => string;
   readonly agreeRequired: string;
   readonly issuerRequired: string;
@@ -63,10 +69,10 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     binHint: 'We use them to find your bank and its plans.',
     issuersLegend: 'Your bank',
     issuerMatched: (issuer) => `Plans from ${issuer}.`,
+    otherBank: 'Not your card’s bank',
     plansLabel: 'Installment plan',
     plansCaption: 'Installment plans',
     choosePlan: 'Choose a plan',
-    months: (count) => (count === 1 ? '1 month' : `${count} months`),
     planOption: (months, monthly, total) => `${months}: ${monthly} a month, ${total} in total`,
     lastMonth: (amount) => html`(last month ${amount})`,
     columns: {
@@ -88,6 +94,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     },
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',
+    chosenPlan: (months, issuer) => `You chose ${months} with ${issuer}: confirmed once you accept the terms and pay.`,
     agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
     agreeRequired: 'Accept the bank’s terms and conditions to continue.',
     issuerRequired: 'Choose your bank.',

@@ -1,6 +1,14 @@
 import { css } from 'lit';
 
-/** Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only. */
+/**
+ * Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `.issuer`: The radio stays on its name's line; a reason why the bank cannot be chosen wraps
+ * below.
+ * - `@media (max-width: 30rem)`: on a phone a plan's text is longer than its select; where the
+ *   browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"). A
+ *   browser that knows no `::picker(select)` drops the whole rule and keeps its own select.
+ */
 export const installmentsStyles = css`
   .installments-container {
     display: flex;
@@ -25,6 +33,7 @@ export const installmentsStyles = css`
 
   .issuer {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem;
     padding-block: 0.5rem;
@@ -40,8 +49,12 @@ export const installmentsStyles = css`
   }
 
   .issuer.unavailable {
-    opacity: 0.6;
+    color: var(--pg-color-muted, #52606d);
     cursor: not-allowed;
+  }
+
+  .reason {
+    flex-basis: 100%;
   }
 
   .issuer-logo {
@@ -51,6 +64,13 @@ export const installmentsStyles = css`
 
   .full-width {
     inline-size: 100%;
+  }
+
+  @media (max-width: 30rem) {
+    select.full-width,
+    ::picker(select) {
+      appearance: base-select;
+    }
   }
 
   table.full-width {
@@ -116,7 +136,7 @@ export const installmentsStyles = css`
     font-weight: 600;
   }
 
-  .unavailable {
+  div.unavailable {
     display: flex;
     flex-direction: column;
     gap: 0.5rem;

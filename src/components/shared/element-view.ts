@@ -17,7 +17,7 @@ import { adoptStyles, type CSSResultGroup, type CSSResultOrNative, type Property
 import { state } from 'lit/decorators.js';
 import type { Language } from '../../core/language.ts';
 import type { EndpointController } from './endpoint-controller.ts';
-import type { Catalogs, Renderable } from './localize.ts';
+import { loadCatalog, type Catalogs, type Renderable } from './localize.ts';
 import type { SharedMessages } from './messages.ts';
 import { PgElement, type LoadState, type StatusTone } from './pg-element.ts';
 
@@ -180,6 +180,8 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
     let module: ViewModule<AnyLazyElement<Messages>, Messages>;
     try {
       module = await this.importView(this.language);
+      // The view starts speaking (its live region, its first request) in the page's language only.
+      await loadCatalog(module.catalogs, this.language);
     } catch {
       this.viewLoad = 'failed';
       return;

@@ -34,10 +34,18 @@ export interface EndpointControllerOptions extends EndpointClientOptions {
   readonly describeError: (error: EndpointRequestError) => string;
 }
 
+/** How long a customer's action may wait on the endpoint before the element says it is processing. */
+export const SLOW_AFTER_MS = 300;
+
+/** Routes that read (the order, the plans, a bill's status): each has its own loading text. */
+const READS: readonly ClientRoute[] = ['order', 'installmentPlans', 'status'];
+
 export class EndpointController implements ReactiveController {
   readonly #host: EndpointHost;
   readonly #options: EndpointControllerOptions;
   readonly #inFlight = new Map<AbortController, ClientRoute>();
+  /** Actions in flight for longer than {@link SLOW_AFTER_MS}. */
+  readonly #slow = new Set<AbortController>();
   #client: EndpointClient | undefined;
 
   constructor(host: EndpointHost, options: EndpointControllerOptions) {
@@ -49,6 +57,11 @@ export class EndpointController implements ReactiveController {
   /** True while any request is in flight. */
   get pending(): boolean {
     return this.#inFlight.size > 0;
+  }
+
+  /** True once a customer's action (not a read) has waited {@link SLOW_AFTER_MS} on the endpoint, until it ends. */
+  get slow(): boolean {
+    return this.#slow.size > 0;
   }
 
   /** True while a request to `route` is in flight. */
@@ -77,6 +90,12 @@ export class EndpointController implements ReactiveController {
     const abort = new AbortController();
     this.#inFlight.set(abort, route);
     this.#host.requestUpdate();
+    const timer = READS.includes(route)
+      ? undefined
+      : setTimeout(() => {
+          this.#slow.add(abort);
+          this.#host.requestUpdate();
+        }, SLOW_AFTER_MS);
     try {
       const value = await this.client.request(call, body, abort.signal);
       this.#host.dispatchEvent(new PgRequestSuccessEvent(route));
@@ -96,6 +115,8 @@ export class EndpointController implements ReactiveController {
       this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'error'));
       return { status: 'error', error, message };
     } finally {
+      clearTimeout(timer);
+      this.#slow.delete(abort);
       this.#inFlight.delete(abort);
       this.#host.requestUpdate();
     }

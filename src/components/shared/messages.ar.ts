@@ -1,16 +1,20 @@
 /** Arabic text shared by every element (loaded only by pages that show Arabic). */
 import { html } from 'lit';
 import { formatCount } from '../../core/language.ts';
-import type { SharedMessages } from './messages.ts';
+import { LOADING_TEXT, type SharedMessages } from './messages.ts';
 
 export const sharedAr: SharedMessages = {
-  loading: 'جارٍ التحميل…',
-  retry: 'حاول مرة أخرى',
+  loading: LOADING_TEXT.ar.loading,
+  retry: LOADING_TEXT.ar.retry,
   redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
+  processing: 'جارٍ المعالجة…',
   fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),
   payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
   pay: 'ادفع',
   payAmount: (amount) => html`ادفع ${amount}`,
+  // "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number.
+  months: (count) =>
+    count === 1 ? 'شهر واحد' : count === 2 ? 'شهران' : count <= 10 ? `${formatCount(count, 'ar')} أشهر` : `${formatCount(count, 'ar')} شهرًا`,
   errors: {
     network: 'تعذّر الوصول إلى خدمة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
     unavailable: 'خدمة الدفع غير متاحة الآن. يُرجى المحاولة بعد قليل.',

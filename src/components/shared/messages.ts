@@ -5,14 +5,36 @@
 import { html } from 'lit';
 import type { Catalogs, Renderable } from './localize.ts';
 
+/**
+ * The little an element says before its catalog or code has arrived, in both languages: it is
+ * what an Arabic page shows while the Arabic catalog loads, so it cannot live in that catalog;
+ * the catalogs take their words from here.
+ */
+export const LOADING_TEXT = {
+  en: {
+    loading: 'Loading…',
+    failed: 'This part of the checkout could not be loaded. Check your connection and try again.',
+    retry: 'Try again',
+  },
+  ar: {
+    loading: 'جارٍ التحميل…',
+    failed: 'تعذّر تحميل هذا الجزء من صفحة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
+    retry: 'حاول مرة أخرى',
+  },
+} as const;
+
 export interface SharedMessages {
   readonly loading: string;
   readonly retry: string;
   readonly redirecting: string;
+  /** Under the button, and told to screen readers, when a customer's action waits on the network. */
+  readonly processing: string;
   readonly fixErrors: (count: number) => string;
   readonly payInFull: string;
   readonly pay: string;
   readonly payAmount: (amount: Renderable) => Renderable;
+  /** A number of months (installment plans, financing tenures). */
+  readonly months: (count: number) => string;
   readonly errors: {
     readonly network: string;
     readonly unavailable: string;
@@ -77,13 +99,15 @@ export interface SharedMessages {
 }
 
 export const sharedEn: SharedMessages = {
-  loading: 'Loading…',
-  retry: 'Try again',
+  loading: LOADING_TEXT.en.loading,
+  retry: LOADING_TEXT.en.retry,
   redirecting: 'Taking you to the secure payment page…',
+  processing: 'Processing…',
   fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
   payInFull: 'Pay in full instead',
   pay: 'Pay',
   payAmount: (amount) => html`Pay ${amount}`,
+  months: (count) => (count === 1 ? '1 month' : `${count} months`),
   errors: {
     network: 'We could not reach the payment service. Check your connection and try again.',
     unavailable: 'The payment service is not available right now. Please try again in a moment.',
@@ -153,72 +177,50 @@ export const sharedMessages: Catalogs<SharedMessages> = {
   ar: () => import('./messages.ar.ts').then((module) => module.sharedAr),
 };
 
+/** The message of each endpoint code (and each kind of failure), by its key in `errors`. */
+const ERROR_MESSAGES: Readonly<Record<string, Exclude<keyof SharedMessages['errors'], 'otpResendLimited'>>> = {
+  network: 'network',
+  unavailable: 'unavailable',
+  invalid_response: 'invalidResponse',
+  gateway_unreachable: 'gatewayUnreachable',
+  gateway_refused: 'gatewayRefused',
+  gateway_signature_invalid: 'gatewaySignatureInvalid',
+  gateway_answer_invalid: 'gatewayAnswerInvalid',
+  unknown_order: 'unknownOrder',
+  amount_mismatch: 'orderChanged',
+  currency_mismatch: 'orderChanged',
+  order_already_paid: 'orderAlreadyPaid',
+  order_in_progress: 'orderInProgress',
+  service_not_configured: 'serviceNotConfigured',
+  currency_not_supported: 'currencyNotSupported',
+  unsupported_media_type: 'requestUnreadable',
+  json_too_deep: 'requestUnreadable',
+  invalid_json: 'requestUnreadable',
+  body_too_large: 'requestUnreadable',
+  // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
+  invalid_request: 'invalidRequest',
+  card_data_refused: 'invalidRequest',
+  command_refused: 'invalidRequest',
+  origin_refused: 'invalidRequest',
+  not_found: 'invalidRequest',
+  method_not_allowed: 'invalidRequest',
+  flow_invalid: 'sessionExpired',
+  step_out_of_order: 'stepOutOfOrder',
+  internal_error: 'internalError',
+  store_unavailable: 'unavailable',
+};
+
 /** The customer-facing text for a failed endpoint request; every code of the endpoint has its own. */
 export function describeRequestError(
   error: { readonly kind: string; readonly code?: string | undefined; readonly retryAfterSeconds?: number | undefined },
   messages: SharedMessages,
 ): string {
   const { errors } = messages;
-  switch (error.kind) {
-    case 'network':
-      return errors.network;
-    case 'unavailable':
-      return errors.unavailable;
-    case 'invalid_response':
-      return errors.invalidResponse;
-    case 'invalid_request':
-      return errors.invalidRequest;
-    default:
-      break;
+  if (error.code === 'otp_resend_limited') {
+    const seconds = error.retryAfterSeconds;
+    return errors.otpResendLimited(seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds / 60)));
   }
-  switch (error.code) {
-    case 'gateway_unreachable':
-      return errors.gatewayUnreachable;
-    case 'gateway_refused':
-      return errors.gatewayRefused;
-    case 'gateway_signature_invalid':
-      return errors.gatewaySignatureInvalid;
-    case 'gateway_answer_invalid':
-      return errors.gatewayAnswerInvalid;
-    case 'unknown_order':
-      return errors.unknownOrder;
-    case 'amount_mismatch':
-    case 'currency_mismatch':
-      return errors.orderChanged;
-    case 'order_already_paid':
-      return errors.orderAlreadyPaid;
-    case 'order_in_progress':
-      return errors.orderInProgress;
-    case 'otp_resend_limited':
-      return errors.otpResendLimited(
-        error.retryAfterSeconds === undefined ? undefined : Math.max(1, Math.ceil(error.retryAfterSeconds / 60)),
-      );
-    case 'service_not_configured':
-      return errors.serviceNotConfigured;
-    case 'currency_not_supported':
-      return errors.currencyNotSupported;
-    case 'unsupported_media_type':
-    case 'json_too_deep':
-    case 'invalid_json':
-    case 'body_too_large':
-      return errors.requestUnreadable;
-    // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
-    case 'invalid_request':
-    case 'card_data_refused':
-    case 'command_refused':
-    case 'origin_refused':
-    case 'not_found':
-    case 'method_not_allowed':
-      return errors.invalidRequest;
-    case 'flow_invalid':
-      return errors.sessionExpired;
-    case 'step_out_of_order':
-      return errors.stepOutOfOrder;
-    case 'internal_error':
-      return errors.internalError;
-    case 'store_unavailable':
-      return errors.unavailable;
-    default:
-      return errors.refused;
-  }
+  // A failure of its own kind (network, unreadable answer, bad request), else the endpoint's code.
+  const key = ERROR_MESSAGES[error.kind === 'refused' ? (error.code ?? '') : error.kind];
+  return (key && errors[key]) || errors.refused;
 }

@@ -11,30 +11,13 @@ import { classMap } from 'lit/directives/class-map.js';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
-import { describeRequestError, type SharedMessages } from './messages.ts';
+import { describeRequestError, LOADING_TEXT, type SharedMessages } from './messages.ts';
 import { property } from './property.ts';
 import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
 
 /** Whether the element's code and catalog are at hand. */
 export type LoadState = 'ready' | 'loading' | 'failed';
-
-/**
- * The little an element says before its catalog or code has arrived, in both languages: it is
- * what an Arabic page shows while the Arabic catalog loads, so it cannot live in that catalog.
- */
-const LOADING_TEXT = {
-  en: {
-    loading: 'Loading…',
-    failed: 'This part of the checkout could not be loaded. Check your connection and try again.',
-    retry: 'Try again',
-  },
-  ar: {
-    loading: 'جارٍ التحميل…',
-    failed: 'تعذّر تحميل هذا الجزء من صفحة الدفع. تحقّق من اتصالك وحاول مرة أخرى.',
-    retry: 'حاول مرة أخرى',
-  },
-} as const;
 
 /** Styles added after the element's own (see `addStyles`), finalized. */
 const addedSheets = new WeakMap<object, CSSStyleSheet[]>();
@@ -207,10 +190,12 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
   /**
    * Wraps an element's content: the theme stylesheet, the frame carrying `dir`/`lang`, and the
    * one polite live region. The region stays in the DOM (changes to it are announced) and is
-   * visually hidden: elements show their messages in place, next to what they concern.
+   * visually hidden: elements show their messages in place, next to what they concern. While a
+   * customer's action waits long on the network it says "Processing…", visibly, under the button.
    */
   protected renderFrame(content: unknown, frameClasses: Record<string, boolean> = {}): TemplateResult {
     const tone = this.status?.tone ?? 'info';
+    const slow = this.endpointRequests.slow;
     return html`
       ${this.themeHref ? html`<link rel="stylesheet" href=${this.themeHref} />` : nothing}
       <div
@@ -220,13 +205,15 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
         lang=${this.language}
       >
         ${content}
-        <p class="status visually-hidden ${tone}" part="status" role="status">${this.status?.text ?? nothing}</p>
+        <span class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">${slow ? this.messages.processing : (this.status?.text ?? nothing)}</span>
       </div>
     `;
   }
 
   protected override update(changed: PropertyValues): void {
     this.setCustomState('pending', this.endpointRequests.pending);
+    // "Processing…" replaces what the region said: that must not be said again once it ends.
+    if (this.endpointRequests.slow) this.status = undefined;
     this.#loadLanguage();
     this.setCustomState('loading', this.loadState === 'loading');
     super.update(changed);

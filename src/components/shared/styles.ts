@@ -3,6 +3,10 @@
  * properties in three tiers: a component token (`--pg-pay-background`) falls back to a system
  * token (`--pg-color-primary`), which falls back to a literal. Logical properties only, so Arabic
  * needs no second stylesheet. themes/default.css lists every system token.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `input:not([type='checkbox'], [type='radio']), select`: A percentage inline size keeps a
+ * field's own size (20 characters, over 300 px with some system fonts) from setting how narrow the
+ * element can be; the card form shrinks below 200 px.
  */
 import { css } from 'lit';
 
@@ -78,8 +82,6 @@ export const foundationStyles = css`
     font-size: 0.875em;
   }
 
-  /* A percentage inline size keeps a field's own size (20 characters, over 300 px with some
-     system fonts) from setting how narrow the element can be; the card form shrinks below 200 px. */
   input:not([type='checkbox'], [type='radio']),
   select {
     inline-size: 100%;

@@ -152,7 +152,9 @@ describe('<pg-bill-voucher>', () => {
       expect(groups(el).join('')).to.equal(bill.billNumber);
       expect(groups(el)[0]).to.have.length(4);
       expect(plain(textOf(shadowQuery(el, '[part~="amount"]')))).to.equal(egp(250_000));
-      expect(textOf(shadowQuery(el, '[part~="partner"]'))).to.equal(VOUCHER_PARTNER_CODE);
+      // The partner by the name customers look for at the outlet, not its code.
+      expect(textOf(shadowQuery(el, '[part~="partner"]'))).to.equal('Sandbox Cash Outlets');
+      expect(textOf(shadowQuery(el, '[part~="instructions"]'))).to.include('Sandbox Cash Outlets');
       expect(textOf(shadowQuery(el, 'time[part~="expiry"]'))).to.equal(
         formatExpiry(parseExpiry(bill.expires)!, 'en', 'Africa/Cairo'),
       );
@@ -436,6 +438,24 @@ describe('<pg-bill-voucher>', () => {
       expect(network.endpointRequests).to.have.length(0);
     });
 
+    it('on an Arabic page names the partner and the viewer’s time zone in Arabic', async () => {
+      const el = await fixture<PgBillVoucher>(html`
+        <pg-bill-voucher
+          language="ar"
+          bill-number=${STORED.billNumber}
+          expires=${STORED.expires}
+          payment-partner=${VOUCHER_PARTNER_CODE}
+          .clock=${createManualClock(STORED_EXPIRY - 90_000)}
+        ></pg-bill-voucher>
+      `);
+      await settled(el);
+      expect(textOf(shadowQuery(el, '[part~="partner"]'))).to.equal('منافذ الدفع التجريبية');
+      // No time-zone attribute: the browser's zone, named in words of the page's language.
+      const expiry = textOf(shadowQuery(el, 'time'));
+      expect(expiry).to.match(/ديسمبر/);
+      expect(expiry).not.to.match(/[A-Za-z]/);
+    });
+
     it('renders an expired stored bill as expired, still without a request', async () => {
       const el = await storedVoucher({ clock: createManualClock(STORED_EXPIRY + 1) });
       expect(shadowQueryAll(el, '.bill.expired')).to.have.length(1);
@@ -469,7 +489,7 @@ describe('<pg-bill-voucher>', () => {
       const text = decodeURIComponent(link.href.slice(link.href.indexOf(',') + 1));
       expect(text).to.contain('\r\nDTEND:20261201T100000Z\r\n');
       expect(text).to.contain(`UID:bill-${STORED.billNumber}@pg-checkout`);
-      expect(text).to.contain('SUMMARY;LANGUAGE=en:Pay bill 1234 5678 9012 34 at CASHP');
+      expect(text).to.contain('SUMMARY;LANGUAGE=en:Pay bill 1234 5678 9012 34 at Sandbox Cash Outlets');
     });
 
     it('writes the reminder in the page language', async () => {

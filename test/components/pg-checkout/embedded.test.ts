@@ -222,6 +222,37 @@ describe('<pg-checkout mode="embedded">', () => {
       await waitUntil(() => posts.length === 2, 'a new form');
     });
 
+    /** Where the text of `element` starts and ends on screen (its own box may be wider than its words). */
+    function textEdges(element: Element): { left: number; right: number } {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      const { left, right } = range.getBoundingClientRect();
+      return { left: Math.round(left), right: Math.round(right) };
+    }
+
+    for (const [language, hint] of [
+      ['en', 'Try another card, or call your bank.'],
+      ['ar', 'جرّب بطاقة أخرى، أو اتصل بالبنك.'],
+    ] as const) {
+      it(`says under a decline what to do next, its text aligned to the start like every outcome (${language})`, async () => {
+        const { el, frame } = await embedded(language);
+        postFrom(frame().contentWindow, resultMessage({ outcome: 'failure', order_state: 'failed', message: 'Transaction declined', response_code: '13001' }));
+        await el.updateComplete;
+        expect(textOf(shadowQuery(el, '.outcome'))).to.include(hint);
+        const lines = [shadowQuery(el, '.outcome-title'), shadowQuery(el, '.outcome-message'), shadowQuery(el, '.see-order')].map(textEdges);
+        const edge = language === 'en' ? 'left' : 'right';
+        expect(lines.map((line) => line[edge])).to.deep.equal(lines.map(() => lines[0]![edge]));
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('gives no such hint when the payment succeeded', async () => {
+      const { el, frame } = await embedded();
+      postFrom(frame().contentWindow, resultMessage());
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '.outcome'))).not.to.include('Try another card');
+    });
+
     it('ignores an outcome from another origin', async () => {
       const { el, frame } = await embedded();
       const events = recordEvents(el, 'pg-payment-result');

@@ -444,6 +444,22 @@ describe('<pg-financing-otp>', () => {
       expect(el.step).to.equal('done');
     });
 
+    for (const [language, hint] of [
+      ['en', 'Try another plan, or contact the financing partner.'],
+      ['ar', 'جرّب خطة أخرى، أو تواصل مع شريك التمويل.'],
+    ] as const) {
+      it(`says after a declined purchase what to do next (${language})`, async () => {
+        const el = await financing({ language });
+        await reachTenures(el);
+        await chooseTenure(el, FINANCING_TENURES[0]!.months);
+        network.transformAnswer('/financing/purchase', (answer) => ({ ...answer, outcome: 'failure', response_message: 'Transaction declined' }));
+        primary(el).click();
+        await settled(el);
+        expect(errorText(el)).to.equal(`Transaction declined ${hint}`);
+        expect(el.step).to.equal('tenure');
+      });
+    }
+
     it('starts over with "Start over"', async () => {
       const el = await financing();
       await reachTenures(el);

@@ -183,6 +183,31 @@ describe('<pg-installments>', () => {
       expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal(`Plans from ${NILE.issuer_name_en}.`);
     });
 
+    for (const [language, reason] of [
+      ['en', 'Not your card’s bank'],
+      ['ar', 'ليس البنك الذي أصدر بطاقتك'],
+    ] as const) {
+      it(`says under a bank that cannot be chosen why, tied to its radio, which stays on the bank's line (${language})`, async () => {
+        const el = await installments({ language });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        const radio = issuerRadio(el, 'EGMIX1');
+        expect(radio.disabled).to.equal(true);
+        const described = (radio.getAttribute('aria-describedby') ?? '').split(' ').map((id) => el.shadowRoot!.getElementById(id));
+        expect(described.map((node) => textOf(node))).to.include(reason);
+        const shown = described.find((node) => textOf(node) === reason)!;
+        expect(shown.getBoundingClientRect().height).to.be.greaterThan(0);
+        // The radio sits beside the bank's name, not above it.
+        const name = radio.closest('label')!.querySelector('span')!.getBoundingClientRect();
+        const box = radio.getBoundingClientRect();
+        expect(box.top).to.be.lessThan(name.bottom);
+        expect(box.bottom).to.be.greaterThan(name.top);
+        // The bank the card belongs to has no such note.
+        expect(issuerRadio(el, 'EGFIX1').getAttribute('aria-describedby')).to.equal('issuer-error');
+        await expect(el).to.be.accessible();
+      });
+    }
+
     it('reads Arabic-Indic digits and bidi marks', async () => {
       const el = await installments({ language: 'ar' });
       typeInto(binInput(el), '\u200f٥١٢٣٤٥');
@@ -339,7 +364,20 @@ describe('<pg-installments>', () => {
       }
     });
 
-    it('shows the confirmation, disclaimer and processing-fee messages in the page language', async () => {
+    for (const [language, chosen] of [
+      ['en', 'You chose 6 months with Sandbox Nile Bank: confirmed once you accept the terms and pay.'],
+      ['ar', 'اخترت ٦ أشهر مع بنك النيل التجريبي: يتأكد بعد قبولك الشروط والدفع.'],
+    ] as const) {
+      it(`says which plan is chosen and what happens next, never "confirmed" before the customer agreed and paid (${language})`, async () => {
+        const el = await installments({ language });
+        await chooseNilePlan(el);
+        const bank = textOf(shadowQuery(el, '.bank'));
+        expect(bank).not.to.include(language === 'en' ? NILE.confirmation_message_en : NILE.confirmation_message_ar);
+        expect(textOf(shadowQuery(el, '.bank .chosen'))).to.equal(chosen);
+      });
+    }
+
+    it('shows the disclaimer and processing-fee messages in the page language', async () => {
       network.transformAnswer('/installment-plans', (answer) => ({
         ...answer,
         issuers: (answer.issuers as Record<string, unknown>[]).map((issuer) => ({
@@ -352,7 +390,6 @@ describe('<pg-installments>', () => {
       }));
       const el = await installments({ language: 'ar' });
       await chooseNilePlan(el);
-      expect(textOf(shadowQuery(el, '.bank .confirmation'))).to.equal(NILE.confirmation_message_ar);
       expect(textOf(shadowQuery(el, '.bank .disclaimer'))).to.equal('الأسعار استرشادية.');
       expect(textOf(shadowQuery(el, '.bank .processing-fees'))).to.equal('قد تُطبّق رسوم معالجة.');
     });
