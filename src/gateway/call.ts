@@ -238,6 +238,6 @@ function logFailure(log: Logger, operation: string, error: GatewayUnavailableErr
   // The answer's own problems were logged where they were found.
   if (kind === 'signature_invalid' || kind === 'foreign_answer' || kind === 'answer_invalid') return;
   const event = kind === 'unreadable' || kind === 'too_large' ? 'gateway_answer_unreadable' : 'gateway_unreachable';
-  const reason = kind === 'http_error' || kind === 'rate_limited' ? `HTTP ${httpStatus ?? '5xx'}` : kind;
+  const reason = kind === 'http_error' || kind === 'rate_limited' ? `HTTP ${httpStatus ?? 'error'}` : kind;
   (willRetry ? log.warn : log.error).call(log, event, { operation, reason, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) });
 }

@@ -4,9 +4,9 @@
  * `GatewayUnavailableError` of a named kind, because what a caller may do next depends on it: a
  * request that never left (`not_sent`) moved nothing, while an answer lost on the way back
  * (`timeout`, `connection`, `http_error`, `unreadable`) may belong to an operation the gateway
- * carried out. An HTTP 429 or 5xx is the transport's answer, never the gateway's (which states every
- * outcome in `response_code`, HTTP 200): it is `rate_limited` or `http_error` whatever its body, with
- * the wait its `Retry-After` asks for.
+ * carried out. An HTTP status of 400 or more is the transport's answer, never the gateway's (which
+ * states every outcome in `response_code`, HTTP 200): it is `rate_limited` (429) or `http_error`
+ * whatever its body, with the wait its `Retry-After` asks for.
  */
 import type { FieldError } from '../core/field-errors.ts';
 import { parseXml } from '../core/xml.ts';
@@ -20,7 +20,7 @@ export type FailureKind =
   | 'timeout'
   /** The connection broke (reset, closed) before the answer was read. */
   | 'connection'
-  /** The gateway (or a proxy in front of it) answered a server error, 5xx, whatever its body. */
+  /** The gateway (or a proxy in front of it) answered an HTTP error, 4xx (not 429) or 5xx, whatever its body. */
   | 'http_error'
   /** The gateway (or a proxy in front of it) answered HTTP 429, too many requests, whatever its body. */
   | 'rate_limited'
@@ -107,7 +107,7 @@ export function describeFailure(kind: FailureKind, httpStatus?: number, retryAft
     case 'connection':
       return 'the connection broke before the gateway answered';
     case 'http_error':
-      return `the gateway answered HTTP ${httpStatus ?? '5xx'}${asks}`;
+      return `the gateway answered HTTP ${httpStatus ?? 'error'}${asks}`;
     case 'rate_limited':
       return `the gateway is limiting requests (HTTP ${httpStatus ?? 429})${asks}`;
     case 'too_large':
@@ -197,11 +197,14 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
 }
 
 /**
- * The transport's refusal carried by an HTTP answer, if it is one: 429 (`rate_limited`) or a 5xx
- * (`http_error`), whatever the body, with its `Retry-After`. The body is discarded.
+ * The transport's refusal carried by an HTTP answer, if it is one: 429 (`rate_limited`) or any other
+ * status of 400 or more (`http_error`), whatever the body, with its `Retry-After`. The body is
+ * discarded: a proxy's or a firewall's page is not the gateway's answer, and reading it as one
+ * would call it a forged signature. The official SDKs fail such a call the same way (curl's
+ * FAILONERROR, Guzzle's http_errors).
  */
 export async function transportRefusal(response: Response, operation: string, nowMs: number): Promise<GatewayUnavailableError | undefined> {
-  if (response.status !== 429 && response.status < 500) return undefined;
+  if (response.status < 400) return undefined;
   await response.body?.cancel().catch(() => {});
   return new GatewayUnavailableError(operation, response.status === 429 ? 'rate_limited' : 'http_error', {
     httpStatus: response.status,
@@ -210,8 +213,9 @@ export async function transportRefusal(response: Response, operation: string, no
 }
 
 /**
- * Posts the request and waits for the head of the answer, within the exchange's time limit. A 429
- * or a 5xx is the transport's refusal, never an answer: the gateway states outcomes in `response_code`.
+ * Posts the request and waits for the head of the answer, within the exchange's time limit. An HTTP
+ * error (4xx, 5xx) is the transport's refusal, never an answer: the gateway states outcomes in
+ * `response_code`.
  */
 export async function post(exchange: Exchange): Promise<Response> {
   let response: Response;

@@ -58,7 +58,7 @@ export function endpointGateway(settings: EndpointSettings, log: Logger): Endpoi
       } catch (error) {
         if (error instanceof GatewayRequestError) throw outgoingRefusal(request, error.errors, log);
         if (error instanceof GatewayUnavailableError) {
-          // Only an answer that reached us and failed its check is "invalid"; a 429 or a 5xx, whatever
+          // Only an answer that reached us and failed its check is "invalid"; an HTTP error (429, any other 4xx, 5xx), whatever
           // its body, is the transport's refusal (rate_limited, http_error): unreachable.
           const unverified = error.kind === 'signature_invalid' || error.kind === 'foreign_answer';
           throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable', { failure: error.kind });

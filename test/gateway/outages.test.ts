@@ -1,5 +1,5 @@
 /**
- * Rate limits and outages: an HTTP 429, or a 5xx with an HTML or unsigned body, is the transport's
+ * Rate limits and outages: an HTTP 429, or any other 4xx or 5xx with an HTML or unsigned body, is the transport's
  * answer, never a forged one. It is `rate_limited` / `http_error` with the wait its Retry-After asks;
  * a read is tried again no sooner than that, within the call's deadline; a money call is never sent
  * again and is settled by CHECK_STATUS. Against the sandbox over loopback HTTP, its outage tool
@@ -75,6 +75,27 @@ describe('a 429 or a 503 answer', () => {
       return true;
     });
   });
+});
+
+describe('any other HTTP error (a proxy or a firewall in front of the gateway)', () => {
+  for (const [status, body, type] of [
+    [403, '{"response_code":"00008","response_message":"Forbidden"}', 'application/json'],
+    [404, '<html><body>Not Found</body></html>', 'text/html'],
+    [400, '{"message":"Bad Request"}', 'application/json'],
+  ] as const) {
+    it(`is http_error (${status}), never signature_invalid, whatever its body says`, async () => {
+      const client = clientFor(sandbox.origin, {
+        retry: false,
+        fetch: async () => new Response(body, { status, headers: { 'content-type': type } }),
+      });
+      await assert.rejects(client.checkStatus({ merchant_reference: 'anything' }), (error: unknown) => {
+        assert.ok(error instanceof GatewayUnavailableError);
+        assert.deepEqual([error.kind, error.httpStatus], ['http_error', status]);
+        assert.match(error.message, new RegExp(`the gateway answered HTTP ${status}`));
+        return true;
+      });
+    });
+  }
 });
 
 describe('a read-only call under a rate limit', () => {
