@@ -24,6 +24,8 @@ import {
 } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './command.ts';
 import { CliError } from './input.ts';
+import { backOfficeConfigFromEnv } from '../server/config.ts';
+import { DEFAULT_GATEWAY_REFERENCE_FIELD } from '../core/wire-names.ts';
 import { recordedCurrency, watchUnknownOutcome } from './store-env.ts';
 
 const ORDER_OPTIONS = {
@@ -92,8 +94,13 @@ function uncapturableLine(order: OrderStatus, currency: string | undefined): str
   return `  ${money(uncapturable.amount, currency)} authorized and not captured: a refunded order cannot be captured or voided\n`;
 }
 
-function orderLines(order: OrderStatus, currency: string | undefined, reference: string): string {
-  const id = order.svc_id ? ` (svc_id ${order.svc_id})` : '';
+/** The gateway's name of its order reference, as the account is set (svc_id, or fort_id as live). */
+function referenceFieldName(io: Io): string {
+  return backOfficeConfigFromEnv(io.env).gatewayReferenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD;
+}
+
+function orderLines(io: Io, order: OrderStatus, currency: string | undefined, reference: string): string {
+  const id = order.svc_id ? ` (${referenceFieldName(io)} ${order.svc_id})` : '';
   const note = currency === undefined ? '\n  amounts in minor units: pass --currency (or set PG_CURRENCY) to show them in major units' : '';
   return (
     `Order ${reference}${id}: ${standingOf(order, currency)}\n` +
@@ -130,7 +137,7 @@ ${EXIT_CODES_HELP}`,
     }
     if (status.outcome !== 'success' || !status.order) return values.json ? exitCodeOf(status.outcome) : failed(io, 'status', status);
     if (!values.json) {
-      io.stdout.write(orderLines(status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
+      io.stdout.write(orderLines(io, status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
       const last = status.answer;
       if (last?.transaction_code) io.stdout.write(`  last operation: ${last.transaction_code} ${last.transaction_message ?? ''} (status ${last.transaction_status ?? ''})\n`);
       if (last?.processor_response_code) io.stdout.write(`  processor ${last.processor_response_code}, acquirer ${last.acquirer_response_code ?? ''}\n`);
@@ -143,7 +150,7 @@ ${EXIT_CODES_HELP}`,
 async function showOrderAfter(io: Io, client: GatewayClient, query: { merchant_reference?: string; svc_id?: string }, currency: string | undefined): Promise<void> {
   try {
     const status = await client.checkStatus(query);
-    if (status.order) io.stdout.write(orderLines(status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
+    if (status.order) io.stdout.write(orderLines(io, status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
   } catch {
     io.stderr.write('  (the order’s status could not be read just now: pg-checkout status)\n');
   }

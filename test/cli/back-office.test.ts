@@ -221,6 +221,24 @@ describe('pg-checkout against a live account’s success codes', () => {
   });
 });
 
+describe('pg-checkout against a gateway that names its order reference fort_id', () => {
+  let live: Sandbox;
+  before(async () => {
+    live = await startSandbox({ gatewayReferenceField: 'fort_id' });
+  });
+  after(() => live.close());
+
+  it('shows the order under the name the gateway uses, fort_id, never svc_id', async () => {
+    const reference = nextReference('cli-fort-id');
+    await authorize(clientFor(live.origin, { gatewayReferenceField: 'fort_id' }), reference, 100_000);
+    const env = envFor(M, { PG_GATEWAY_BASE_URL: live.origin, PG_GATEWAY_REFERENCE_FIELD: 'fort_id' });
+    const status = await cli(['status', '--reference', reference, '--currency', 'EGP'], { env });
+    assert.equal(status.code, EXIT.success, status.stderr);
+    assert.match(status.stdout, new RegExp(`^Order ${reference} \\(fort_id \\d+\\): authorized`));
+    assert.doesNotMatch(status.stdout, /svc_id/);
+  });
+});
+
 describe('exit codes of the configuration and the gateway', () => {
   it('exits 3 naming the missing variable, never a phrase', async () => {
     const run = await cli(['status', '--reference', 'x'], { env: envFor(M, { PG_ACCESS_CODE: undefined }) });
