@@ -48,6 +48,11 @@ export const ROUTES = {
   status: '/status',
   /** The gateway's return URL (form post or query string); not called by the elements. */
   gatewayReturn: '/return',
+  /**
+   * The embedded page's second step: the element's Pay button posts the endpoint's sealed card
+   * (from the return) into the frame, and only then is the order charged; not a JSON route.
+   */
+  embeddedConfirm: '/embedded/confirm',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
@@ -62,7 +67,7 @@ export const ORDER_TOKEN_HEADER = 'pg-order-token';
 // ---- The routes as the browser calls them ----
 
 /** A route the elements call: every route but the gateway's return address. */
-export type ClientRouteName = Exclude<RouteName, 'gatewayReturn'>;
+export type ClientRouteName = Exclude<RouteName, 'gatewayReturn' | 'embeddedConfirm'>;
 
 /**
  * One route as an element calls it: its name (what the request events carry) and the schema its
@@ -124,6 +129,8 @@ export const FRAMED_MESSAGE_TYPES = {
   result: 'pg-checkout:result',
   threeDs: 'pg-checkout:3ds',
   height: 'pg-checkout:height',
+  /** The embedded page took the card and nothing is charged yet: the element shows its Pay button. */
+  ready: 'pg-checkout:ready',
 } as const;
 
 /** Stable error codes of the endpoint, documented in docs/endpoint.md. */
@@ -156,6 +163,7 @@ export type EndpointErrorCode =
   | 'hook_signature_invalid'
   | 'unknown_result'
   | 'card_not_saved'
+  | 'card_not_ready'
   | 'store_unavailable'
   | 'internal_error';
 

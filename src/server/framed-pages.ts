@@ -5,20 +5,27 @@
  * its allowed origins only, and can itself be framed by those origins only.
  *
  * What a page says is the framed message of the contract (core endpoint-api.ts): outcome,
- * reference, order state, a localized message. Never a card number, token or signature. The data
+ * reference, order state, a localized message; or, from the embedded page, that the card is ready
+ * (with the endpoint's sealed card, which no browser can read). Never a card number, token or signature. The data
  * travels in a JSON block that no browser runs; one nonce'd script posts it.
  */
-import type { FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-api.ts';
+import type { FramedReadyMessage, FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-results.ts';
 import { directionOf, type Language } from '../core/language.ts';
 
-const TEXT: Readonly<Record<Language, { readonly result: string; readonly threeDs: string; readonly continue: string; readonly check: string }>> = {
+const TEXT: Readonly<
+  Record<Language, { readonly result: string; readonly threeDs: string; readonly continue: string; readonly check: string; readonly ready: string; readonly readyText: string }>
+> = {
   en: {
+    ready: 'Card ready',
+    readyText: 'Nothing has been charged yet. Select Pay below this frame to pay.',
     result: 'Payment result',
     threeDs: 'Card check',
     continue: 'See your order',
     check: 'Continue to your bank’s card check',
   },
   ar: {
+    ready: 'البطاقة جاهزة',
+    readyText: 'لم يتم خصم أي مبلغ بعد. اختر زر الدفع أسفل هذا الإطار لإتمام الدفع.',
     result: 'نتيجة الدفع',
     threeDs: 'التحقق من البطاقة',
     continue: 'عرض طلبك',
@@ -80,7 +87,7 @@ function page(
   language: Language,
   title: string,
   body: string,
-  message: FramedResultMessage | FramedThreeDsMessage,
+  message: FramedResultMessage | FramedThreeDsMessage | FramedReadyMessage,
   origins: FramedPageOrigins,
 ): Response {
   const targets = originsOf(origins);
@@ -137,4 +144,13 @@ export function framedResultPage(message: FramedResultMessage, language: Languag
 export function framedThreeDsPage(message: FramedThreeDsMessage, language: Language, origins: FramedPageOrigins): Response {
   const text = TEXT[language];
   return page(language, text.threeDs, `<p><a href="${escapeHtml(message.url)}">${escapeHtml(text.check)}</a></p>`, message, origins);
+}
+
+/**
+ * The embedded page took the card and nothing is charged: the element shows its Pay button. The
+ * message carries the endpoint's sealed card (opaque to the browser), which that button posts back.
+ */
+export function framedReadyPage(message: FramedReadyMessage, language: Language, origins: FramedPageOrigins): Response {
+  const text = TEXT[language];
+  return page(language, text.ready, `<p>${escapeHtml(text.readyText)}</p>`, message, origins);
 }

@@ -10,6 +10,8 @@ export interface CheckoutMessages extends SharedMessages {
   readonly redirectNote: string;
   readonly merchantPageNote: string;
   readonly embeddedNote: string;
+  /** The embedded page took the card: nothing is charged until the element's Pay button. */
+  readonly embeddedReady: string;
   readonly payInFullWithCard: string;
   readonly save: {
     readonly note: string;
@@ -17,6 +19,8 @@ export interface CheckoutMessages extends SharedMessages {
     readonly consentRequired: string;
     readonly button: string;
     readonly continue: string;
+    /** Above the embedded page when saving: its own button saves the card. */
+    readonly embeddedNote: string;
   };
   readonly outcome: {
     readonly paySuccess: string;
@@ -46,6 +50,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     redirectNote: 'You will enter your card details on the payment gateway’s secure page.',
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
     embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
+    embeddedReady: 'Your card is ready. Nothing is charged until you select Pay.',
     payInFullWithCard: 'Pay the full amount with your card.',
     save: {
       note: 'The payment gateway checks your card and keeps it for your future payments. Nothing is charged now.',
@@ -53,6 +58,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
       consentRequired: 'Tick the box to agree to saving your card.',
       button: 'Save card',
       continue: 'Continue to the secure card page',
+      embeddedNote: 'Nothing is charged: your card is saved when you continue.',
     },
     outcome: {
       paySuccess: 'Payment successful',

@@ -167,6 +167,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
         this.announce(this.#messages.framed.timeout, 'error');
       },
+      onReady: () => {
+        this.announce(this.#messages.embeddedReady);
+        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus());
+      },
     },
     (styles) => this.addStyles(styles),
   );
@@ -293,15 +297,20 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
   }
 
-  /** The gateway's own card page, in a frame here; its own button pays. */
+  /**
+   * The gateway's own card page, in a frame here. Its button only takes the card; once the page
+   * says the card is ready, this element's Pay button, naming the amount, charges it.
+   */
   #renderEmbedded(): TemplateResult {
     const m = this.#messages;
     const { stage } = this.framed;
     const waiting = stage === 'challenge' ? m.framed.processing : stage === 'idle' && !this.failure ? m.framed.loadingPage : undefined;
+    const confirming = stage === 'ready' || stage === 'processing';
     return html`
-      <p class="note muted">${m.embeddedNote}</p>
+      <p class="note muted">${confirming ? m.embeddedReady : m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
       ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
+      ${confirming ? html`<form class="pay-form" novalidate @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
     `;
   }
 
@@ -311,6 +320,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const flow = this.#cardFlow;
     if (flow === 'embedded' && this.framed.stage === 'embedded') {
       return html`<p class="note muted">${m.save.note}</p>
+        <p class="note">${m.save.embeddedNote}</p>
         ${this.framed.renderPaymentFrame(m.framed)}`;
     }
     return html`
@@ -398,15 +408,21 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
             ></pg-installments>`
           : nothing}
         ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${this.framed.stage === 'processing'
-            ? m.framed.processing
-            : this.order
-              ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
-              : m.pay}
-        </button>
+        ${this.#renderPayButton()}
       </form>
     `;
+  }
+
+  /** The Pay button, naming the order's amount: the merchant page's, and the embedded page's once the card is ready. */
+  #renderPayButton(): TemplateResult {
+    const m = this.#messages;
+    return html`<button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
+      ${this.framed.stage === 'processing'
+        ? m.framed.processing
+        : this.order
+          ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
+          : m.pay}
+    </button>`;
   }
 
   /** Installments through the hosted page: the stand-alone element completes the payment. */
@@ -526,6 +542,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       language: this.language,
       command: this.command,
       framed: true,
+      embedded: true,
       ...(this.#activeMethod === 'installments' ? { installments: 'STANDALONE' as const } : {}),
     });
     this.paying = false;
@@ -647,8 +664,16 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   async #pay(): Promise<void> {
     if (this.paying) return;
     const withInstallments = this.#activeMethod === 'installments';
+    // The embedded page's card is ready: this press, and nothing before it, charges it.
+    if (this.#cardFlow === 'embedded') {
+      if (this.framed.stage !== 'ready') return;
+      this.paying = true;
+      this.clearStatus();
+      this.announce(this.#messages.framed.processing);
+      this.framed.confirm();
+      return;
+    }
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;
-    if (flow === 'embedded') return;
     const installments = withInstallments ? this.#installments : null;
     if (flow === 'merchant-page') {
       this.card.touchAll();
