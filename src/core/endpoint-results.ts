@@ -173,7 +173,7 @@ export const framedHeightMessage = pure(() => z.object({
 export const framedReadyMessage = pure(() => z.object({
   type: z.literal(FRAMED_MESSAGE_TYPES.ready),
   merchant_reference: text,
-  card: z.string().check(z.refine((s) => s.length > 0 && s.length <= 4096)),
+  card: z.string(),
 }));
 
 export const framedMessage = pure(() => z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage, framedReadyMessage]));

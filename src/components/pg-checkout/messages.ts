@@ -10,8 +10,6 @@ export interface CheckoutMessages extends SharedMessages {
   readonly redirectNote: string;
   readonly merchantPageNote: string;
   readonly embeddedNote: string;
-  /** The embedded page took the card: nothing is charged until the element's Pay button. */
-  readonly embeddedReady: string;
   readonly payInFullWithCard: string;
   readonly save: {
     readonly note: string;
@@ -19,8 +17,6 @@ export interface CheckoutMessages extends SharedMessages {
     readonly consentRequired: string;
     readonly button: string;
     readonly continue: string;
-    /** Above the embedded page when saving: its own button saves the card. */
-    readonly embeddedNote: string;
   };
   readonly outcome: {
     readonly paySuccess: string;
@@ -50,15 +46,13 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     redirectNote: 'You will enter your card details on the payment gateway’s secure page.',
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
     embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
-    embeddedReady: 'Your card is ready. Nothing is charged until you select Pay.',
     payInFullWithCard: 'Pay the full amount with your card.',
     save: {
-      note: 'The payment gateway checks your card and keeps it for your future payments. Nothing is charged now.',
+      note: 'Nothing is charged: your card is saved when you continue. The payment gateway checks it and keeps it for your future payments.',
       consent: 'Save this card for future payments. I understand nothing is charged now.',
       consentRequired: 'Tick the box to agree to saving your card.',
       button: 'Save card',
       continue: 'Continue to the secure card page',
-      embeddedNote: 'Nothing is charged: your card is saved when you continue.',
     },
     outcome: {
       paySuccess: 'Payment successful',

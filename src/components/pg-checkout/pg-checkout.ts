@@ -5,7 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
-import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
+import { hostedPageCall, merchantPageCall, orderCall, ROUTES, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
@@ -167,14 +167,14 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
         this.announce(this.#messages.framed.timeout, 'error');
       },
-      onReady: () => {
-        this.announce(this.#messages.embeddedReady);
-        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus());
-      },
+      // The embedded page took the card (its page says nothing is charged yet): the Pay button, naming the amount, shows.
+      onReady: (card) => (this.#readyCard = card),
     },
     (styles) => this.addStyles(styles),
   );
 
+  /** The endpoint's sealed card from the embedded page (opaque here): the Pay button posts it back, once. */
+  #readyCard: string | undefined;
   /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
   #embeddedFor: string | undefined;
   /** Focus the shown outcome after the next render (the customer acted, or the payment ended). */
@@ -307,7 +307,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const waiting = stage === 'challenge' ? m.framed.processing : stage === 'idle' && !this.failure ? m.framed.loadingPage : undefined;
     const confirming = stage === 'ready' || stage === 'processing';
     return html`
-      <p class="note muted">${confirming ? m.embeddedReady : m.embeddedNote}</p>
+      <p class="note muted">${m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
       ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
       ${confirming ? html`<form class="pay-form" novalidate @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
@@ -319,8 +319,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const m = this.#messages;
     const flow = this.#cardFlow;
     if (flow === 'embedded' && this.framed.stage === 'embedded') {
+      // Above the gateway's page, whose own button saves the card: nothing is charged.
       return html`<p class="note muted">${m.save.note}</p>
-        <p class="note">${m.save.embeddedNote}</p>
         ${this.framed.renderPaymentFrame(m.framed)}`;
     }
     return html`
@@ -341,9 +341,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         </div>
         ${this.consentError ? html`<p id="save-consent-error" class="error" part="error">${m.save.consentRequired}</p>` : nothing}
         ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${flow === 'embedded' ? m.save.continue : m.save.button}
-        </button>
+        ${this.#renderPayButton(flow === 'embedded' ? m.save.continue : m.save.button)}
       </form>
     `;
   }
@@ -413,15 +411,19 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     `;
   }
 
-  /** The Pay button, naming the order's amount: the merchant page's, and the embedded page's once the card is ready. */
-  #renderPayButton(): TemplateResult {
+  /**
+   * The Pay button, naming the order's amount: the merchant page's, and the embedded page's once
+   * the card is ready (or, with `label`, the card saving's).
+   */
+  #renderPayButton(label?: string): TemplateResult {
     const m = this.#messages;
     return html`<button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-      ${this.framed.stage === 'processing'
+      ${label ??
+      (this.framed.stage === 'processing'
         ? m.framed.processing
         : this.order
           ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
-          : m.pay}
+          : m.pay)}
     </button>`;
   }
 
@@ -666,11 +668,15 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const withInstallments = this.#activeMethod === 'installments';
     // The embedded page's card is ready: this press, and nothing before it, charges it.
     if (this.#cardFlow === 'embedded') {
-      if (this.framed.stage !== 'ready') return;
-      this.paying = true;
-      this.clearStatus();
-      this.announce(this.#messages.framed.processing);
-      this.framed.confirm();
+      const card = this.#readyCard;
+      // Shown (stage ready) only once the card is: never before, so nothing charges before this press.
+      if (card) {
+        this.#readyCard = undefined;
+        this.paying = true;
+        // Into the frame, to the endpoint's confirm route, which charges; the frame hides as a merchant page's does.
+        const fields = { card, merchant_reference: this.merchantReference, language: this.language };
+        await this.#post('merchant-page', { action: this.endpoint + ROUTES.embeddedConfirm, method: 'POST', fields });
+      }
       return;
     }
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;

@@ -53,11 +53,6 @@ export class LazyFramedFlow {
     await controller.post(flow, post, extraFields);
   }
 
-  /** See {@link FramedFlowController.confirm}. */
-  confirm(): void {
-    this.#flow?.confirm();
-  }
-
   reset(): void {
     this.#flow?.reset();
   }

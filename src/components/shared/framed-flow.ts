@@ -16,7 +16,7 @@
  */
 import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
-import { FRAMED_MESSAGE_TYPES, ROUTES } from '../../core/endpoint-routes.ts';
+import { FRAMED_MESSAGE_TYPES } from '../../core/endpoint-routes.ts';
 import { loadContract, loadedContract, type Contract } from './contract.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
 import type { PaymentResultDetails } from './events.ts';
@@ -42,15 +42,14 @@ const FRAME_SANDBOX =
 
 /**
  * `idle`: nothing in a frame. `embedded`: the gateway's card page is shown. `ready`: that page took
- * the card, nothing is charged, the element's Pay button confirms. `processing`: the merchant
- * page's form (or the confirmation) went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
+ * the card, nothing is charged, the host's Pay button confirms (posting into the frame as a
+ * merchant page does). `processing`: the merchant page's form (or that confirmation) went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
  */
 export type FramedStage = 'idle' | 'embedded' | 'ready' | 'processing' | 'challenge';
 
 export interface FramedFlowHost extends ReactiveControllerHost, GatewayFormHost {
   readonly endpoint: string;
   readonly merchantReference: string;
-  readonly language: string;
   readonly updateComplete: Promise<boolean>;
 }
 
@@ -61,8 +60,8 @@ export interface FramedFlowOptions {
   readonly onCancel: () => void;
   /** The hidden merchant-page frame said nothing for too long. */
   readonly onTimeout: () => void;
-  /** The embedded page took the card; nothing is charged until `confirm()`. */
-  readonly onReady?: () => void;
+  /** The embedded page took the card: the endpoint's sealed `card` (opaque here), for the host's Pay button to post back. */
+  readonly onReady?: (card: string) => void;
 }
 
 /** Words the frames need, from the host's catalog. */
@@ -83,8 +82,6 @@ export class FramedFlowController implements ReactiveController {
   #stage: FramedStage = 'idle';
   #frameHeight = DEFAULT_FRAME_HEIGHT;
   #challengeUrl: string | undefined;
-  /** The endpoint's sealed card (stage `ready`): opaque here, posted back by `confirm()`. */
-  #readyCard: string | undefined;
   /** Origin of the form's action: the gateway's card page, which may report its height. */
   #gatewayOrigin: string | undefined;
   #timeout: ReturnType<typeof setTimeout> | undefined;
@@ -152,22 +149,6 @@ export class FramedFlowController implements ReactiveController {
     if (flow === 'merchant-page') this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
   }
 
-  /**
-   * The element's Pay button under the embedded page: posts the endpoint's sealed card into the
-   * frame, to the endpoint's confirm route, which charges. Once: the card is forgotten here.
-   */
-  confirm(): void {
-    const card = this.#readyCard;
-    if (this.#stage !== 'ready' || card === undefined) return;
-    this.#readyCard = undefined;
-    const host = this.#host;
-    const action = new URL(`${host.endpoint.replace(/\/+$/, '')}${ROUTES.embeddedConfirm}`, location.href).href;
-    const fields = { card, merchant_reference: host.merchantReference, language: host.language };
-    postToGateway(host, 'embedded', { action, method: 'POST', fields }, {}, this.frameName).remove();
-    this.#setStage('processing');
-    this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
-  }
-
   /** Back to nothing in a frame (the element shows its own content again). */
   reset(): void {
     this.#closeDialog();
@@ -217,7 +198,6 @@ export class FramedFlowController implements ReactiveController {
     this.#timeout = undefined;
     this.#stage = stage;
     if (stage !== 'challenge') this.#challengeUrl = undefined;
-    if (stage !== 'ready') this.#readyCard = undefined;
     this.#host.requestUpdate();
   }
 
@@ -264,9 +244,8 @@ export class FramedFlowController implements ReactiveController {
     if (message.type === FRAMED_MESSAGE_TYPES.ready) {
       if (!fromPayment || this.#stage !== 'embedded') return;
       this.#setStage('ready');
-      this.#readyCard = message.card;
       this.#frameHeight = MIN_FRAME_HEIGHT;
-      this.#options.onReady?.();
+      this.#options.onReady?.(message.card);
       return;
     }
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {
