@@ -167,13 +167,12 @@ export const framedHeightMessage = pure(() => z.object({
 
 /**
  * The embedded page took the card (a token, nothing charged): the element shows its own Pay button,
- * which posts `card` back to the endpoint's confirm route. `card` is sealed by the endpoint: the
- * browser can neither read the token in it nor change it.
+ * which asks the frame's page (`FRAMED_MESSAGE_TYPES.confirm`) to post the card, sealed, to the
+ * endpoint's confirm route. The element never holds the card, sealed or not.
  */
 export const framedReadyMessage = pure(() => z.object({
   type: z.literal(FRAMED_MESSAGE_TYPES.ready),
   merchant_reference: text,
-  card: z.string(),
 }));
 
 export const framedMessage = pure(() => z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage, framedReadyMessage]));

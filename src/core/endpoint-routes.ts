@@ -48,12 +48,14 @@ export const ROUTES = {
   status: '/status',
   /** The gateway's return URL (form post or query string); not called by the elements. */
   gatewayReturn: '/return',
-  /**
-   * The embedded page's second step: the element's Pay button posts the endpoint's sealed card
-   * (from the return) into the frame, and only then is the order charged; not a JSON route.
-   */
-  embeddedConfirm: '/embedded/confirm',
 } as const;
+
+/**
+ * The embedded page's second step, beside `ROUTES.gatewayReturn`: when the element's Pay button
+ * asks, the ready page in its frame posts the endpoint's sealed card here, and only then is the
+ * order charged. Not a JSON route, and never called by the elements' own code.
+ */
+export const EMBEDDED_CONFIRM_ROUTE = '/embedded/confirm';
 
 export type RouteName = keyof typeof ROUTES;
 
@@ -67,7 +69,7 @@ export const ORDER_TOKEN_HEADER = 'pg-order-token';
 // ---- The routes as the browser calls them ----
 
 /** A route the elements call: every route but the gateway's return address. */
-export type ClientRouteName = Exclude<RouteName, 'gatewayReturn' | 'embeddedConfirm'>;
+export type ClientRouteName = Exclude<RouteName, 'gatewayReturn'>;
 
 /**
  * One route as an element calls it: its name (what the request events carry) and the schema its
@@ -131,6 +133,8 @@ export const FRAMED_MESSAGE_TYPES = {
   height: 'pg-checkout:height',
   /** The embedded page took the card and nothing is charged yet: the element shows its Pay button. */
   ready: 'pg-checkout:ready',
+  /** The element to the ready page in its frame (the other way): the customer pressed Pay. */
+  confirm: 'pg-checkout:confirm',
 } as const;
 
 /** Stable error codes of the endpoint, documented in docs/endpoint.md. */

@@ -9,7 +9,7 @@
  * schema, and the caller's order with the amount and currency the browser may have named.
  */
 import { hideCardNumbers } from '../core/card-number.ts';
-import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
+import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { compiled } from '../gateway/compiled.ts';
@@ -104,7 +104,7 @@ function routeNameOf(route: string | undefined): RouteName | 'unknown' {
 export function isEndpointPath(path: string, basePath = ''): boolean {
   if (!path.startsWith(basePath)) return false;
   const route = path.slice(basePath.length);
-  return route === ROUTES.gatewayReturn || route === ROUTES.embeddedConfirm || JSON_ROUTES.has(route);
+  return route === ROUTES.gatewayReturn || route === EMBEDDED_CONFIRM_ROUTE || JSON_ROUTES.has(route);
 }
 
 /** Builds the endpoint; throws ConfigError naming every bad config field. */
@@ -138,7 +138,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
     const routeName = routeNameOf(route);
     try {
       if (route === ROUTES.gatewayReturn) return await handleGatewayReturn(request, context, runtime);
-      if (route === ROUTES.embeddedConfirm) return await handleEmbeddedConfirm(request, context, runtime);
+      if (route === EMBEDDED_CONFIRM_ROUTE) return await handleEmbeddedConfirm(request, context, runtime);
       const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
       if (!isOriginAllowed(request, settings)) {
         log.warn('origin_refused', { route: routeName });

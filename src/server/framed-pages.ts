@@ -6,7 +6,7 @@
  *
  * What a page says is the framed message of the contract (core endpoint-api.ts): outcome,
  * reference, order state, a localized message; or, from the embedded page, that the card is ready
- * (with the endpoint's sealed card, which no browser can read). Never a card number, token or signature. The data
+ * (the endpoint's sealed card stays in the frame's own form). Never a card number, token or signature. The data
  * travels in a JSON block that no browser runs; one nonce'd script posts it.
  */
 import type { FramedReadyMessage, FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-results.ts';
@@ -78,6 +78,18 @@ const POST_SCRIPT = `(function () {
   to.forEach(function (origin) { window.parent.postMessage(message, origin); });
 })();`;
 
+/**
+ * The ready page's second script: the element's Pay button asks (`pg-checkout:confirm`, from the
+ * parent window and one of the targets only), and the page posts its form to the confirm route.
+ */
+const CONFIRM_SCRIPT = `(function () {
+  var targets = JSON.parse(document.getElementById('pg-targets').textContent);
+  window.addEventListener('message', function (event) {
+    if (event.source !== window.parent || targets.indexOf(event.origin) < 0 || event.data !== 'pg-checkout:confirm') return;
+    HTMLFormElement.prototype.submit.call(document.getElementById('pg-confirm'));
+  });
+})();`;
+
 const STYLES = `
   body { margin: 0; padding: 1rem; font-family: system-ui, sans-serif; line-height: 1.5; color: #1d2330; background: #fff; }
   h1 { font-size: 1.1rem; margin-block: 0 0.5rem; }
@@ -89,6 +101,7 @@ function page(
   body: string,
   message: FramedResultMessage | FramedThreeDsMessage | FramedReadyMessage,
   origins: FramedPageOrigins,
+  confirmAction?: string,
 ): Response {
   const targets = originsOf(origins);
   const value = nonce();
@@ -109,6 +122,7 @@ ${body}
 <script type="application/json" id="pg-message">${scriptJson(message)}</script>
 <script type="application/json" id="pg-targets">${scriptJson(targets)}</script>
 <script nonce="${value}">${POST_SCRIPT}</script>
+${confirmAction ? `<script nonce="${value}">${CONFIRM_SCRIPT}</script>` : ''}
 </body>
 </html>`;
   const policy = [
@@ -116,7 +130,7 @@ ${body}
     `script-src 'nonce-${value}'`,
     `style-src 'nonce-${value}'`,
     "base-uri 'none'",
-    "form-action 'none'",
+    `form-action ${confirmAction ?? "'none'"}`,
     `frame-ancestors ${targets.join(' ')}`,
   ].join('; ');
   return new Response(html, {
@@ -148,9 +162,20 @@ export function framedThreeDsPage(message: FramedThreeDsMessage, language: Langu
 
 /**
  * The embedded page took the card and nothing is charged: the element shows its Pay button. The
- * message carries the endpoint's sealed card (opaque to the browser), which that button posts back.
+ * page keeps the endpoint's sealed card (opaque to any browser) in a form to `action`, the confirm
+ * route, which it posts only when the element's Pay button asks: the shop's page never holds it.
  */
-export function framedReadyPage(message: FramedReadyMessage, language: Language, origins: FramedPageOrigins): Response {
+export function framedReadyPage(
+  message: FramedReadyMessage,
+  confirm: { readonly action: string; readonly card: string },
+  language: Language,
+  origins: FramedPageOrigins,
+): Response {
   const text = TEXT[language];
-  return page(language, text.ready, `<p>${escapeHtml(text.readyText)}</p>`, message, origins);
+  const fields = { card: confirm.card, merchant_reference: message.merchant_reference, language };
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('');
+  const form = `<form id="pg-confirm" method="post" action="${escapeHtml(confirm.action)}">${inputs}</form>`;
+  return page(language, text.ready, `<p>${escapeHtml(text.readyText)}</p>${form}`, message, origins, confirm.action);
 }

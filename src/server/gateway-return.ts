@@ -16,14 +16,15 @@
  *
  * The embedded page's TOKENIZATION (signed with `COMPLETION_FIELDS.confirmation`) is not completed
  * at its return: the gateway's button only took the card. The frame's page tells the element the
- * card is ready, with the token sealed (ReadyCard), and the element's own Pay button, naming the
- * amount, posts it to the confirm route (`handleEmbeddedConfirm`), which completes it as above.
+ * card is ready and keeps the token sealed (ReadyCard) in a form of its own, which it posts to the
+ * confirm route (`handleEmbeddedConfirm`) only when the element's own Pay button, naming the
+ * amount, asks; that route completes it as above.
  *
  * How the answer is presented depends on the flow, never what it says: a top-level return is
  * redirected to `resultUrl` (or answered JSON); a framed one (`pg_frame` in the return URL the
  * endpoint signed) gets a small page that tells the element (framed-pages.ts).
  */
-import { FRAMED_MESSAGE_TYPES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
+import { EMBEDDED_CONFIRM_ROUTE, FRAMED_MESSAGE_TYPES, ROUTES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
 import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
@@ -350,16 +351,21 @@ async function readyForElement(tokenization: HostedPageResponse, order: Merchant
   }
   const card = await runtime.readyCards.seal({ fields, amount: order.amount, currency: order.currency });
   runtime.log.info('card_ready', { merchant_reference: tokenization.merchant_reference });
+  // The confirm route, beside the return route: same origin and prefix, no query.
+  const action = new URL(runtime.settings.returnUrl);
+  action.search = '';
+  action.pathname = action.pathname.slice(0, -ROUTES.gatewayReturn.length) + EMBEDDED_CONFIRM_ROUTE;
   return framedReadyPage(
-    { type: FRAMED_MESSAGE_TYPES.ready, merchant_reference: order.merchant_reference, card },
+    { type: FRAMED_MESSAGE_TYPES.ready, merchant_reference: order.merchant_reference },
+    { action: action.href, card },
     language,
     runtime.settings,
   );
 }
 
 /**
- * The element's Pay button under the embedded page: a form post into the frame carrying the ready
- * card (`card`), the order's `merchant_reference` and `language`. A ready card that does not open
+ * The element's Pay button under the embedded page: the ready page in its frame posts its form,
+ * the ready card (`card`), the order's `merchant_reference` and `language`. A ready card that does not open
  * (altered, foreign, expired) or is another order's charges nothing (`card_not_ready`); else the
  * completion goes on exactly as the return's would have. A replay charges once: the gateway
  * refuses the reference again (DUPLICATE_REFERENCE) and the ledger answers the first result.

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { framedReadyMessage, framedResultMessage, ROUTES, type FramedReadyMessage, type FramedResultMessage } from '../../src/core/endpoint-api.ts';
+import { EMBEDDED_CONFIRM_ROUTE, framedReadyMessage, framedResultMessage, ROUTES, type FramedReadyMessage, type FramedResultMessage } from '../../src/core/endpoint-api.ts';
 import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/endpoint.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { toNodeListener } from '../../src/server/node.ts';
@@ -106,11 +106,22 @@ async function cardReady(order: MerchantOrder, language: 'en' | 'ar' = 'en', car
   ).text();
   const tokenization = hiddenFields(returned);
   const { message, html } = await framedMessageOf(await submit(formAction(returned), tokenization));
-  return { tokenization, message, html };
+  // The ready page's own form, which it posts to the confirm route when the element's Pay button asks.
+  const confirmForm = /id="pg-confirm"/.test(html) ? { action: formAction(html, 'pg-confirm'), fields: hiddenFields(html, 'pg-confirm') } : undefined;
+  return { tokenization, message, html, confirmForm };
+}
+
+/** The card is ready: the ready page's confirm form, checked. */
+async function readyForm(order: MerchantOrder, language: 'en' | 'ar' = 'en', card = testCard('success').number) {
+  const { message, confirmForm } = await cardReady(order, language, card);
+  assert.deepEqual(framedReadyMessage.parse(message), { type: 'pg-checkout:ready', merchant_reference: order.merchant_reference });
+  assert.ok(confirmForm, 'the ready page holds the confirm form');
+  assert.equal(confirmForm.action, `${origin}${BASE_PATH}${EMBEDDED_CONFIRM_ROUTE}`);
+  return confirmForm.fields as { card: string; merchant_reference: string; language: string };
 }
 
 function confirm(fields: Record<string, string>): Promise<Response> {
-  return submit(`${origin}${BASE_PATH}${ROUTES.embeddedConfirm}`, fields);
+  return submit(`${origin}${BASE_PATH}${EMBEDDED_CONFIRM_ROUTE}`, fields);
 }
 
 async function confirmed(fields: Record<string, string>): Promise<FramedResultMessage> {
@@ -120,10 +131,12 @@ async function confirmed(fields: Record<string, string>): Promise<FramedResultMe
 describe('the embedded page, confirmed by the element’s Pay button', () => {
   it('charges nothing when the gateway’s page takes the card, and tells the element the card is ready, sealed', async () => {
     const order = newOrder();
-    const { tokenization, message, html } = await cardReady(order);
+    const { tokenization, message, html, confirmForm } = await cardReady(order);
     assert.equal(tokenization['response_code'], '18000');
     const ready: FramedReadyMessage = framedReadyMessage.parse(message);
     assert.equal(ready.merchant_reference, order.merchant_reference);
+    assert.deepEqual(Object.keys(ready).sort(), ['merchant_reference', 'type'], 'the element is told nothing of the card');
+    assert.deepEqual(Object.keys(confirmForm?.fields ?? {}).sort(), ['card', 'language', 'merchant_reference']);
     const token = tokenization['token_name'] ?? '';
     assert.ok(token.length > 0);
     assert.doesNotMatch(html, new RegExp(token), 'the token never reaches the browser readable');
@@ -135,8 +148,7 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
 
   it('charges the order’s amount once when the Pay button posts the ready card, and a replay charges nothing more', async () => {
     const order = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(order)).message);
-    const fields = { card: ready.card, merchant_reference: order.merchant_reference, language: 'en' };
+    const fields = await readyForm(order);
     const first = await confirmed(fields);
     assert.equal(first.outcome, 'success');
     assert.equal(first.response_code, '14000');
@@ -155,10 +167,11 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
 
   it('refuses an altered ready card with a clear error, in the customer’s language, and charges nothing', async () => {
     const order = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(order, 'ar')).message);
+    const ready = await readyForm(order, 'ar');
+    assert.equal(ready.language, 'ar');
     const middle = Math.floor(ready.card.length / 2);
     const altered = `${ready.card.slice(0, middle)}${ready.card[middle] === 'A' ? 'B' : 'A'}${ready.card.slice(middle + 1)}`;
-    const refused = await confirmed({ card: altered, merchant_reference: order.merchant_reference, language: 'ar' });
+    const refused = await confirmed({ ...ready, card: altered });
     assert.equal(refused.outcome, 'failure');
     assert.equal(refused.error, 'card_not_ready');
     assert.equal(refused.message, 'انتهت صلاحية بيانات بطاقتك أو أنها تخص طلبًا آخر؛ لم يتم خصم أي مبلغ. أدخل بطاقتك مرة أخرى.');
@@ -168,8 +181,8 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
   it('refuses another order’s ready card', async () => {
     const mine = newOrder();
     const other = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(other)).message);
-    const refused = await confirmed({ card: ready.card, merchant_reference: mine.merchant_reference, language: 'en' });
+    const ready = await readyForm(other);
+    const refused = await confirmed({ ...ready, merchant_reference: mine.merchant_reference });
     assert.equal(refused.outcome, 'failure');
     assert.equal(refused.error, 'card_not_ready');
     assert.equal(refused.message, 'Your card details expired or belong to another order; nothing was charged. Enter your card again.');
@@ -178,18 +191,18 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
 
   it('refuses a ready card once it expired', async () => {
     const order = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(order)).message);
+    const ready = await readyForm(order);
     clock.advance((READY_CARD_SECONDS + 1) * 1000);
-    const refused = await confirmed({ card: ready.card, merchant_reference: order.merchant_reference, language: 'en' });
+    const refused = await confirmed(ready);
     assert.equal(refused.error, 'card_not_ready');
     assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined);
   });
 
   it('refuses a ready card when the order’s amount changed since the Pay button showed it', async () => {
     const order = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(order)).message);
+    const ready = await readyForm(order);
     store.add({ ...order, amount: 1_500_000 });
-    const refused = await confirmed({ card: ready.card, merchant_reference: order.merchant_reference, language: 'en' });
+    const refused = await confirmed(ready);
     assert.equal(refused.outcome, 'failure');
     assert.equal(refused.error, 'amount_mismatch');
     assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined);
@@ -197,8 +210,8 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
 
   it('answers a 3-D Secure card’s confirmation with the challenge address for the element’s dialog', async () => {
     const order = newOrder();
-    const ready = framedReadyMessage.parse((await cardReady(order, 'en', testCard('3ds').number)).message);
-    const { message } = await framedMessageOf(await confirm({ card: ready.card, merchant_reference: order.merchant_reference, language: 'en' }));
+    const ready = await readyForm(order, 'en', testCard('3ds').number);
+    const { message } = await framedMessageOf(await confirm(ready));
     assert.equal((message as { type: string }).type, 'pg-checkout:3ds');
   });
 

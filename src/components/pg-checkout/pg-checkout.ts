@@ -5,7 +5,7 @@ import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
-import { hostedPageCall, merchantPageCall, orderCall, ROUTES, saveCardCall } from '../../core/endpoint-routes.ts';
+import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
@@ -167,14 +167,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
         this.announce(this.#messages.framed.timeout, 'error');
       },
-      // The embedded page took the card (its page says nothing is charged yet): the Pay button, naming the amount, shows.
-      onReady: (card) => (this.#readyCard = card),
     },
     (styles) => this.addStyles(styles),
   );
 
-  /** The endpoint's sealed card from the embedded page (opaque here): the Pay button posts it back, once. */
-  #readyCard: string | undefined;
   /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
   #embeddedFor: string | undefined;
   /** Focus the shown outcome after the next render (the customer acted, or the payment ended). */
@@ -310,7 +306,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       <p class="note muted">${m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
       ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
-      ${confirming ? html`<form class="pay-form" novalidate @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
+      ${confirming ? html`<form @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
     `;
   }
 
@@ -667,16 +663,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (this.paying) return;
     const withInstallments = this.#activeMethod === 'installments';
     // The embedded page's card is ready: this press, and nothing before it, charges it.
+    // The embedded page's card is ready (stage ready, the only time this button shows): this press charges it.
     if (this.#cardFlow === 'embedded') {
-      const card = this.#readyCard;
-      // Shown (stage ready) only once the card is: never before, so nothing charges before this press.
-      if (card) {
-        this.#readyCard = undefined;
-        this.paying = true;
-        // Into the frame, to the endpoint's confirm route, which charges; the frame hides as a merchant page's does.
-        const fields = { card, merchant_reference: this.merchantReference, language: this.language };
-        await this.#post('merchant-page', { action: this.endpoint + ROUTES.embeddedConfirm, method: 'POST', fields });
-      }
+      this.paying = this.framed.stage === 'ready';
+      this.framed.confirm();
       return;
     }
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;

@@ -42,8 +42,8 @@ const FRAME_SANDBOX =
 
 /**
  * `idle`: nothing in a frame. `embedded`: the gateway's card page is shown. `ready`: that page took
- * the card, nothing is charged, the host's Pay button confirms (posting into the frame as a
- * merchant page does). `processing`: the merchant page's form (or that confirmation) went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
+ * the card, nothing is charged, the host's Pay button confirms (`confirm()`). `processing`: the
+ * merchant page's form (or that confirmation) went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
  */
 export type FramedStage = 'idle' | 'embedded' | 'ready' | 'processing' | 'challenge';
 
@@ -60,8 +60,6 @@ export interface FramedFlowOptions {
   readonly onCancel: () => void;
   /** The hidden merchant-page frame said nothing for too long. */
   readonly onTimeout: () => void;
-  /** The embedded page took the card: the endpoint's sealed `card` (opaque here), for the host's Pay button to post back. */
-  readonly onReady?: (card: string) => void;
 }
 
 /** Words the frames need, from the host's catalog. */
@@ -147,6 +145,18 @@ export class FramedFlowController implements ReactiveController {
     const form = postToGateway(this.#host, flow, post, extraFields, this.frameName);
     form.remove();
     if (flow === 'merchant-page') this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
+  }
+
+  /**
+   * The host's Pay button under the embedded page: the endpoint's ready page in the frame is asked
+   * (its origin only) to post its sealed card to the confirm route, which charges.
+   */
+  confirm(): void {
+    const origin = this.#endpointOrigin;
+    if (this.#stage !== 'ready' || !origin) return;
+    this.#paymentFrame?.contentWindow?.postMessage(FRAMED_MESSAGE_TYPES.confirm, origin);
+    this.#setStage('processing');
+    this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
   }
 
   /** Back to nothing in a frame (the element shows its own content again). */
@@ -245,7 +255,6 @@ export class FramedFlowController implements ReactiveController {
       if (!fromPayment || this.#stage !== 'embedded') return;
       this.#setStage('ready');
       this.#frameHeight = MIN_FRAME_HEIGHT;
-      this.#options.onReady?.(message.card);
       return;
     }
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {
