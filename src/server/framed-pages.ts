@@ -105,12 +105,14 @@ function page(
 ): Response {
   const targets = originsOf(origins);
   const value = nonce();
+  // The ready page's form goes to its own origin: its Origin header must be sent (no-referrer would make it "null").
+  const referrer = confirmAction ? 'same-origin' : 'no-referrer';
   const html = `<!doctype html>
 <html lang="${language}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${escapeHtml(title)}</title>
 <style nonce="${value}">${STYLES}</style>
 </head>
@@ -139,7 +141,7 @@ ${confirmAction ? `<script nonce="${value}">${CONFIRM_SCRIPT}</script>` : ''}
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': policy,
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrer,
       'x-content-type-options': 'nosniff',
     },
   });
