@@ -70,6 +70,12 @@ export const merchantPageRequest = z.object({
    */
   installments: z.optional(z.literal('STANDALONE')),
   framed,
+  /**
+   * The gateway's own page in the element's frame (card-mode embedded): its button only takes the
+   * card; the return charges nothing and tells the element the card is ready, and the element's
+   * own Pay button, naming the amount, confirms (the `embeddedConfirm` route). Only with `framed`.
+   */
+  embedded: z.optional(z.literal(true)),
 });
 
 /** Save a card for later: the gateway verifies it and issues a token; nothing is charged. */

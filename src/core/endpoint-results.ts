@@ -165,7 +165,17 @@ export const framedHeightMessage = pure(() => z.object({
   height: z.number().check(z.refine((n) => n >= 0)),
 }));
 
-export const framedMessage = pure(() => z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage]));
+/**
+ * The embedded page took the card (a token, nothing charged): the element shows its own Pay button,
+ * which asks the frame's page (`FRAMED_MESSAGE_TYPES.confirm`) to post the card, sealed, to the
+ * endpoint's confirm route. The element never holds the card, sealed or not.
+ */
+export const framedReadyMessage = pure(() => z.object({
+  type: z.literal(FRAMED_MESSAGE_TYPES.ready),
+  merchant_reference: text,
+}));
+
+export const framedMessage = pure(() => z.union([framedResultMessage, framedThreeDsMessage, framedHeightMessage, framedReadyMessage]));
 
 /** Every refusal: a 4xx with a stable code, the field when one is at fault, and a localized message. */
 export const endpointError = pure(() => z.object({
@@ -227,4 +237,5 @@ export type EndpointError = z.infer<typeof endpointError>;
 export type FramedResultMessage = z.infer<typeof framedResultMessage>;
 export type FramedThreeDsMessage = z.infer<typeof framedThreeDsMessage>;
 export type FramedHeightMessage = z.infer<typeof framedHeightMessage>;
+export type FramedReadyMessage = z.infer<typeof framedReadyMessage>;
 export type FramedMessage = z.infer<typeof framedMessage>;

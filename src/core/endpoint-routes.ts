@@ -50,6 +50,13 @@ export const ROUTES = {
   gatewayReturn: '/return',
 } as const;
 
+/**
+ * The embedded page's second step, beside `ROUTES.gatewayReturn`: when the element's Pay button
+ * asks, the ready page in its frame posts the endpoint's sealed card here, and only then is the
+ * order charged. Not a JSON route, and never called by the elements' own code.
+ */
+export const EMBEDDED_CONFIRM_ROUTE = '/embedded/confirm';
+
 export type RouteName = keyof typeof ROUTES;
 
 /**
@@ -124,6 +131,10 @@ export const FRAMED_MESSAGE_TYPES = {
   result: 'pg-checkout:result',
   threeDs: 'pg-checkout:3ds',
   height: 'pg-checkout:height',
+  /** The embedded page took the card and nothing is charged yet: the element shows its Pay button. */
+  ready: 'pg-checkout:ready',
+  /** The element to the ready page in its frame (the other way): the customer pressed Pay. */
+  confirm: 'pg-checkout:confirm',
 } as const;
 
 /** Stable error codes of the endpoint, documented in docs/endpoint.md. */
@@ -156,6 +167,7 @@ export type EndpointErrorCode =
   | 'hook_signature_invalid'
   | 'unknown_result'
   | 'card_not_saved'
+  | 'card_not_ready'
   | 'store_unavailable'
   | 'internal_error';
 

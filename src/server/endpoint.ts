@@ -9,16 +9,16 @@
  * schema, and the caller's order with the amount and currency the browser may have named.
  */
 import { hideCardNumbers } from '../core/card-number.ts';
-import { CARD_FIELDS, ROUTES, type RouteName } from '../core/endpoint-api.ts';
+import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { compiled } from '../gateway/compiled.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
-import { createFlowSealer } from './flow-token.ts';
+import { createFlowSealer, createSealer } from './flow-token.ts';
 import { endpointGateway } from './gateway-client.ts';
-import { handleGatewayReturn } from './gateway-return.ts';
+import { handleEmbeddedConfirm, handleGatewayReturn } from './gateway-return.ts';
 import {
   assertJsonContentType,
   parseJsonObject,
@@ -34,7 +34,7 @@ import {
   type RequestContext,
 } from './http.ts';
 import { redactingLogger } from '../log/logger.ts';
-import type { EndpointRuntime, JsonRoute } from './route.ts';
+import { READY_CARD_SECONDS, type EndpointRuntime, type JsonRoute, type ReadyCard } from './route.ts';
 import {
   financingOtpRoute,
   financingPurchaseRoute,
@@ -104,7 +104,7 @@ function routeNameOf(route: string | undefined): RouteName | 'unknown' {
 export function isEndpointPath(path: string, basePath = ''): boolean {
   if (!path.startsWith(basePath)) return false;
   const route = path.slice(basePath.length);
-  return route === ROUTES.gatewayReturn || JSON_ROUTES.has(route);
+  return route === ROUTES.gatewayReturn || route === EMBEDDED_CONFIRM_ROUTE || JSON_ROUTES.has(route);
 }
 
 /** Builds the endpoint; throws ConfigError naming every bad config field. */
@@ -121,6 +121,13 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       lifetimeSeconds: settings.flowLifetimeSeconds,
       now: settings.now,
     }),
+    readyCards: createSealer<ReadyCard>({
+      requestPhrase: settings.requestPhrase,
+      merchantIdentifier: settings.merchantIdentifier,
+      lifetimeSeconds: READY_CARD_SECONDS,
+      now: settings.now,
+      label: 'pg-checkout embedded ready card v1',
+    }),
   };
 
   // Answers JSON as text: the Node adapter writes it as it is, every other runtime gets a Response.
@@ -131,6 +138,7 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
     const routeName = routeNameOf(route);
     try {
       if (route === ROUTES.gatewayReturn) return await handleGatewayReturn(request, context, runtime);
+      if (route === EMBEDDED_CONFIRM_ROUTE) return await handleEmbeddedConfirm(request, context, runtime);
       const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
       if (!isOriginAllowed(request, settings)) {
         log.warn('origin_refused', { route: routeName });

@@ -38,6 +38,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   hook_signature_invalid: 401,
   unknown_result: 404,
   card_not_saved: 422,
+  card_not_ready: 400,
   store_unavailable: 503,
   internal_error: 500,
 };
@@ -155,6 +156,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   card_not_saved: {
     en: 'The card was checked but not saved; nothing was charged.',
     ar: 'تم التحقق من البطاقة لكنها لم تُحفظ؛ لم يتم خصم أي مبلغ.',
+  },
+  card_not_ready: {
+    en: 'Your card details expired or belong to another order; nothing was charged. Enter your card again.',
+    ar: 'انتهت صلاحية بيانات بطاقتك أو أنها تخص طلبًا آخر؛ لم يتم خصم أي مبلغ. أدخل بطاقتك مرة أخرى.',
   },
   store_unavailable: {
     en: 'The merchant cannot record payments right now; nothing was changed. Please try again in a minute.',

@@ -30,12 +30,6 @@ export interface FlowState {
   readonly otp_sends?: number;
 }
 
-interface SealedFlow extends FlowState {
-  readonly v: 1;
-  /** Expiry, epoch seconds. */
-  readonly exp: number;
-}
-
 const VERSION_PREFIX = 'v1.';
 const encoder = new TextEncoder();
 
@@ -55,11 +49,14 @@ function fromBase64Url(text: string): Uint8Array | undefined {
   }
 }
 
-export interface FlowSealer {
-  seal(state: FlowState): Promise<string>;
-  /** The state, or undefined for a token that is malformed, altered, foreign or expired. */
-  open(token: string): Promise<FlowState | undefined>;
+/** Seals values of one kind: AES-256-GCM, with a key of its own derived from the request phrase. */
+export interface Sealer<State> {
+  seal(state: State): Promise<string>;
+  /** The state, or undefined for a value that is malformed, altered, foreign, of another kind or expired. */
+  open(token: string): Promise<State | undefined>;
 }
+
+export type FlowSealer = Sealer<FlowState>;
 
 export function createFlowSealer(options: {
   readonly requestPhrase: string;
@@ -67,6 +64,21 @@ export function createFlowSealer(options: {
   readonly lifetimeSeconds: number;
   readonly now: () => Date;
 }): FlowSealer {
+  return createSealer<FlowState>({ ...options, label: 'pg-checkout financing flow token v1' });
+}
+
+/**
+ * A sealer for one kind of value (`label`, the HKDF info: each kind has its own key, so a value
+ * sealed for one use never opens for another), bound to the merchant identifier, valid for
+ * `lifetimeSeconds`. The financing flow token and the embedded page's ready card use it.
+ */
+export function createSealer<State extends object>(options: {
+  readonly requestPhrase: string;
+  readonly merchantIdentifier: string;
+  readonly lifetimeSeconds: number;
+  readonly now: () => Date;
+  readonly label: string;
+}): Sealer<State> {
   let key: Promise<CryptoKey> | undefined;
   const deriveKey = async (): Promise<CryptoKey> => {
     const material = await crypto.subtle.importKey('raw', encoder.encode(options.requestPhrase), 'HKDF', false, [
@@ -77,7 +89,7 @@ export function createFlowSealer(options: {
         name: 'HKDF',
         hash: 'SHA-256',
         salt: encoder.encode('pg-checkout'),
-        info: encoder.encode('pg-checkout financing flow token v1'),
+        info: encoder.encode(options.label),
       },
       material,
       { name: 'AES-GCM', length: 256 },
@@ -91,7 +103,7 @@ export function createFlowSealer(options: {
   return {
     async seal(state) {
       key ??= deriveKey();
-      const sealed: SealedFlow = { v: 1, ...state, exp: nowSeconds() + options.lifetimeSeconds };
+      const sealed = { v: 1, ...state, exp: nowSeconds() + options.lifetimeSeconds };
       const iv = crypto.getRandomValues(new Uint8Array(12));
       const cipher = await crypto.subtle.encrypt(
         { name: 'AES-GCM', iv, additionalData },
@@ -119,10 +131,10 @@ export function createFlowSealer(options: {
       } catch {
         return undefined;
       }
-      const sealed = JSON.parse(new TextDecoder().decode(plain)) as SealedFlow;
+      const sealed = JSON.parse(new TextDecoder().decode(plain)) as State & { readonly v?: unknown; readonly exp?: unknown };
       if (sealed.v !== 1 || typeof sealed.exp !== 'number' || sealed.exp <= nowSeconds()) return undefined;
       const { v: _version, exp: _expiry, ...state } = sealed;
-      return state;
+      return state as unknown as State;
     },
   };
 }

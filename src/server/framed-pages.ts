@@ -5,20 +5,27 @@
  * its allowed origins only, and can itself be framed by those origins only.
  *
  * What a page says is the framed message of the contract (core endpoint-api.ts): outcome,
- * reference, order state, a localized message. Never a card number, token or signature. The data
+ * reference, order state, a localized message; or, from the embedded page, that the card is ready
+ * (the endpoint's sealed card stays in the frame's own form). Never a card number, token or signature. The data
  * travels in a JSON block that no browser runs; one nonce'd script posts it.
  */
-import type { FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-api.ts';
+import type { FramedReadyMessage, FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-results.ts';
 import { directionOf, type Language } from '../core/language.ts';
 
-const TEXT: Readonly<Record<Language, { readonly result: string; readonly threeDs: string; readonly continue: string; readonly check: string }>> = {
+const TEXT: Readonly<
+  Record<Language, { readonly result: string; readonly threeDs: string; readonly continue: string; readonly check: string; readonly ready: string; readonly readyText: string }>
+> = {
   en: {
+    ready: 'Card ready',
+    readyText: 'Nothing has been charged yet. Select Pay below this frame to pay.',
     result: 'Payment result',
     threeDs: 'Card check',
     continue: 'See your order',
     check: 'Continue to your bank’s card check',
   },
   ar: {
+    ready: 'البطاقة جاهزة',
+    readyText: 'لم يتم خصم أي مبلغ بعد. اختر زر الدفع أسفل هذا الإطار لإتمام الدفع.',
     result: 'نتيجة الدفع',
     threeDs: 'التحقق من البطاقة',
     continue: 'عرض طلبك',
@@ -71,6 +78,18 @@ const POST_SCRIPT = `(function () {
   to.forEach(function (origin) { window.parent.postMessage(message, origin); });
 })();`;
 
+/**
+ * The ready page's second script: the element's Pay button asks (`pg-checkout:confirm`, from the
+ * parent window and one of the targets only), and the page posts its form to the confirm route.
+ */
+const CONFIRM_SCRIPT = `(function () {
+  var targets = JSON.parse(document.getElementById('pg-targets').textContent);
+  window.addEventListener('message', function (event) {
+    if (event.source !== window.parent || targets.indexOf(event.origin) < 0 || event.data !== 'pg-checkout:confirm') return;
+    HTMLFormElement.prototype.submit.call(document.getElementById('pg-confirm'));
+  });
+})();`;
+
 const STYLES = `
   body { margin: 0; padding: 1rem; font-family: system-ui, sans-serif; line-height: 1.5; color: #1d2330; background: #fff; }
   h1 { font-size: 1.1rem; margin-block: 0 0.5rem; }
@@ -80,17 +99,20 @@ function page(
   language: Language,
   title: string,
   body: string,
-  message: FramedResultMessage | FramedThreeDsMessage,
+  message: FramedResultMessage | FramedThreeDsMessage | FramedReadyMessage,
   origins: FramedPageOrigins,
+  confirmAction?: string,
 ): Response {
   const targets = originsOf(origins);
   const value = nonce();
+  // The ready page's form goes to its own origin: its Origin header must be sent (no-referrer would make it "null").
+  const referrer = confirmAction ? 'same-origin' : 'no-referrer';
   const html = `<!doctype html>
 <html lang="${language}" dir="${directionOf(language)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${escapeHtml(title)}</title>
 <style nonce="${value}">${STYLES}</style>
 </head>
@@ -102,6 +124,7 @@ ${body}
 <script type="application/json" id="pg-message">${scriptJson(message)}</script>
 <script type="application/json" id="pg-targets">${scriptJson(targets)}</script>
 <script nonce="${value}">${POST_SCRIPT}</script>
+${confirmAction ? `<script nonce="${value}">${CONFIRM_SCRIPT}</script>` : ''}
 </body>
 </html>`;
   const policy = [
@@ -109,7 +132,7 @@ ${body}
     `script-src 'nonce-${value}'`,
     `style-src 'nonce-${value}'`,
     "base-uri 'none'",
-    "form-action 'none'",
+    `form-action ${confirmAction ?? "'none'"}`,
     `frame-ancestors ${targets.join(' ')}`,
   ].join('; ');
   return new Response(html, {
@@ -118,7 +141,7 @@ ${body}
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': policy,
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrer,
       'x-content-type-options': 'nosniff',
     },
   });
@@ -137,4 +160,24 @@ export function framedResultPage(message: FramedResultMessage, language: Languag
 export function framedThreeDsPage(message: FramedThreeDsMessage, language: Language, origins: FramedPageOrigins): Response {
   const text = TEXT[language];
   return page(language, text.threeDs, `<p><a href="${escapeHtml(message.url)}">${escapeHtml(text.check)}</a></p>`, message, origins);
+}
+
+/**
+ * The embedded page took the card and nothing is charged: the element shows its Pay button. The
+ * page keeps the endpoint's sealed card (opaque to any browser) in a form to `action`, the confirm
+ * route, which it posts only when the element's Pay button asks: the shop's page never holds it.
+ */
+export function framedReadyPage(
+  message: FramedReadyMessage,
+  confirm: { readonly action: string; readonly card: string },
+  language: Language,
+  origins: FramedPageOrigins,
+): Response {
+  const text = TEXT[language];
+  const fields = { card: confirm.card, merchant_reference: message.merchant_reference, language };
+  const inputs = Object.entries(fields)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`)
+    .join('');
+  const form = `<form id="pg-confirm" method="post" action="${escapeHtml(confirm.action)}">${inputs}</form>`;
+  return page(language, text.ready, `<p>${escapeHtml(text.readyText)}</p>${form}`, message, origins, confirm.action);
 }

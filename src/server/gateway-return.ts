@@ -14,11 +14,17 @@
  * return comes back here and is verified like any other. A TOKENIZATION that only saves a card is
  * never completed: GET_TOKENS confirms the token instead.
  *
+ * The embedded page's TOKENIZATION (signed with `COMPLETION_FIELDS.confirmation`) is not completed
+ * at its return: the gateway's button only took the card. The frame's page tells the element the
+ * card is ready and keeps the token sealed (ReadyCard) in a form of its own, which it posts to the
+ * confirm route (`handleEmbeddedConfirm`) only when the element's own Pay button, naming the
+ * amount, asks; that route completes it as above.
+ *
  * How the answer is presented depends on the flow, never what it says: a top-level return is
  * redirected to `resultUrl` (or answered JSON); a framed one (`pg_frame` in the return URL the
  * endpoint signed) gets a small page that tells the element (framed-pages.ts).
  */
-import { FRAMED_MESSAGE_TYPES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
+import { EMBEDDED_CONFIRM_ROUTE, FRAMED_MESSAGE_TYPES, ROUTES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
 import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
@@ -37,9 +43,10 @@ import { verifySignature } from '../core/signature.ts';
 import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
-import { framedResultPage, framedThreeDsPage } from './framed-pages.ts';
+import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
   clientAddress,
+  isOriginAllowed,
   jsonResponse,
   languageFromHeaders,
   readBodyText,
@@ -48,7 +55,7 @@ import {
 } from './http.ts';
 import { orderParams, returnUrlFor } from './gateway-params.ts';
 import type { MerchantOrder, OrderLookup } from './orders.ts';
-import { COMPLETION_FIELDS, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
+import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
 import {
   confirmedResult,
   confirmedSavedCard,
@@ -61,7 +68,7 @@ import {
 } from './results.ts';
 import { RESULT_PROOF_PARAMETER } from './result-proof.ts';
 import { savedCardWatch, threeDsWatch, unconfirmedWatch } from './watches.ts';
-import type { EndpointRuntime } from './route.ts';
+import type { EndpointRuntime, ReadyCard } from './route.ts';
 
 /** Parameters with this prefix belong to the merchant (routing, tracking) and are never verified. */
 export const MERCHANT_PARAMETER_PREFIX = 'pg_';
@@ -219,8 +226,11 @@ async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Pro
   return flow.present.unconfirmed(order.merchant_reference, 'save-card');
 }
 
-/** PURCHASE or AUTHORIZATION with the token the merchant page (or the embedded page) just created. */
-async function completeMerchantPage(tokenization: HostedPageResponse, flow: ReturnFlow): Promise<Response> {
+/**
+ * PURCHASE or AUTHORIZATION with the token the merchant page (or the embedded page) just created;
+ * for the embedded page, only once the element's Pay button confirms (`confirmed`, the ready card).
+ */
+async function completeMerchantPage(tokenization: HostedPageResponse, flow: ReturnFlow, confirmed?: ReadyCard): Promise<Response> {
   const { request, context, language, runtime, present } = flow;
   const { settings, gateway, log } = runtime;
   const order = await settings.resolveOrder(orderReferenceOf(tokenization.merchant_reference), fromGateway(request));
@@ -232,6 +242,15 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   if (!tokenization.token_name) {
     log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
     return present.refused('invalid_request', order.merchant_reference);
+  }
+  // The embedded page's button took the card: nothing is charged until the element's Pay button says so.
+  if (!confirmed && present.framed && tokenization[COMPLETION_FIELDS.confirmation] === ELEMENT_CONFIRMATION) {
+    return readyForElement(tokenization, order, flow);
+  }
+  // The order changed since its amount was on the Pay button: that amount is not charged.
+  if (confirmed && (confirmed.amount !== order.amount || confirmed.currency !== order.currency)) {
+    log.warn('ready_card_refused', { merchant_reference: order.merchant_reference, reason: 'order_changed' });
+    return present.refused(confirmed.currency !== order.currency ? 'currency_mismatch' : 'amount_mismatch', order.merchant_reference);
   }
   // The charge goes under the reference the card was taken with: a new attempt's own, when it is one.
   const attempt = { ...order, merchant_reference: tokenization.merchant_reference };
@@ -299,6 +318,84 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   }
   const result = resultOfAnswer(answer, order, 'merchant-page', language, log);
   return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
+}
+
+/** The fields of a verified TOKENIZATION that its completion reads, kept in the ready card. */
+const READY_FIELDS: readonly string[] = [
+  'service_command',
+  'merchant_reference',
+  'language',
+  'token_name',
+  'remember_me',
+  'installments',
+  'plan_code',
+  'issuer_code',
+  'response_code',
+  'response_message',
+  'status',
+  COMPLETION_FIELDS.command,
+  COMPLETION_FIELDS.plan_code,
+  COMPLETION_FIELDS.issuer_code,
+];
+
+/**
+ * The embedded page took the card: the frame's page tells the element, which shows its Pay button.
+ * The token travels only sealed (AES-GCM, a key of its own, five minutes); nothing is charged.
+ */
+async function readyForElement(tokenization: HostedPageResponse, order: MerchantOrder, flow: ReturnFlow): Promise<Response> {
+  const { runtime, language } = flow;
+  const fields: Record<string, string> = {};
+  for (const name of READY_FIELDS) {
+    const value = (tokenization as Readonly<Record<string, unknown>>)[name];
+    if (typeof value === 'string') fields[name] = value;
+  }
+  const card = await runtime.readyCards.seal({ fields, amount: order.amount, currency: order.currency });
+  runtime.log.info('card_ready', { merchant_reference: tokenization.merchant_reference });
+  // The confirm route, beside the return route: same origin and prefix, no query.
+  const action = new URL(runtime.settings.returnUrl);
+  action.search = '';
+  action.pathname = action.pathname.slice(0, -ROUTES.gatewayReturn.length) + EMBEDDED_CONFIRM_ROUTE;
+  return framedReadyPage(
+    { type: FRAMED_MESSAGE_TYPES.ready, merchant_reference: order.merchant_reference },
+    { action: action.href, card },
+    language,
+    runtime.settings,
+  );
+}
+
+/**
+ * The element's Pay button under the embedded page: the ready page in its frame posts its form,
+ * the ready card (`card`), the order's `merchant_reference` and `language`. A ready card that does not open
+ * (altered, foreign, expired) or is another order's charges nothing (`card_not_ready`); else the
+ * completion goes on exactly as the return's would have. A replay charges once: the gateway
+ * refuses the reference again (DUPLICATE_REFERENCE) and the ledger answers the first result.
+ */
+export async function handleEmbeddedConfirm(
+  request: Request,
+  context: RequestContext,
+  runtime: EndpointRuntime,
+): Promise<Response> {
+  const { settings, log } = runtime;
+  if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST' } });
+  if (!isOriginAllowed(request, settings)) {
+    log.warn('origin_refused', { route: 'embeddedConfirm' });
+    throw new EndpointRefusal('origin_refused');
+  }
+  const form = new URLSearchParams(await readBodyText(request, settings.maxBodyBytes));
+  const named = form.get('language');
+  const language = isLanguage(named) ? named : languageFromHeaders(request);
+  const present = framedPresentation(runtime, language);
+  const reference = field('merchant_reference').safeParse(form.get('merchant_reference'));
+  const orderReference = reference.success ? reference.data : undefined;
+  const ready = await runtime.readyCards.open(form.get('card') ?? '');
+  const readyReference = ready?.fields['merchant_reference'];
+  if (!ready || readyReference === undefined || orderReference === undefined || orderReferenceOf(readyReference) !== orderReference) {
+    log.warn('ready_card_refused', { merchant_reference: orderReference, reason: ready ? 'other_order' : 'unreadable_or_expired' });
+    return present.refused('card_not_ready', orderReference);
+  }
+  // The fields of a TOKENIZATION answer verified and parsed at its return, sealed since by this endpoint.
+  const tokenization = ready.fields as HostedPageResponse;
+  return completeMerchantPage(tokenization, { request, context, language, runtime, present }, ready);
 }
 
 /** What a watch needs of the order: its reference, and its amount when the merchant knows it. */

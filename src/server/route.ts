@@ -6,18 +6,33 @@
 import type * as z from 'zod/mini';
 import type { Language } from '../core/language.ts';
 import type { EndpointSettings } from './config.ts';
-import type { FlowSealer } from './flow-token.ts';
+import type { FlowSealer, Sealer } from './flow-token.ts';
 import type { EndpointGateway } from './gateway-client.ts';
 import type { RequestContext } from './http.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MerchantOrder } from './orders.ts';
 
-/** What every route shares: settings, logs, the gateway and the flow-token sealer. */
+/**
+ * The embedded page's card, taken and not yet charged (gateway-return.ts): the verified
+ * TOKENIZATION's fields the completion reads (its token among them) and the order's amount and
+ * currency when the element was told. Sealed for the element's Pay button; the browser cannot read it.
+ */
+export interface ReadyCard {
+  readonly fields: Readonly<Record<string, string>>;
+  readonly amount: number;
+  readonly currency: string;
+}
+
+/** How long the embedded page's ready card may be confirmed: five minutes. */
+export const READY_CARD_SECONDS = 300;
+
+/** What every route shares: settings, logs, the gateway, the flow-token sealer and the ready-card sealer. */
 export interface EndpointRuntime {
   readonly settings: EndpointSettings;
   readonly log: Logger;
   readonly gateway: EndpointGateway;
   readonly flows: FlowSealer;
+  readonly readyCards: Sealer<ReadyCard>;
 }
 
 export interface RouteCall<Input> {

@@ -44,7 +44,12 @@ export const COMPLETION_FIELDS = {
   command: 'merchant_extra1',
   plan_code: 'merchant_extra2',
   issuer_code: 'merchant_extra3',
+  /** `ELEMENT_CONFIRMATION` on the embedded page: the element's Pay button, not the return, charges. */
+  confirmation: 'merchant_extra4',
 } as const;
+
+/** The embedded page's TOKENIZATION only readies the card: the element's own Pay button confirms the charge. */
+export const ELEMENT_CONFIRMATION = 'ELEMENT';
 
 /** The completion choice of a TOKENIZATION that only saves a card: nothing is charged after it. */
 export const SAVE_CARD_COMPLETION = 'SAVE_CARD';
@@ -130,6 +135,8 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
       ...tokenizationParams(settings, attempt, language, input.framed === true, input.command ?? 'PURCHASE'),
       [COMPLETION_FIELDS.plan_code]: input.plan_code,
       [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
+      // The gateway's own page in the element's frame: its button only takes the card (two steps).
+      [COMPLETION_FIELDS.confirmation]: input.embedded === true && input.framed === true ? ELEMENT_CONFIRMATION : undefined,
       // Installments through the merchant page (spec): the gateway's page shows the order's plans.
       ...(standalone
         ? {

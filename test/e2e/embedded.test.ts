@@ -18,6 +18,7 @@ import {
   chooseMethod,
   fillMerchantPageCard,
   openCheckout,
+  payInElement,
 } from './support/flows.ts';
 
 let session: DemoSession;
@@ -106,6 +107,10 @@ for (const language of ['en', 'ar'] as const) {
       });
       await typeCard(frame, 'success');
       await frame.locator('#pay').click();
+      // The gateway's button took the card; nothing is charged before the element's Pay button.
+      await page.locator('pg-checkout button.Pay').waitFor({ timeout: 20_000 });
+      assert.equal(session.demo.gateway.order({ merchantReference: reference }), undefined, 'nothing charged yet');
+      await payInElement(page, language);
       await outcomeTitle(page, TEXT[language].paid);
       const link = page.locator('pg-checkout a.see-order');
       assert.match((await link.getAttribute('href')) ?? '', new RegExp(`/result\\.html\\?merchant_reference=${reference}&outcome=success`));
@@ -128,6 +133,7 @@ for (const language of ['en', 'ar'] as const) {
       const frame = await gatewayFrame(page, language);
       await typeCard(frame, 'decline');
       await frame.locator('#pay').click();
+      await payInElement(page, language);
       await outcomeTitle(page, TEXT[language].notPaid);
       await assertAccessible(page, `embedded-declined-${language}`);
       await page.locator('pg-checkout .outcome .retry').click();
@@ -147,6 +153,7 @@ for (const language of ['en', 'ar'] as const) {
       const frame = await gatewayFrame(page, language);
       await typeCard(frame, '3ds');
       await frame.locator('#pay').click();
+      await payInElement(page, language);
       await answerInDialog(page, language, 'approve', `embedded-3ds-dialog-${language}`);
       await outcomeTitle(page, TEXT[language].paid);
       top.assertStayed();
@@ -185,6 +192,10 @@ describe('with the keyboard alone', () => {
     await page.keyboard.type('12/30');
     await page.keyboard.press('Tab');
     await page.keyboard.type('123');
+    await page.keyboard.press('Enter');
+    // The card is ready: Tab leaves the frame's short page for the element's Pay button.
+    await page.locator('pg-checkout button.Pay').waitFor({ timeout: 20_000 });
+    await tabUntil(page, () => page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.classList.contains('Pay') === true));
     await page.keyboard.press('Enter');
 
     const dialog = page.locator('pg-checkout dialog.challenge');

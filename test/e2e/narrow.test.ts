@@ -17,6 +17,7 @@ import {
   chooseMethod,
   expectResult,
   openCheckout,
+  payInElement,
   payOnHostedPage,
 } from './support/flows.ts';
 
@@ -184,6 +185,11 @@ for (const language of ['en', 'ar'] as const) {
       await frame.locator('#card_security_code').fill('123');
       await frame.locator('#card_holder_name').fill('Test Customer');
       await frame.locator('#pay').click();
+      // The gateway's page took the card; the element's own Pay button names the amount (issue 24, point 2).
+      await page.locator('pg-checkout button.Pay').waitFor({ timeout: 20_000 });
+      await assertFits(page, 'embedded card ready');
+      await assertAccessible(page, `narrow-embedded-ready-${language}`);
+      await payInElement(page, language);
       const outcome = page.locator('pg-checkout .outcome');
       await outcome.waitFor({ timeout: 20_000 });
       assert.match((await outcome.textContent()) ?? '', new RegExp(ISSUE_24[language].hint));

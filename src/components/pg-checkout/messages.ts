@@ -48,7 +48,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
     payInFullWithCard: 'Pay the full amount with your card.',
     save: {
-      note: 'The payment gateway checks your card and keeps it for your future payments. Nothing is charged now.',
+      note: 'Nothing is charged: your card is saved for your future payments when you continue.',
       consent: 'Save this card for future payments. I understand nothing is charged now.',
       consentRequired: 'Tick the box to agree to saving your card.',
       button: 'Save card',

@@ -293,15 +293,20 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
   }
 
-  /** The gateway's own card page, in a frame here; its own button pays. */
+  /**
+   * The gateway's own card page, in a frame here. Its button only takes the card; once the page
+   * says the card is ready, this element's Pay button, naming the amount, charges it.
+   */
   #renderEmbedded(): TemplateResult {
     const m = this.#messages;
     const { stage } = this.framed;
     const waiting = stage === 'challenge' ? m.framed.processing : stage === 'idle' && !this.failure ? m.framed.loadingPage : undefined;
+    const confirming = stage === 'ready' || stage === 'processing';
     return html`
       <p class="note muted">${m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
       ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
+      ${confirming ? html`<form @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
     `;
   }
 
@@ -310,6 +315,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const m = this.#messages;
     const flow = this.#cardFlow;
     if (flow === 'embedded' && this.framed.stage === 'embedded') {
+      // Above the gateway's page, whose own button saves the card: nothing is charged.
       return html`<p class="note muted">${m.save.note}</p>
         ${this.framed.renderPaymentFrame(m.framed)}`;
     }
@@ -331,9 +337,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         </div>
         ${this.consentError ? html`<p id="save-consent-error" class="error" part="error">${m.save.consentRequired}</p>` : nothing}
         ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${flow === 'embedded' ? m.save.continue : m.save.button}
-        </button>
+        ${this.#renderPayButton(flow === 'embedded' ? m.save.continue : m.save.button)}
       </form>
     `;
   }
@@ -398,15 +402,25 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
             ></pg-installments>`
           : nothing}
         ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
-          ${this.framed.stage === 'processing'
-            ? m.framed.processing
-            : this.order
-              ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
-              : m.pay}
-        </button>
+        ${this.#renderPayButton()}
       </form>
     `;
+  }
+
+  /**
+   * The Pay button, naming the order's amount: the merchant page's, and the embedded page's once
+   * the card is ready (or, with `label`, the card saving's).
+   */
+  #renderPayButton(label?: string): TemplateResult {
+    const m = this.#messages;
+    return html`<button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
+      ${label ??
+      (this.framed.stage === 'processing'
+        ? m.framed.processing
+        : this.order
+          ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
+          : m.pay)}
+    </button>`;
   }
 
   /** Installments through the hosted page: the stand-alone element completes the payment. */
@@ -526,6 +540,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       language: this.language,
       command: this.command,
       framed: true,
+      embedded: true,
       ...(this.#activeMethod === 'installments' ? { installments: 'STANDALONE' as const } : {}),
     });
     this.paying = false;
@@ -647,8 +662,14 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   async #pay(): Promise<void> {
     if (this.paying) return;
     const withInstallments = this.#activeMethod === 'installments';
+    // The embedded page's card is ready: this press, and nothing before it, charges it.
+    // The embedded page's card is ready (stage ready, the only time this button shows): this press charges it.
+    if (this.#cardFlow === 'embedded') {
+      this.paying = this.framed.stage === 'ready';
+      this.framed.confirm();
+      return;
+    }
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;
-    if (flow === 'embedded') return;
     const installments = withInstallments ? this.#installments : null;
     if (flow === 'merchant-page') {
       this.card.touchAll();

@@ -53,6 +53,11 @@ export class LazyFramedFlow {
     await controller.post(flow, post, extraFields);
   }
 
+  /** See {@link FramedFlowController.confirm}. */
+  confirm(): void {
+    this.#flow?.confirm();
+  }
+
   reset(): void {
     this.#flow?.reset();
   }

@@ -41,10 +41,11 @@ const FRAME_SANDBOX =
   'allow-forms allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation';
 
 /**
- * `idle`: nothing in a frame. `embedded`: the gateway's card page is shown. `processing`: the
- * merchant page's form went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
+ * `idle`: nothing in a frame. `embedded`: the gateway's card page is shown. `ready`: that page took
+ * the card, nothing is charged, the host's Pay button confirms (`confirm()`). `processing`: the
+ * merchant page's form (or that confirmation) went to the hidden frame. `challenge`: the 3-D Secure dialog is open.
  */
-export type FramedStage = 'idle' | 'embedded' | 'processing' | 'challenge';
+export type FramedStage = 'idle' | 'embedded' | 'ready' | 'processing' | 'challenge';
 
 export interface FramedFlowHost extends ReactiveControllerHost, GatewayFormHost {
   readonly endpoint: string;
@@ -146,6 +147,18 @@ export class FramedFlowController implements ReactiveController {
     if (flow === 'merchant-page') this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
   }
 
+  /**
+   * The host's Pay button under the embedded page: the endpoint's ready page in the frame is asked
+   * (its origin only) to post its sealed card to the confirm route, which charges.
+   */
+  confirm(): void {
+    const origin = this.#endpointOrigin;
+    if (this.#stage !== 'ready' || !origin) return;
+    this.#paymentFrame?.contentWindow?.postMessage(FRAMED_MESSAGE_TYPES.confirm, origin);
+    this.#setStage('processing');
+    this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
+  }
+
   /** Back to nothing in a frame (the element shows its own content again). */
   reset(): void {
     this.#closeDialog();
@@ -238,6 +251,12 @@ export class FramedFlowController implements ReactiveController {
     if (endpointOrigin === undefined || origin !== endpointOrigin) return;
     if (message.merchant_reference !== undefined && message.merchant_reference !== this.#host.merchantReference) return;
 
+    if (message.type === FRAMED_MESSAGE_TYPES.ready) {
+      if (!fromPayment || this.#stage !== 'embedded') return;
+      this.#setStage('ready');
+      this.#frameHeight = MIN_FRAME_HEIGHT;
+      return;
+    }
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {
       if (!fromPayment || (this.#stage !== 'embedded' && this.#stage !== 'processing')) return;
       this.#setStage('challenge');
@@ -270,7 +289,7 @@ export class FramedFlowController implements ReactiveController {
 
   /** The payment frame: the gateway's card page (`embedded`), or hidden while a merchant page is processed. */
   renderPaymentFrame(messages: FramedFlowMessages): TemplateResult | typeof nothing {
-    if (this.#stage !== 'embedded' && this.#stage !== 'processing') return nothing;
+    if (this.#stage === 'idle' || this.#stage === 'challenge') return nothing;
     const hidden = this.#stage === 'processing';
     return html`<iframe
       name=${this.frameName}

@@ -4,6 +4,7 @@ import type { PgCheckout } from '../../../src/index.ts';
 import type { PgPaymentResultEvent, PgPaymentSubmitEvent } from '../../../src/components/shared/events.ts';
 import { DEFAULT_FRAME_HEIGHT } from '../../../src/components/shared/framed-flow.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
+import { formatMoney } from '../../../src/core/amounts.ts';
 import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, textOf, typeCard } from '../support/dom.ts';
 import { ENDPOINT, GATEWAY_ORIGIN, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
 
@@ -284,6 +285,73 @@ describe('<pg-checkout mode="embedded">', () => {
       postFrom(frame().contentWindow, 'pg-checkout:result');
       await el.updateComplete;
       expect(events).to.have.length(0);
+    });
+  });
+
+  describe('the Pay button, once the gateway’s page took the card', () => {
+    const ready = (overrides: Record<string, unknown> = {}) => ({
+      type: 'pg-checkout:ready',
+      merchant_reference: ORDERS.egp.merchant_reference,
+      ...overrides,
+    });
+
+    /** What the element tells the page in its frame (the endpoint's ready page there). */
+    function toldFrame(frame: HTMLIFrameElement): unknown[][] {
+      const told: unknown[][] = [];
+      frame.contentWindow!.postMessage = ((message: unknown, origin: string) => told.push([message, origin])) as Window['postMessage'];
+      return told;
+    }
+
+    it('asks the endpoint for the two-step page (the gateway’s button only takes the card)', async () => {
+      await embedded();
+      const [request] = network.requestsTo('/merchant-page');
+      expect(request?.fields).to.include({ framed: true, embedded: true });
+    });
+
+    for (const language of ['en', 'ar'] as const) {
+      it(`shows no Pay button before, and "Pay" with the order’s amount once the card is ready (${language})`, async () => {
+        const { el, frame, posts } = await embedded(language);
+        const told = toldFrame(frame());
+        expect(shadowQueryAll(el, 'button.Pay')).to.have.length(0);
+        postFrom(frame().contentWindow, ready());
+        await el.updateComplete;
+        const pay = shadowQuery<HTMLButtonElement>(el, 'button.Pay');
+        const amount = formatMoney(ORDERS.egp.amount, ORDERS.egp.currency, language);
+        const spaced = (text: string) => text.replace(/\s+/g, ' ');
+        expect(spaced(textOf(pay))).to.equal(language === 'en' ? 'Pay EGP 2,500.00' : spaced(`ادفع ${amount}`));
+        expect(shadowQuery(el, '.frame').getAttribute('dir')).to.equal(language === 'en' ? 'ltr' : 'rtl');
+        // Nothing went anywhere but the gateway's page: nothing is charged before the press.
+        expect(posts.map((post) => post.action)).to.deep.equal([PAYMENT_PAGE_URL]);
+        expect(told).to.deep.equal([]);
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('asks the endpoint’s page in its frame, at the endpoint’s origin only, to confirm when pressed, once', async () => {
+      const { el, frame, posts } = await embedded();
+      const told = toldFrame(frame());
+      postFrom(frame().contentWindow, ready());
+      await el.updateComplete;
+      const pay = shadowQuery<HTMLButtonElement>(el, 'button.Pay');
+      pay.click();
+      pay.click();
+      await el.updateComplete;
+      expect(told).to.deep.equal([['pg-checkout:confirm', ENDPOINT_ORIGIN]]);
+      expect(posts).to.have.length(1, 'the element itself posts nothing: the card never was in its page');
+      expect(textOf(shadowQuery(el, 'button.Pay'))).to.equal('Processing your payment…');
+      // The endpoint's answer in the frame ends it, as before.
+      postFrom(frame().contentWindow, resultMessage());
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('Payment successful');
+    });
+
+    it('takes the ready card only from its frame, the endpoint’s origin and its own order', async () => {
+      const { el, frame } = await embedded();
+      postFrom(frame().contentWindow, ready(), GATEWAY_ORIGIN);
+      postFrom(window, ready());
+      postFrom(frame().contentWindow, ready({ merchant_reference: 'someone-elses-order' }));
+      await el.updateComplete;
+      expect(shadowQueryAll(el, 'button.Pay')).to.have.length(0);
     });
   });
 

@@ -75,12 +75,12 @@ describe('<pg-checkout intent="save-card">', () => {
     expect(textOf(shadowQuery(en, 'label[for="save-consent"]'))).to.equal(
       'Save this card for future payments. I understand nothing is charged now.',
     );
-    expect(textOf(shadowQuery(en, '.note'))).to.include('Nothing is charged now.');
+    expect(textOf(shadowQuery(en, '.note'))).to.include('Nothing is charged');
     expect(consent(en).required).to.equal(true);
     expect(consent(en).checked).to.equal(false);
     const ar = (await saving('redirect', 'ar')).el;
     expect(textOf(shadowQuery(ar, 'label[for="save-consent"]'))).to.equal('احفظ هذه البطاقة للمدفوعات القادمة. أفهم أنه لن يتم خصم أي مبلغ الآن.');
-    expect(textOf(shadowQuery(ar, '.note'))).to.include('لن يتم خصم أي مبلغ الآن');
+    expect(textOf(shadowQuery(ar, '.note'))).to.include('لن يتم خصم أي مبلغ');
   });
 
   it('sends nothing without the agreement, and says why on the checkbox', async () => {
@@ -154,7 +154,19 @@ describe('<pg-checkout intent="save-card">', () => {
     expect(frame.hidden).to.equal(false);
     expect(posts[0]?.target).to.equal(frame.name);
     expect(posts[0]?.fields['return_url']).to.match(/\?pg_frame=1$/);
+    expect(textOf(shadowQuery(el, '.note'))).to.equal('Nothing is charged: your card is saved for your future payments when you continue.');
     await expect(el).to.be.accessible();
+  });
+
+  it('embedded, in Arabic: says above the gateway’s page that nothing is charged and the card is saved', async () => {
+    const { el, posts } = await saving('embedded', 'ar');
+    await agree(el);
+    shadowQuery(el, 'button.Pay').click();
+    await settled(el);
+    await waitUntil(() => posts.length === 1, 'the form is posted');
+    await el.updateComplete;
+    expect(textOf(shadowQuery(el, '.note'))).to.equal('لن يتم خصم أي مبلغ: تُحفظ بطاقتك لمدفوعاتك القادمة عند المتابعة.');
+    expect(posts[0]?.fields['merchant_extra4'], 'one step: the gateway’s button saves the card').to.equal(undefined);
   });
 
   it('offers only the card in a drop-in: no other method saves a card', async () => {

@@ -61,6 +61,17 @@ export async function payOnHostedPage(
   await page.locator('#pay').click();
 }
 
+/**
+ * The embedded page took the card (its own button only does that): nothing is charged until the
+ * customer presses the element's own Pay button, which names the order's amount. Presses it.
+ */
+export async function payInElement(page: Page, language: 'en' | 'ar'): Promise<void> {
+  const pay = page.locator('pg-checkout button.Pay');
+  await pay.waitFor({ timeout: 20_000 });
+  assert.match((await pay.textContent())?.trim() ?? '', language === 'en' ? /^Pay [A-Z]{3}\s[\d,]+\.\d{2}$/ : /^ادفع \S/);
+  await pay.click();
+}
+
 /** In pg-checkout's own card form (merchant page 2.0). */
 export async function fillMerchantPageCard(page: Page, card: CardEntry): Promise<void> {
   const form = page.locator('pg-checkout');
