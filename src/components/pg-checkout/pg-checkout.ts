@@ -167,6 +167,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
         this.announce(this.#messages.framed.timeout, 'error');
       },
+      // Focus leaves the gateway's page for the Pay button, which says what pressing it charges.
+      onReady: () => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus()),
     },
     (styles) => this.addStyles(styles),
   );
@@ -662,7 +664,6 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   async #pay(): Promise<void> {
     if (this.paying) return;
     const withInstallments = this.#activeMethod === 'installments';
-    // The embedded page's card is ready: this press, and nothing before it, charges it.
     // The embedded page's card is ready (stage ready, the only time this button shows): this press charges it.
     if (this.#cardFlow === 'embedded') {
       this.paying = this.framed.stage === 'ready';

@@ -60,6 +60,8 @@ export interface FramedFlowOptions {
   readonly onCancel: () => void;
   /** The hidden merchant-page frame said nothing for too long. */
   readonly onTimeout: () => void;
+  /** The embedded page took the card: the host's Pay button, naming the amount, now charges it. */
+  readonly onReady?: () => void;
 }
 
 /** Words the frames need, from the host's catalog. */
@@ -255,6 +257,7 @@ export class FramedFlowController implements ReactiveController {
       if (!fromPayment || this.#stage !== 'embedded') return;
       this.#setStage('ready');
       this.#frameHeight = MIN_FRAME_HEIGHT;
+      this.#options.onReady?.();
       return;
     }
     if (message.type === FRAMED_MESSAGE_TYPES.threeDs) {

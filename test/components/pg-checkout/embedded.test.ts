@@ -319,6 +319,8 @@ describe('<pg-checkout mode="embedded">', () => {
         const amount = formatMoney(ORDERS.egp.amount, ORDERS.egp.currency, language);
         const spaced = (text: string) => text.replace(/\s+/g, ' ');
         expect(spaced(textOf(pay))).to.equal(language === 'en' ? 'Pay EGP 2,500.00' : spaced(`ادفع ${amount}`));
+        // Focus leaves the gateway's page for the button that charges: a keyboard or screen reader user is told what it does.
+        await waitUntil(() => el.shadowRoot?.activeElement === pay, 'the Pay button takes the focus');
         expect(shadowQuery(el, '.frame').getAttribute('dir')).to.equal(language === 'en' ? 'ltr' : 'rtl');
         // Nothing went anywhere but the gateway's page: nothing is charged before the press.
         expect(posts.map((post) => post.action)).to.deep.equal([PAYMENT_PAGE_URL]);
