@@ -188,6 +188,9 @@ for (const language of ['en', 'ar'] as const) {
       // The gateway's page took the card; the element's own Pay button names the amount (issue 24, point 2).
       await page.locator('pg-checkout button.Pay').waitFor({ timeout: 20_000 });
       await assertFits(page, 'embedded card ready');
+      const frameBox = await page.locator('pg-checkout iframe.payment-frame').boundingBox();
+      const payBox = await page.locator('pg-checkout button.Pay').boundingBox();
+      assert.ok(frameBox && payBox && payBox.y >= frameBox.y + frameBox.height + 4, 'the Pay button keeps its distance from the frame');
       await assertAccessible(page, `narrow-embedded-ready-${language}`);
       await payInElement(page, language);
       const outcome = page.locator('pg-checkout .outcome');

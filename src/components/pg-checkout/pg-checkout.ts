@@ -308,7 +308,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       <p class="note muted">${m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
       ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
-      ${confirming ? html`<form @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
+      ${confirming ? html`<form class="confirm" @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
     `;
   }
 

@@ -38,6 +38,10 @@ export const checkoutStyles = css`
     margin: 0;
   }
 
+  .confirm {
+    margin-block-start: var(--pg-space, 0.75rem);
+  }
+
   .outcome {
     display: flex;
     flex-direction: column;
