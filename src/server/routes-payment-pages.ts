@@ -37,8 +37,8 @@ import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 /**
  * Where the merchant page's completion choices travel: the gateway returns merchant_extra fields
- * unchanged and signed, so the return URL learns them without server memory. merchant_extra,
- * merchant_extra4 and merchant_extra5 are not used.
+ * unchanged and signed, so the return URL learns them without server memory. merchant_extra and
+ * merchant_extra5 are not used.
  */
 export const COMPLETION_FIELDS = {
   command: 'merchant_extra1',
