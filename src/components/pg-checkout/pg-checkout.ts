@@ -4,6 +4,7 @@ import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
+import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
@@ -366,7 +367,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       <section class="outcome ${outcome.outcome}" part="outcome" tabindex="-1" aria-labelledby="outcome-title">
         <h3 id="outcome-title" class="outcome-title">${title}</h3>
         <p class="outcome-message">${outcome.message}</p>
-        ${outcome.outcome === 'failure' ? html`<p>${m.outcome.failureHint}</p>` : nothing}
+        ${outcome.outcome === 'failure' && outcome.responseCode !== CUSTOMER_CANCEL_CODE ? html`<p>${m.outcome.failureHint}</p>` : nothing}
         ${outcome.installments ? html`<p>${m.outcome.installments(outcome.installments.months)}</p>` : nothing}
         ${card?.lastFour ? html`<p>${m.outcome.savedCard(card.brand ?? '', ltr(`•••• ${card.lastFour}`))}</p>` : nothing}
         ${outcome.resultUrl

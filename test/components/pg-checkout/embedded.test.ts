@@ -247,6 +247,15 @@ describe('<pg-checkout mode="embedded">', () => {
       });
     }
 
+    it('gives no such hint when the customer left the gateway’s page (00072): nothing was declined', async () => {
+      const { el, frame } = await embedded();
+      postFrom(frame().contentWindow, resultMessage({ outcome: 'failure', order_state: 'failed', message: 'Transaction canceled by user', response_code: '00072' }));
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('Payment not completed');
+      expect(textOf(shadowQuery(el, '.outcome'))).not.to.include('Try another card');
+      expect(el.shadowRoot?.querySelectorAll('.outcome button.retry')).to.have.length(1);
+    });
+
     it('gives no such hint when the payment succeeded', async () => {
       const { el, frame } = await embedded();
       postFrom(frame().contentWindow, resultMessage());
