@@ -23,7 +23,26 @@ describe('the bundle\'s templates', () => {
     ].join('\n');
     assert.equal(
       collapseTemplates(source),
-      ['const styles = css` .pay { color: red; } `;', 'const view = html`<p class="a b"> ${ok ? html`<b> yes</b>` : nothing} </p>`;'].join('\n'),
+      ['const styles = css`.pay{color:red}`;', 'const view = html`<p class="a b"> ${ok ? html`<b> yes</b>` : nothing} </p>`;'].join('\n'),
+    );
+  });
+
+  it('keep in css what CSS needs: a space before a pseudo-class, inside calc(), between values, and around expressions', () => {
+    const source = [
+      'const styles = css`',
+      '  .a :focus-visible, .b > .c {',
+      '    inline-size: calc(var(--pg-space, 0.75rem) / 2);',
+      '    border: 1px solid ${color};',
+      '    margin: 0 auto;',
+      '  }',
+      '  @media (max-width: 30rem) {',
+      '    .d { display: none; }',
+      '  }',
+      '`;',
+    ].join('\n');
+    assert.equal(
+      collapseTemplates(source),
+      'const styles = css`.a :focus-visible,.b>.c{inline-size:calc(var(--pg-space,0.75rem) / 2);border:1px solid ${color};margin:0 auto}@media (max-width:30rem){.d{display:none}}`;',
     );
   });
 

@@ -68,7 +68,6 @@ export interface SharedMessages {
     readonly close: string;
     readonly loadingPage: string;
     readonly processing: string;
-    readonly challengeOpened: string;
     readonly cancelled: string;
     readonly timeout: string;
   };
@@ -143,7 +142,6 @@ export const sharedEn: SharedMessages = {
     close: 'Close',
     loadingPage: 'Loading the secure card page…',
     processing: 'Processing your payment…',
-    challengeOpened: 'Your bank’s card check is open.',
     cancelled: 'You closed your bank’s card check, so the payment was not completed.',
     timeout: 'The payment is taking longer than expected. Please check your order before trying again.',
   },
