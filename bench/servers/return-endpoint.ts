@@ -93,7 +93,10 @@ export function signedReturnBody(reference: string): string {
   return new URLSearchParams({ ...fields, signature }).toString();
 }
 
-/** A stub gateway that holds every order as captured in full; anything but CHECK_STATUS is a bug of the benchmark. */
+/** CHECK_STATUS's answer for a reference the gateway does not hold. */
+const ORDER_NOT_FOUND = '12001';
+
+/** A stub gateway that holds every order as captured in full (and no other attempt of it); anything but CHECK_STATUS is a bug of the benchmark. */
 function capturedStubGateway(counters: ReturnCounters): typeof fetch {
   return async (_input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     // The endpoint posts its JSON as a string; reading it from there spares a Request the real gateway would not cost this process.
@@ -103,6 +106,15 @@ function capturedStubGateway(counters: ReturnCounters): typeof fetch {
     counters.checkStatus++;
     const { signature: _signature, ...echoed } = params;
     const language = params['language'] === 'ar' ? 'ar' : 'en';
+    // The order's other attempts (`.pg2` …, asked after a paid return, issue 24): the gateway holds none.
+    if (/\.pg\d$/.test(String(params['merchant_reference'] ?? ''))) {
+      const missing = await signParams(
+        { ...echoed, response_code: ORDER_NOT_FOUND, response_message: responseMessage(ORDER_NOT_FOUND, language), status: expectedStatus(ORDER_NOT_FOUND) },
+        RESPONSE_PHRASE,
+        'sha256',
+      );
+      return new Response(JSON.stringify(missing), { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
     const body = await signParams(
       {
         ...echoed,
