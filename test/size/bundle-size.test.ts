@@ -79,7 +79,8 @@ function bundleFiles(): Map<string, string> {
 function specifiers(source: string): { static: string[]; dynamic: string[] } {
   return {
     static: [...source.matchAll(/(?:^|[;}])\s*(?:import|export)\s*(?:[\w$*{},\s]+from\s*)?["']([^"']+)["']/g)].map((m) => m[1]!),
-    dynamic: [...source.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]!),
+    // The minifier writes an on-demand import's path as a template literal: import(`./chunks/x.js`).
+    dynamic: [...source.matchAll(/\bimport\(\s*(["'`])([^"'`$]+)\1\s*\)/g)].map((m) => m[2]!),
   };
 }
 
@@ -121,6 +122,8 @@ describe('the built package', () => {
   it('builds the bundle as a folder whose files import only each other, by relative paths that exist', () => {
     const files = bundleFiles();
     assert.ok(files.size > 1, 'the views and catalogs are chunks of their own');
+    const onDemand = specifiers(files.get(BUNDLE_ENTRY)!).dynamic;
+    assert.ok(onDemand.length >= 3, `the entry's on-demand imports are found (views, catalogs, schemas): ${onDemand.join(', ')}`);
     for (const [name, source] of files) {
       const { static: imported, dynamic } = specifiers(source);
       for (const specifier of [...imported, ...dynamic]) {
