@@ -5,7 +5,7 @@
  * page and the standalone service's own. Pure: no DOM.
  */
 import type { Language } from './language.ts';
-import { operationOutcome, parseResponseCode, RESPONSE_CODES, type Outcome } from './response.ts';
+import { CARD_DECLINE_STATUSES, operationOutcome, parseResponseCode, RESPONSE_CODES, type Outcome } from './response.ts';
 
 /**
  * - `paid`, `pending`: the payment went through, or the gateway has not finished with it.
@@ -36,8 +36,6 @@ export interface CustomerOutcome {
  */
 export const CUSTOMER_CANCEL_CODE = '00072';
 
-/** Statuses of a card turned down by its issuer, 3-D Secure or the fraud screening (authorization, purchase, tokenization). */
-const CARD_DECLINE_STATUSES: readonly string[] = ['03', '13', '17'];
 
 interface Words {
   readonly title: string;

@@ -54,7 +54,8 @@ export const DUPLICATE_REFERENCE = '00005';
 /** What the gateway answers for an order it does not hold: CHECK_STATUS 12001, or 00007 "order not found". */
 const NOT_FOUND_CODES: readonly string[] = ['12001', '00007'];
 const VOID_SUCCESS = '08000';
-const BILL_ISSUED = '30000';
+/** A cash bill issued and waiting to be paid at a partner's counter. */
+export const BILL_ISSUED = '30000';
 const AUTHORIZATION_SUCCESS = '02000';
 /**
  * PURCHASE success, and the codes that accept a capture or a refund (paid either way): the spec's

@@ -7,7 +7,7 @@
  * Every shell (the endpoint's payment routes and return, the reconciler) maps references with these
  * functions only, so a result is always reported under the merchant's order reference.
  */
-import { isPaidState, type OrderState } from './order-status.ts';
+import { BILL_ISSUED, isPaidState, type OrderState } from './order-status.ts';
 
 /** Attempts an order may have: the first, and eight more after abandoned 3-D Secure checks. */
 export const MAX_PAYMENT_ATTEMPTS = 9;
@@ -59,12 +59,10 @@ export function otherAttemptReferences(reference: string): { readonly earlier: s
   return { earlier, later };
 }
 
-/** The code of an issued cash bill: a bill waiting is paid at the counter, never replaced by a new attempt. */
-const BILL_ISSUED = '30000';
-
 /**
  * True when a pending order at the gateway is a card check the customer left (3-D Secure), which a
- * new attempt may follow; false for anything else pending (an issued bill).
+ * new attempt may follow; false for anything else pending (an issued bill, paid at the counter,
+ * never replaced by a new attempt).
  */
 export function isAbandonableCheck(status: { readonly state: string; readonly transaction_code?: string | undefined }): boolean {
   return status.state === 'pending' && status.transaction_code !== BILL_ISSUED;

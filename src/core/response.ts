@@ -177,8 +177,11 @@ export function isSuccess(response: { readonly response_code?: unknown; readonly
  */
 export type OperationOutcome = 'success' | 'pending' | 'declined' | 'refused' | 'not_activated';
 
-/** Statuses whose failures are a decline of the payment, not a refusal of the request. */
-export const DECLINE_STATUSES: readonly string[] = ['03', '13', '17', '91', '93'];
+/** Statuses of a card turned down by its issuer, 3-D Secure or the fraud screening (authorization, purchase, tokenization). */
+export const CARD_DECLINE_STATUSES: readonly string[] = ['03', '13', '17'];
+
+/** Statuses whose failures are a decline of the payment, not a refusal of the request: a card's, or the financing partner's. */
+export const DECLINE_STATUSES: readonly string[] = [...CARD_DECLINE_STATUSES, '91', '93'];
 
 /** The code of a service the merchant account does not have activated. */
 export const NOT_ACTIVATED_CODE = '00014';
