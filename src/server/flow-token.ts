@@ -33,13 +33,13 @@ export interface FlowState {
 const VERSION_PREFIX = 'v1.';
 const encoder = new TextEncoder();
 
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(text: string): Uint8Array | undefined {
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
@@ -47,6 +47,27 @@ function fromBase64Url(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A key of the service's own for one use (`label`, the HKDF info), derived with HKDF-SHA-256 from
+ * the SHA request phrase: every instance with the same configuration derives the same key, and a
+ * key derived for one use is no key for another.
+ */
+export async function deriveServiceKey(
+  requestPhrase: string,
+  label: string,
+  algorithm: HmacKeyGenParams | AesKeyGenParams,
+  usages: KeyUsage[],
+): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey('raw', encoder.encode(requestPhrase), 'HKDF', false, ['deriveKey']);
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('pg-checkout'), info: encoder.encode(label) },
+    material,
+    algorithm,
+    false,
+    usages,
+  );
 }
 
 /** Seals values of one kind: AES-256-GCM, with a key of its own derived from the request phrase. */
@@ -80,23 +101,7 @@ export function createSealer<State extends object>(options: {
   readonly label: string;
 }): Sealer<State> {
   let key: Promise<CryptoKey> | undefined;
-  const deriveKey = async (): Promise<CryptoKey> => {
-    const material = await crypto.subtle.importKey('raw', encoder.encode(options.requestPhrase), 'HKDF', false, [
-      'deriveKey',
-    ]);
-    return crypto.subtle.deriveKey(
-      {
-        name: 'HKDF',
-        hash: 'SHA-256',
-        salt: encoder.encode('pg-checkout'),
-        info: encoder.encode(options.label),
-      },
-      material,
-      { name: 'AES-GCM', length: 256 },
-      false,
-      ['encrypt', 'decrypt'],
-    );
-  };
+  const deriveKey = () => deriveServiceKey(options.requestPhrase, options.label, { name: 'AES-GCM', length: 256 }, ['encrypt', 'decrypt']);
   const additionalData = encoder.encode(`merchant:${options.merchantIdentifier}`);
   const nowSeconds = (): number => Math.floor(options.now().getTime() / 1000);
 

@@ -6,6 +6,7 @@
  * request phrase, as the financing flow token's is. Every instance with the same configuration
  * derives the same key. Without a valid proof the page shows nothing specific to the order.
  */
+import { deriveServiceKey, fromBase64Url, toBase64Url } from './flow-token.ts';
 
 const encoder = new TextEncoder();
 
@@ -22,12 +23,6 @@ export interface ResultProofs {
   check(reference: string, proof: string | null): Promise<boolean>;
 }
 
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 export function createResultProofs(options: {
   readonly requestPhrase: string;
   readonly merchantIdentifier: string;
@@ -35,16 +30,8 @@ export function createResultProofs(options: {
   readonly lifetimeSeconds?: number;
 }): ResultProofs {
   let key: Promise<CryptoKey> | undefined;
-  const deriveKey = async (): Promise<CryptoKey> => {
-    const material = await crypto.subtle.importKey('raw', encoder.encode(options.requestPhrase), 'HKDF', false, ['deriveKey']);
-    return crypto.subtle.deriveKey(
-      { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('pg-checkout'), info: encoder.encode('pg-checkout result page proof v1') },
-      material,
-      { name: 'HMAC', hash: 'SHA-256', length: 256 },
-      false,
-      ['sign', 'verify'],
-    );
-  };
+  const deriveKey = () =>
+    deriveServiceKey(options.requestPhrase, 'pg-checkout result page proof v1', { name: 'HMAC', hash: 'SHA-256', length: 256 }, ['sign', 'verify']);
   const message = (reference: string, expiry: number) => encoder.encode(`${options.merchantIdentifier}\n${reference}\n${expiry}`);
   const nowSeconds = () => Math.floor(options.now().getTime() / 1000);
   const lifetime = options.lifetimeSeconds ?? RESULT_PROOF_SECONDS;
@@ -61,8 +48,9 @@ export function createResultProofs(options: {
       if (!match?.[1] || !match[2]) return false;
       const expiry = Number(match[1]);
       if (expiry <= nowSeconds()) return false;
+      const signature = fromBase64Url(match[2]);
+      if (!signature) return false;
       key ??= deriveKey();
-      const signature = Uint8Array.from(atob(match[2].replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
       // Web Crypto's verify compares in constant time.
       return crypto.subtle.verify('HMAC', await key, signature, message(reference, expiry));
     },
