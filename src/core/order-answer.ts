@@ -31,7 +31,8 @@ export function readOrderAnswer(payload: unknown): OrderResult | undefined {
   if (cvvOptional !== undefined && cvvOptional !== true) return undefined;
   return {
     merchant_reference: reference,
-    amount,
+    // JSON's -0 is the amount 0, as the schema reads it.
+    amount: amount === 0 ? 0 : amount,
     currency,
     ...(description !== undefined ? { description } : {}),
     ...(cvvOptional ? { cvv_optional: true as const } : {}),

@@ -28,6 +28,10 @@ describe('reading the order\'s answer without zod', () => {
     assert.deepEqual(readOrderAnswer(ORDER), ORDER);
   });
 
+  it('reads JSON\'s -0 as the amount 0 (never a "minus zero" on the Pay button)', () => {
+    assert.ok(Object.is(readOrderAnswer(JSON.parse('{"merchant_reference":"o-1","amount":-0,"currency":"EGP"}'))?.amount, 0));
+  });
+
   for (const [what, payload] of [
     ['an amount with a fraction (money is integer minor units)', { ...ORDER, amount: 1500.5 }],
     ['a negative amount', { ...ORDER, amount: -1 }],
