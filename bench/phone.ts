@@ -335,9 +335,9 @@ export async function benchPhone(options: PhoneOptions, adyenVersion: string): P
       why: enough(ours)
         ? `${kB(ourJs - 15_000)} over. What loads before the customer acts is the entry file alone (${medianOf(ours, (l) => l.jsFiles)} ` +
           'file(s) on the wire: Lit, about 6 kB; the shared element code; the card form; the four elements\' classes); the ' +
-          'contract\'s schemas (zod/mini, about 8 kB) load with the customer\'s first request, the order\'s answer being read ' +
-          'without them. See Bundle size for the parts. The embedded card mode loads more, not less: the payment frame\'s code and ' +
-          'the schemas come at once, to check the signed form and post it into the frame.'
+          'contract\'s other shapes (about 2 kB) load with the customer\'s first request, the order\'s answer being read ' +
+          'with its own shape in the entry. See Bundle size for the parts. The embedded card mode loads more, not less: the payment frame\'s code and ' +
+          'the answers\' shapes come at once, to check the signed form and post it into the frame.'
         : `too few loads (${ours.failures[0] ?? 'no failure recorded'})`,
     },
     {

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   if (wanted('size')) {
     log('bundle size: building every entry');
     const size = sizeSection(await measureAll(), { adyen: adyenVersion, braintree: packageVersion('braintree-web-drop-in') });
-    log('bundle size: what each zod/mini schema of the contract costs');
+    log('bundle size: what each shape of the contract costs');
     sections.push({ ...size, tables: [...size.tables, ...schemaCostTables(await measureSchemaCosts())] });
   }
   if (wanted('signer')) {

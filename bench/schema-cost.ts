@@ -1,13 +1,13 @@
 /**
- * What each zod/mini schema of the endpoint contract costs in the browser. Tiny entries, each
- * built on its own by Vite's JS API with the settings of `bench/build.ts` (library mode, ES,
+ * What each shape of the endpoint contract costs in the browser (src/core/shape.ts, which replaced
+ * zod/mini in the page; zod/mini's fixed cost is measured beside it for comparison). Tiny entries,
+ * each built on its own by Vite's JS API with the settings of `bench/build.ts` (library mode, ES,
  * minified by rolldown, `process.env.NODE_ENV = "production"`) and, as the published bundle,
  * without the tree-shaking annotations (`comments: { annotation: false }`):
- * - zod/mini's fixed cost: one `z.string()` parsed;
- * - each schema `src/core/endpoint-results.ts` exports, alone, parsed with `z.safeParse`;
+ * - the shapes' fixed cost: one `string` read; zod/mini's: one `z.string()` parsed;
+ * - each shape `src/core/endpoint-results.ts` exports, alone, read with `read`;
  * - the whole contract (`checkedResult`, `checkedRefusal`, `checkedFramedMessage`);
- * - each zod/mini construct the contract uses (and a few alternatives), as what it adds to an
- *   object of one string;
+ * - each construct the contract uses, as what it adds to an object of one string;
  * - the contract as the elements load it (`src/components/shared/contract.ts`): what the first
  *   request (the order, on connect) downloads, and everything it may ever download.
  * Entries and output go to `node_modules/.cache/pg-checkout-bench/schema-cost/`, never `bench/`.
@@ -26,6 +26,8 @@ import { formatBytes } from './stats.ts';
 const ROOT = join(BENCH_DIR, '..');
 const WORK_DIR = join(OUT_DIR, 'schema-cost');
 const RESULTS_MODULE = join(ROOT, 'src/core/endpoint-results.ts');
+const SHAPE_MODULE = join(ROOT, 'src/core/shape.ts');
+const SHAPE_LISTS_MODULE = join(ROOT, 'src/core/shape-lists.ts');
 const CONTRACT_MODULE = join(ROOT, 'src/components/shared/contract.ts');
 const ROUTES_MODULE = join(ROOT, 'src/core/endpoint-routes.ts');
 
@@ -108,9 +110,13 @@ const sum = (chunks: readonly Sizes[]): Sizes =>
 /** An import specifier for a source file, from the generated entries' folder. */
 const from = (path: string): string => JSON.stringify(relative(join(WORK_DIR, 'entries'), path).replace(/\\/g, '/'));
 
-/** An entry that checks `value` with `schema` (an expression) and exports the check, so nothing is dropped. */
-function parseEntry(imports: string, schema: string): string {
-  return `import * as z from 'zod/mini';\n${imports}\nexport const check = (value: unknown): boolean => z.safeParse(${schema}, value).success;\n`;
+/** An entry that reads `value` with `shape` (an expression) and exports the check, so nothing is dropped. */
+function readEntry(imports: string, shape: string): string {
+  return (
+    `import { is, literal, object, optional, read, string } from ${from(SHAPE_MODULE)};\n` +
+    `import { array, nullish, number, record, union } from ${from(SHAPE_LISTS_MODULE)};\n${imports}\n` +
+    `export const check = (value: unknown): boolean => read(${shape}, value) !== undefined;\n`
+  );
 }
 
 /**
@@ -118,39 +124,25 @@ function parseEntry(imports: string, schema: string): string {
  * an object whose first field is a string: what it adds to `z.object({ a: z.string() })`.
  */
 export const CONSTRUCTS: readonly { readonly label: string; readonly code: string }[] = [
-  { label: 'number', code: 'z.number()' },
-  { label: 'int check (`.check(z.int())`)', code: 'z.number().check(z.int())' },
-  { label: 'int format (`z.int()`)', code: 'z.int()' },
-  { label: 'nonnegative check', code: 'z.number().check(z.nonnegative())' },
-  { label: 'minLength check', code: 'z.string().check(z.minLength(1))' },
-  { label: 'regex check', code: 'z.string().check(z.regex(/^[A-Z]{3}$/))' },
-  { label: 'length check (alternative to a regex)', code: 'z.string().check(z.length(3))' },
-  { label: 'refine check (the contract\'s checks)', code: 'z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0))' },
-  { label: 'optional', code: 'z.optional(z.string())' },
-  { label: 'nullish', code: 'z.nullish(z.string())' },
-  { label: 'literal', code: "z.literal('POST')" },
-  { label: 'enum', code: "z.enum(['success', 'pending', 'failure'])" },
-  { label: 'literal of several values (the contract\'s enums)', code: "z.literal(['success', 'pending', 'failure'])" },
-  { label: 'array', code: 'z.array(z.string())' },
-  { label: 'record', code: 'z.record(z.string(), z.string())' },
-  { label: 'looseObject (nested)', code: 'z.looseObject({ c: z.string() })' },
-  { label: 'object (nested)', code: 'z.object({ c: z.string() })' },
-  { label: 'union', code: "z.union([z.object({ t: z.literal('x') }), z.object({ t: z.literal('y') })])" },
-  {
-    label: 'discriminated union (alternative to a union)',
-    code: "z.discriminatedUnion('t', [z.object({ t: z.literal('x') }), z.object({ t: z.literal('y') })])",
-  },
-  { label: 'pipe + transform (not used by the contract)', code: 'z.pipe(z.string(), z.transform((s: string) => s.length))' },
+  { label: 'number', code: 'number' },
+  { label: 'refined number (the contract\'s checks)', code: 'is(number, (n) => Number.isSafeInteger(n) && n >= 0)' },
+  { label: 'optional', code: 'optional(string)' },
+  { label: 'nullish', code: 'nullish(string)' },
+  { label: 'literal', code: "literal('POST')" },
+  { label: 'literal of several values (the contract\'s enums)', code: "literal('success', 'pending', 'failure')" },
+  { label: 'array', code: 'array(string)' },
+  { label: 'record', code: 'record(string)' },
+  { label: 'loose object (nested)', code: 'object({ c: string }, true)' },
+  { label: 'object (nested)', code: 'object({ c: string })' },
+  { label: 'union', code: "union(object({ t: literal('x') }), object({ t: literal('y') }))" },
 ];
 
-/** The zod/mini schemas endpoint-results.ts exports, by name (sorted). */
+/** The shapes endpoint-results.ts exports (functions of its own, not its `checked…` readers nor the routes'), by name (sorted). */
 async function exportedSchemas(): Promise<string[]> {
   const results = (await import(pathToFileURL(RESULTS_MODULE).href)) as Record<string, unknown>;
+  const routes = (await import(pathToFileURL(ROUTES_MODULE).href)) as Record<string, unknown>;
   return Object.keys(results)
-    .filter((name) => {
-      const value = results[name];
-      return typeof value === 'object' && value !== null && '_zod' in value;
-    })
+    .filter((name) => typeof results[name] === 'function' && !(name in routes) && !name.startsWith('checked'))
     .sort();
 }
 
@@ -180,10 +172,17 @@ export async function measureSchemaCosts(): Promise<SchemaCostRow[]> {
     return row;
   };
 
-  const fixed = await measure('fixed', 'fixed', 'zod/mini fixed cost', 'z.safeParse(z.string(), value)', parseEntry('', 'z.string()'));
+  await measure(
+    'fixed',
+    'zod-fixed',
+    'zod/mini fixed cost (for comparison: no longer in the page)',
+    'z.safeParse(z.string(), value)',
+    "import * as z from 'zod/mini';\nexport const check = (value: unknown): boolean => z.safeParse(z.string(), value).success;\n",
+  );
+  const fixed = await measure('fixed', 'fixed', 'shapes fixed cost', 'read(string, value)', readEntry('', 'string'));
 
   for (const name of await exportedSchemas()) {
-    await measure('schema', `schema-${name}`, `\`${name}\``, `z.safeParse(${name}, value)`, parseEntry(`import { ${name} } from ${from(RESULTS_MODULE)};`, name), fixed);
+    await measure('schema', `schema-${name}`, `\`${name}\``, `read(${name}, value)`, readEntry(`import { ${name} } from ${from(RESULTS_MODULE)};`, name), fixed);
   }
 
   await measure(
@@ -195,10 +194,10 @@ export async function measureSchemaCosts(): Promise<SchemaCostRow[]> {
     fixed,
   );
 
-  const object = await measure('construct', 'construct-object', 'object', 'z.object({ a: z.string() })', parseEntry('', 'z.object({ a: z.string() })'), fixed);
+  const object = await measure('construct', 'construct-object', 'object', 'object({ a: string })', readEntry('', 'object({ a: string })'), fixed);
   for (const [index, construct] of CONSTRUCTS.entries()) {
-    const code = `z.object({ a: z.string(), b: ${construct.code} })`;
-    await measure('construct', `construct-${index}`, construct.label, construct.code, parseEntry('', code), object);
+    const code = `object({ a: string, b: ${construct.code} })`;
+    await measure('construct', `construct-${index}`, construct.label, construct.code, readEntry('', code), object);
   }
 
   // The contract as the elements load it: the on-demand chunk(s), and what a call's check loads.
@@ -245,10 +244,11 @@ export function schemaCostTables(rows: readonly SchemaCostRow[]): Table[] {
   const tables: Table[] = [
     {
       caption:
-        'What each zod/mini schema of `src/core/endpoint-results.ts` costs on its own: an entry that imports it and calls ' +
-        '`z.safeParse` with it, built alone by Vite (library mode, ES, rolldown minify, production, annotations dropped); ' +
-        'gzip -9. "Over zod/mini" is the entry minus the fixed cost (an entry parsing one `z.string()`).',
-      headers: ['Schema', 'minified', 'gzip -9', 'over zod/mini, minified', 'over zod/mini, gzip'],
+        'What each shape of `src/core/endpoint-results.ts` costs on its own: an entry that imports it and reads a value ' +
+        'with it (`src/core/shape.ts` `read`), built alone by Vite (library mode, ES, rolldown minify, production, annotations ' +
+        'dropped); gzip -9. "Over the shapes" is the entry minus the fixed cost (an entry reading one `string`). zod/mini\'s ' +
+        'fixed cost, which the page paid before the shapes replaced it, is the first row.',
+      headers: ['Shape', 'minified', 'gzip -9', 'over the shapes, minified', 'over the shapes, gzip'],
       rows: of('fixed', 'schema', 'contract').map((row) => [
         row.label,
         cell(row.minified),
@@ -259,9 +259,8 @@ export function schemaCostTables(rows: readonly SchemaCostRow[]): Table[] {
     },
     {
       caption:
-        'What each zod/mini construct adds: `z.object({ a: z.string(), b: <construct> })` parsed, minus the same object without `b` ' +
-        '(the first row: the object itself, over the fixed cost). A construct costs less where the contract already holds code it shares ' +
-        '(every check shares the first check\'s machinery), so read these as upper bounds.',
+        'What each construct adds: `object({ a: string, b: <construct> })` read, minus the same object without `b` ' +
+        '(the first row: the object itself, over the fixed cost).',
       headers: ['Construct', 'code', 'entry, gzip', 'adds, minified', 'adds, gzip'],
       rows: of('construct').map((row) => [row.label, `\`${row.code}\``, cell(row.gzip), signed(row.overMinified), signed(row.overGzip)]),
     },
@@ -283,9 +282,9 @@ export function schemaCostTables(rows: readonly SchemaCostRow[]): Table[] {
 /** The run as a section of `bench/results.md`. */
 export function schemaCostSection(rows: readonly SchemaCostRow[]): SectionResult {
   return {
-    title: 'Schema cost (zod/mini)',
+    title: 'Shape cost',
     method:
-      'Each schema of the endpoint contract, each zod/mini construct and the contract as loaded, built as tiny entries ' +
+      'Each shape of the endpoint contract, each construct and the contract as loaded, built as tiny entries ' +
       '(`bench/schema-cost.ts`); minified and gzip -9 bytes.',
     tables: schemaCostTables(rows),
     targets: [],

@@ -290,8 +290,8 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
         incomplete ??
         `${formatBytes(worst - INITIAL_BUDGET)} over: Lit alone is about 6 kB; the card form and the shared element code ` +
           '(base class, endpoint client, messages, styles) make most of the rest, because the drop-in opens on the card method, and the ' +
-          `four elements' classes are registered up front. Not in it: the contract's schemas (zod/mini, ${formatBytes(schemas)}), which ` +
-          'load with the customer\'s first request (the order\'s answer is checked without them), and the payment frames and the 3-D Secure ' +
+          `four elements' classes are registered up front. Not in it: the contract's shapes (${formatBytes(schemas)}; no zod in the page), which ` +
+          'load with the customer\'s first request (the order\'s answer is read with its own shape, in the entry), and the payment frames and the 3-D Secure ' +
           'dialog, which load when the customer first works with the card form.',
     });
     targets.push({
@@ -349,7 +349,7 @@ export function sizeSection(run: SizeRun, versions: { adyen: string; braintree: 
   }
   const notes: string[] = [
     ...run.notes,
-    'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, zod/mini and its locales. ' +
+    'Each element alone is its `src/components/<tag>/define.ts` as the entry: the element, Lit, the core\'s shapes and its locales. ' +
       'Every entry is built by `bench/build.ts` in this run with the same settings: Vite library mode, ES format, ' +
       '`rolldownOptions.output.minify: true`, all dependencies bundled, `process.env.NODE_ENV = "production"`. ' +
       'All four elements are split into files as the published bundle folder is (`bundle-chunks.ts`: Lit, the shared code and the ' +

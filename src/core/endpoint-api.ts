@@ -1,6 +1,6 @@
 /**
  * The contract between the elements and the merchant endpoint: one schema per route, shared by
- * the browser client (which zod-checks every answer) and the server (which parses every request).
+ * the browser client (which reads every answer with the contract's shapes) and the server (which parses every request).
  * No route accepts card data, a phrase or a signature from the browser; the amount and currency
  * always come from the merchant's order, and a request that names different ones is refused.
  *

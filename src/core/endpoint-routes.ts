@@ -2,7 +2,7 @@
  * The endpoint's routes as the browser calls them, without a schema: the route paths, one
  * {@link EndpointCall} per route (its name and the name of its result schema), the framed pages'
  * message types and the endpoint's error codes. A page loads this at once; the schemas its answers
- * are checked against (endpoint-results.ts, with zod) load when the first request starts, in
+ * are checked against (endpoint-results.ts, core shapes) load when the first request starts, in
  * parallel with it, so that the code a customer downloads before paying holds no validator.
  */
 import type {

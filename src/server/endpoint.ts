@@ -12,6 +12,7 @@ import { hideCardNumbers } from '../core/card-number.ts';
 import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { readAt } from '../core/shape.ts';
 import { compiled } from '../gateway/compiled.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
@@ -246,10 +247,10 @@ async function runJsonRoute(
   }
 
   const result = await route.handle({ input, order, language, request, context, runtime });
-  const checked = compiled(route.result).safeParse(result);
-  if (!checked.success) {
-    log.error('result_breaks_contract', { issues: checked.error.issues.map((issue) => issue.path.join('.')) });
+  const checked = readAt(route.result, result);
+  if (!checked.ok) {
+    log.error('result_breaks_contract', { issues: [checked.path.join('.')] });
     throw new EndpointRefusal('internal_error');
   }
-  return checked.data;
+  return checked.value;
 }

@@ -3,6 +3,7 @@
  * may carry, and a handler that runs only after the request has passed every policy check and
  * the order has been resolved.
  */
+import type { Shape } from '../core/shape.ts';
 import type * as z from 'zod/mini';
 import type { Language } from '../core/language.ts';
 import type { EndpointSettings } from './config.ts';
@@ -48,8 +49,8 @@ export interface RouteCall<Input> {
 export interface JsonRoute<Input> {
   /** The contract's request schema (endpoint-api.ts). */
   readonly schema: z.ZodMiniType<Input>;
-  /** The contract's result schema; every answer is checked against it on the way out. */
-  readonly result: z.ZodMiniType;
+  /** The contract's result shape (endpoint-results.ts); every answer is read with it on the way out. */
+  readonly result: Shape<unknown>;
   /** Values of `command` this route accepts; any other command is refused as `command_refused`. */
   readonly commands?: readonly string[];
   handle(call: RouteCall<Input>): Promise<unknown>;

@@ -26,8 +26,11 @@ import {
   statusCall,
 } from '../../src/core/endpoint-results.ts';
 import { FRAMED_MESSAGE_TYPES } from '../../src/core/endpoint-routes.ts';
+import { read, type Shape } from '../../src/core/shape.ts';
 
-const accepts = (schema: z.ZodMiniType, value: unknown): boolean => z.safeParse(schema, value).success;
+/** Whether a shape of the contract, or the zod check it replaced, takes the value. */
+const accepts = (schema: z.ZodMiniType | Shape<unknown>, value: unknown): boolean =>
+  typeof schema === 'function' ? read(schema, value) !== undefined : z.safeParse(schema, value).success;
 
 /** Numbers at every edge the int and nonnegative checks have, and values of other types. */
 const NUMBER_EDGES: unknown[] = [

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { AmountError, fromMinorUnits, toMinorUnits } from '../../src/core/amounts.ts';
 import type { InstallmentPlansResult } from '../../src/core/endpoint-api.ts';
 import type { installmentIssuerDetail } from '../../src/core/schemas/index.ts';
-import type * as z from 'zod/mini';
+import type { Infer } from '../../src/core/shape.ts';
 import {
   completionInstallments,
   eligiblePlans,
@@ -26,7 +26,7 @@ import {
 
 // Compile-time checks: what the endpoint's and the gateway's schemas parse fits these types.
 const _parsedIssuerFits = (issuer: InstallmentPlansResult['issuers'][number]): InstallmentIssuer => issuer;
-const _gatewayIssuerFits = (issuer: z.infer<typeof installmentIssuerDetail>): InstallmentIssuer => issuer;
+const _gatewayIssuerFits = (issuer: Infer<typeof installmentIssuerDetail>): InstallmentIssuer => issuer;
 
 function plan(overrides: Partial<InstallmentPlan> = {}): InstallmentPlan {
   return {

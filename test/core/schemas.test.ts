@@ -812,10 +812,13 @@ describe('when the plans query answers', () => {
     assert.equal(issuer?.plan_details[0]?.processing_fees_amount, null);
   });
 
-  it('refuses a plan whose number_of_installment is not an integer', () => {
+  // The issuer entries are read with the core's shapes (the browser reads them too), which name
+  // where they refused but not what they expected: a value that is there "is not valid".
+  it('refuses a plan whose number_of_installment is not an integer, or is missing, naming the field', () => {
     for (const [value, rule] of [
-      [true, 'type'],
-      ['6.5', 'format'],
+      [true, 'invalid'],
+      ['6.5', 'invalid'],
+      [undefined, 'required'],
     ] as const) {
       const broken = structuredClone(plansResponse);
       const plan = broken.installment_detail.issuer_detail[0]?.plan_details[0] as Record<string, unknown>;

@@ -48,11 +48,6 @@ const HOT_PATH: ReadonlyArray<readonly [string, z.ZodMiniType, Record<string, un
       signature,
     },
   ],
-  [
-    'the form the endpoint answers',
-    endpointApi.formPostResult,
-    { action: 'http://127.0.0.1:9/FortAPI/paymentPage', method: 'POST', fields: { command: 'PURCHASE', signature } },
-  ],
 ];
 
 /** Values that fit some fields and break others: empty, too long, wrong type, other scripts. */

@@ -15,6 +15,7 @@ import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gat
 import { endpointCredentials, SANDBOX_MERCHANT, SANDBOX_MERCHANT_BASIC, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
 import { testCard } from '../../src/sandbox/test-cards.ts';
 import { formAction, FUTURE_EXPIRY, hiddenFields, START } from './support.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const SANDBOX = 'https://sandbox.test';
 const SHOP = 'https://shop.example';
@@ -81,7 +82,7 @@ function shop(account: SandboxMerchant, settings: Partial<EndpointConfig> = {}):
 async function payOnMerchantPage(on: Shop, card: Record<string, string>, tokenization = '18000'): Promise<Response> {
   const signedForm = await on.call('/merchant-page', { merchant_reference: ORDER, language: 'en' });
   assert.equal(signedForm.status, 200, JSON.stringify(signedForm.body));
-  const form = formPostResult.parse(signedForm.body);
+  const form = parse(formPostResult, signedForm.body);
   const page = await (await on.submit(form.action, { ...form.fields, ...card })).text();
   const returned = hiddenFields(page);
   assert.equal(returned['response_code'], tokenization, `the gateway's answer to the card: ${returned['response_message']}`);
@@ -126,7 +127,7 @@ describe('CVV suppression through the endpoint', () => {
 
   it('tells the element, and a card without its security code pays (14000) where the account has the setting', async () => {
     const suppressing = shop(SANDBOX_MERCHANT, { cvvSuppression: true });
-    const order = orderResult.parse((await suppressing.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
+    const order = parse(orderResult, (await suppressing.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
     assert.equal(order.cvv_optional, true);
     const answer = await payOnMerchantPage(suppressing, withoutCvv);
     assert.deepEqual(landing(answer), { merchant_reference: ORDER, outcome: 'success', response_code: '14000' });
@@ -136,7 +137,7 @@ describe('CVV suppression through the endpoint', () => {
   it('is refused by the gateway (00001) for an account without the setting, and nothing is charged', async () => {
     const account: SandboxMerchant = { ...SANDBOX_MERCHANT, services: { cvv_suppression: false } };
     const plain = shop(account);
-    const order = orderResult.parse((await plain.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
+    const order = parse(orderResult, (await plain.call('/order', { merchant_reference: ORDER, language: 'en' })).body);
     assert.equal(order.cvv_optional, undefined, 'the element keeps the security code required');
     const answer = await payOnMerchantPage(plain, withoutCvv, '00001');
     assert.deepEqual(landing(answer), { merchant_reference: ORDER, outcome: 'failure', response_code: '00001' });

@@ -19,6 +19,7 @@ import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
 import { endpointCredentials } from '../../src/sandbox/merchants.ts';
 import { testCard } from '../../src/sandbox/test-cards.ts';
 import { FUTURE_EXPIRY, START, formAction, hiddenFields, sessionOf } from '../sandbox/support.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const BASE_PATH = '/pg';
 const clock = createSandboxClock(START);
@@ -114,7 +115,7 @@ async function cardReady(order: MerchantOrder, language: 'en' | 'ar' = 'en', car
 /** The card is ready: the ready page's confirm form, checked. */
 async function readyForm(order: MerchantOrder, language: 'en' | 'ar' = 'en', card = testCard('success').number) {
   const { message, confirmForm } = await cardReady(order, language, card);
-  assert.deepEqual(framedReadyMessage.parse(message), { type: 'pg-checkout:ready', merchant_reference: order.merchant_reference });
+  assert.deepEqual(parse(framedReadyMessage, message), { type: 'pg-checkout:ready', merchant_reference: order.merchant_reference });
   assert.ok(confirmForm, 'the ready page holds the confirm form');
   assert.equal(confirmForm.action, `${origin}${BASE_PATH}${EMBEDDED_CONFIRM_ROUTE}`);
   return confirmForm.fields as { card: string; merchant_reference: string; language: string };
@@ -125,7 +126,7 @@ function confirm(fields: Record<string, string>): Promise<Response> {
 }
 
 async function confirmed(fields: Record<string, string>): Promise<FramedResultMessage> {
-  return framedResultMessage.parse((await framedMessageOf(await confirm(fields))).message);
+  return parse(framedResultMessage, (await framedMessageOf(await confirm(fields))).message);
 }
 
 describe('the embedded page, confirmed by the element’s Pay button', () => {
@@ -133,7 +134,7 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
     const order = newOrder();
     const { tokenization, message, html, confirmForm } = await cardReady(order);
     assert.equal(tokenization['response_code'], '18000');
-    const ready: FramedReadyMessage = framedReadyMessage.parse(message);
+    const ready: FramedReadyMessage = parse(framedReadyMessage, message);
     assert.equal(ready.merchant_reference, order.merchant_reference);
     assert.deepEqual(Object.keys(ready).sort(), ['merchant_reference', 'type'], 'the element is told nothing of the card');
     assert.deepEqual(Object.keys(confirmForm?.fields ?? {}).sort(), ['card', 'language', 'merchant_reference']);

@@ -10,6 +10,7 @@ import {
 import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, type Harness } from './harness.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
 
@@ -26,24 +27,24 @@ const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
 async function verifyCustomer(on: Harness = harness, phone = '+20 100 123 4567'): Promise<string> {
   const { status, body } = await on.post('/financing/verify-customer', { ...ORDER, phone_number: phone.replace(/\s/g, '') });
   assert.equal(status, 200, JSON.stringify(body));
-  return financingVerifyCustomerResult.parse(body).flow;
+  return parse(financingVerifyCustomerResult, body).flow;
 }
 
 async function sendOtp(flow: string, on: Harness = harness): Promise<string> {
   const { status, body } = await on.post('/financing/otp', { ...ORDER, flow });
   assert.equal(status, 200, JSON.stringify(body));
-  return financingOtpResult.parse(body).flow;
+  return parse(financingOtpResult, body).flow;
 }
 
 async function verifyOtp(flow: string, on: Harness = harness): Promise<string> {
   const { status, body } = await on.post('/financing/verify-otp', { ...ORDER, flow, otp: GOOD_OTP });
   assert.equal(status, 200, JSON.stringify(body));
-  return financingVerifyOtpResult.parse(body).flow;
+  return parse(financingVerifyOtpResult, body).flow;
 }
 
 function error(answer: { status: number; body: unknown }, status: number) {
   assert.equal(answer.status, status);
-  return endpointError.parse(answer.body).error;
+  return parse(endpointError, answer.body).error;
 }
 
 describe('the four financing steps', () => {
@@ -60,7 +61,7 @@ describe('the four financing steps', () => {
       products: [{ product_name: 'Headphones', product_price: '2500.00', product_category: 'audio' }],
     });
     assert.equal(otp.status, 200);
-    assert.deepEqual({ ...financingOtpResult.parse(otp.body), flow: '' }, { flow: '', down_payment: 50_000, tenure_months: [6, 12, 24] });
+    assert.deepEqual({ ...parse(financingOtpResult, otp.body), flow: '' }, { flow: '', down_payment: 50_000, tenure_months: [6, 12, 24] });
     const [otpCall] = harness.gateway.callsOf('OTP_GENERATE');
     assert.equal(otpCall?.request['amount'], '250000');
     assert.equal(otpCall?.request['merchant_order_id'], 'order-1001');
@@ -71,7 +72,7 @@ describe('the four financing steps', () => {
     const checked = await harness.post('/financing/verify-otp', { ...ORDER, flow: otp.body.flow, otp: GOOD_OTP });
     assert.equal(checked.status, 200);
     assert.deepEqual(
-      { ...financingVerifyOtpResult.parse(checked.body), flow: '' },
+      { ...parse(financingVerifyOtpResult, checked.body), flow: '' },
       {
         flow: '',
         down_payment: 50_000,
@@ -87,7 +88,7 @@ describe('the four financing steps', () => {
 
     const purchase = await harness.post('/financing/purchase', { ...ORDER, flow: checked.body.flow, tenure: 12 });
     assert.equal(purchase.status, 200);
-    assert.deepEqual(paymentResult.parse(purchase.body), {
+    assert.deepEqual(parse(paymentResult, purchase.body), {
       merchant_reference: 'order-1001',
       outcome: 'success',
       response_code: '14000',
@@ -198,7 +199,7 @@ describe('when a financing step is refused', () => {
     const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
     const answer = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(answer.status, 200);
-    assert.equal(paymentResult.parse(answer.body).outcome, 'failure');
+    assert.equal(parse(paymentResult, answer.body).outcome, 'failure');
     assert.equal(answer.body.response_code, '93003');
   });
 

@@ -11,6 +11,7 @@ import { expectedStatus, responseMessage, type KnownResponseCode } from '../../s
 import { signParams } from '../../src/core/signature.ts';
 import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE, THREE_DS_TOKEN, THREE_DS_URL } from './fake-gateway.ts';
 import { allLogs, BASE_PATH, ELEMENTS_ORIGIN, RETURN_URL, setup, SHOP_ORIGIN, type Answer, type Harness } from './harness.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
 const FRAMED_RETURN_URL = `${RETURN_URL}?pg_frame=1`;
@@ -99,7 +100,7 @@ function framedPage(answer: Answer): { message: unknown; targets: unknown; html:
 }
 
 function resultMessage(answer: Answer): FramedResultMessage {
-  return framedResultMessage.parse(framedPage(answer).message);
+  return parse(framedResultMessage, framedPage(answer).message);
 }
 
 describe('a framed return', () => {
@@ -194,7 +195,7 @@ describe('a framed return', () => {
 describe('3-D Secure in a framed flow', () => {
   it('hands the element the 3ds_url instead of redirecting, and the completion returns framed too', async () => {
     const answer = await framedPost(await tokenization({ token_name: THREE_DS_TOKEN }));
-    const message = framedThreeDsMessage.parse(framedPage(answer).message);
+    const message = parse(framedThreeDsMessage, framedPage(answer).message);
     assert.deepEqual(message, { type: 'pg-checkout:3ds', merchant_reference: 'order-1001', url: THREE_DS_URL });
     assert.equal(policyOf(answer)['frame-ancestors'], `${SHOP_ORIGIN} ${ELEMENTS_ORIGIN}`);
     const [completion] = harness.gateway.callsOf('TOKEN_PAYMENT');

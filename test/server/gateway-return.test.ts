@@ -12,6 +12,7 @@ import {
   THREE_DS_URL,
 } from './fake-gateway.ts';
 import { BASE_PATH, RETURN_URL, setup, SHOP_ORIGIN, type Harness } from './harness.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
 
@@ -148,7 +149,7 @@ describe('when the gateway returns a signed payment answer', () => {
     paidAtGateway(json);
     const answer = await formPost(await purchase({ language: 'ar' }), json);
     assert.equal(answer.status, 200);
-    assert.deepEqual(paymentResult.parse(answer.body), {
+    assert.deepEqual(parse(paymentResult, answer.body), {
       merchant_reference: 'order-1001',
       outcome: 'success',
       response_code: '14000',
@@ -231,7 +232,7 @@ describe('when the return is unsigned or tampered with', () => {
     const json = setup({ resultUrl: undefined });
     const answer = await json.send(new Request(`${SHOP_ORIGIN}${BASE_PATH}/return?merchant_reference=order-1001&response_code=14000&status=14`));
     assert.equal(answer.status, 400);
-    assert.deepEqual(endpointError.parse(answer.body).error, {
+    assert.deepEqual(parse(endpointError, answer.body).error, {
       code: 'gateway_signature_invalid',
       message: 'The payment gateway answer could not be verified.',
     });

@@ -15,6 +15,7 @@ import {
   REQUEST_PHRASE,
   RESPONSE_PHRASE,
 } from './fake-gateway.ts';
+import { parse } from '../../src/core/shape.ts';
 
 let server: RunningServer;
 const logs: string[] = [];
@@ -88,7 +89,7 @@ function assertEndpointRefusal(answer: RawAnswer, status: number) {
   assert.equal(answer.headers['cache-control'], 'no-store');
   assert.equal(answer.headers['x-content-type-options'], 'nosniff');
   assert.match(String(answer.headers['content-type']), /^application\/json/);
-  return endpointError.parse(JSON.parse(answer.body)).error;
+  return parse(endpointError, JSON.parse(answer.body)).error;
 }
 
 describe('the Node adapter', () => {

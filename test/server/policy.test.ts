@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { endpointError } from '../../src/core/endpoint-api.ts';
 import { ACCESS_CODE, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { allLogs, BASE_PATH, ELEMENTS_ORIGIN, setup, SHOP_ORIGIN, type Answer } from './harness.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
 
@@ -15,7 +16,7 @@ afterEach(() => {
 function refusal(answer: Answer, status: number) {
   assert.equal(answer.status, status);
   assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
-  return endpointError.parse(answer.body).error;
+  return parse(endpointError, answer.body).error;
 }
 
 const PAN = '4005550000000001';

@@ -20,6 +20,7 @@ import type { VerifiedResult } from '../../src/server/config.ts';
 import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
 import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const SANDBOX = 'https://sandbox.test';
 const SHOP = 'https://shop.example';
@@ -91,7 +92,7 @@ function browserPost(target: { handle(request: Request): Promise<Response> }, ac
 describe('the endpoint with the sandbox gateway', () => {
   it('completes a merchant page payment: tokenization, server-to-server PURCHASE, verified return', async () => {
     const { endpoint, gateway, results, post } = shop();
-    const form = formPostResult.parse((await post('/merchant-page', { merchant_reference: 'shop-1', language: 'en' })).body);
+    const form = parse(formPostResult, (await post('/merchant-page', { merchant_reference: 'shop-1', language: 'en' })).body);
     const card = { card_number: testCard('success').number, expiry_date: '3012', card_security_code: '123', card_holder_name: 'Mona Hassan' };
     const page = await browserPost(gateway, form.action, { ...form.fields, ...card });
     const back = returnForm(await page.text());
@@ -107,7 +108,7 @@ describe('the endpoint with the sandbox gateway', () => {
 
   it('answers a re-submitted merchant page return from CHECK_STATUS without reporting a failure', async () => {
     const { endpoint, gateway, results, post } = shop();
-    const form = formPostResult.parse((await post('/merchant-page', { merchant_reference: 'shop-2', language: 'en' })).body);
+    const form = parse(formPostResult, (await post('/merchant-page', { merchant_reference: 'shop-2', language: 'en' })).body);
     const card = { card_number: testCard('success').number, expiry_date: '3012', card_security_code: '123' };
     const back = returnForm(await (await browserPost(gateway, form.action, { ...form.fields, ...card })).text());
     const customer = { handle: (request: Request) => endpoint(request, { clientAddress: '198.51.100.4' }) };
@@ -122,7 +123,7 @@ describe('the endpoint with the sandbox gateway', () => {
 
   it('sends a 3-D Secure card through the challenge and verifies the final return', async () => {
     const { endpoint, gateway, results, post } = shop();
-    const form = formPostResult.parse(
+    const form = parse(formPostResult, 
       (await post('/merchant-page', { merchant_reference: 'shop-2', language: 'ar', command: 'AUTHORIZATION' })).body,
     );
     const card = { card_number: testCard('3ds').number, expiry_date: '3012', card_security_code: '123' };
@@ -152,14 +153,14 @@ describe('the endpoint with the sandbox gateway', () => {
     assert.equal(verified.status, 200, JSON.stringify(verified.body));
     const otp = await post('/financing/otp', { ...order, flow: verified.body.flow });
     assert.equal(otp.status, 200, JSON.stringify(otp.body));
-    const sent = financingOtpResult.parse(otp.body);
+    const sent = parse(financingOtpResult, otp.body);
     const checked = await post('/financing/verify-otp', { ...order, flow: sent.flow, otp: SANDBOX_OTP });
     assert.equal(checked.status, 200, JSON.stringify(checked.body));
-    const tenures = financingVerifyOtpResult.parse(checked.body).tenures;
+    const tenures = parse(financingVerifyOtpResult, checked.body).tenures;
     assert.ok(tenures.every((option) => Number.isInteger(option.emi) && option.emi > 0));
     const bought = await post('/financing/purchase', { ...order, flow: checked.body.flow, tenure: tenures[0]?.months });
     assert.equal(bought.status, 200, JSON.stringify(bought.body));
-    assert.equal(paymentResult.parse(bought.body).outcome, 'success');
+    assert.equal(parse(paymentResult, bought.body).outcome, 'success');
     assert.equal(results[0]?.source, 'financing');
     assert.equal(String(results[0]?.gateway['tenure']), String(tenures[0]?.months), 'the verified answer reaches the hook');
     assert.ok(!('otp' in (results[0]?.gateway ?? {})), 'the echoed one-time password does not reach the hook');
@@ -169,12 +170,12 @@ describe('the endpoint with the sandbox gateway', () => {
     const { post } = shop();
     const bill = await post('/bill', { merchant_reference: 'shop-1', language: 'ar' });
     assert.equal(bill.status, 200, JSON.stringify(bill.body));
-    billResult.parse(bill.body);
+    parse(billResult, bill.body);
     const plans = await post('/installment-plans', { merchant_reference: 'shop-1', language: 'en' });
     assert.equal(plans.status, 200, JSON.stringify(plans.body));
-    assert.ok(installmentPlansResult.parse(plans.body).issuers.length > 0);
+    assert.ok(parse(installmentPlansResult, plans.body).issuers.length > 0);
     const status = await post('/status', { merchant_reference: 'shop-1', language: 'en' });
     assert.equal(status.status, 200, JSON.stringify(status.body));
-    statusResult.parse(status.body);
+    parse(statusResult, status.body);
   });
 });

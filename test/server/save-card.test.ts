@@ -13,6 +13,7 @@ import { installmentsMerchantPageMerchantFields, tokenizationMerchantFields } fr
 import { signParams, verifySignature } from '../../src/core/signature.ts';
 import { ACCESS_CODE, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { allLogs, BASE_PATH, RETURN_URL, setup, SHOP_ORIGIN, type Answer } from './harness.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
 
@@ -29,7 +30,7 @@ describe('POST /save-card', () => {
   it('signs a TOKENIZATION that says it only saves the card, with the customer’s consent left unsigned', async () => {
     const { status, body } = await harness.post('/save-card', ORDER);
     assert.equal(status, 200);
-    const form = formPostResult.parse(body);
+    const form = parse(formPostResult, body);
     assert.deepEqual(
       { ...form.fields, signature: undefined },
       {
@@ -53,7 +54,7 @@ describe('POST /save-card', () => {
 
   it('marks the return URL of a framed flow', async () => {
     const { body } = await harness.post('/save-card', { ...ORDER, framed: true });
-    assert.equal(formPostResult.parse(body).fields['return_url'], `${RETURN_URL}?pg_frame=1`);
+    assert.equal(parse(formPostResult, body).fields['return_url'], `${RETURN_URL}?pg_frame=1`);
   });
 
   it('refuses an order the caller does not have', async () => {
@@ -95,7 +96,7 @@ describe('POST /merchant-page with installments STANDALONE (the embedded page of
       framed: true,
     });
     assert.equal(status, 200);
-    const { fields } = formPostResult.parse(body);
+    const { fields } = parse(formPostResult, body);
     assert.equal(fields['installments'], 'STANDALONE');
     assert.equal(fields['amount'], '250000');
     assert.equal(fields['currency'], 'EGP');
@@ -107,7 +108,7 @@ describe('POST /merchant-page with installments STANDALONE (the embedded page of
 
   it('sends no customer_country_code for an order without one', async () => {
     const { body } = await harness.post('/merchant-page', { ...ORDER, installments: 'STANDALONE' });
-    assert.equal(formPostResult.parse(body).fields['customer_country_code'], undefined);
+    assert.equal(parse(formPostResult, body).fields['customer_country_code'], undefined);
   });
 
   it('refuses a plan chosen here as well', async () => {
@@ -163,7 +164,7 @@ function returnPost(fields: Record<string, string>, framed = true): Promise<Answ
 function messageOf(answer: Answer) {
   const match = /<script type="application\/json" id="pg-message">([^<]*)<\/script>/.exec(String(answer.body));
   assert.ok(match, 'a framed page');
-  return framedResultMessage.parse(JSON.parse(match[1] ?? ''));
+  return parse(framedResultMessage, JSON.parse(match[1] ?? ''));
 }
 
 describe('the return of a card saved without paying', () => {

@@ -21,6 +21,7 @@ import {
   REQUEST_PHRASE,
   RESPONSE_PHRASE,
 } from './fake-gateway.ts';
+import { parse } from '../../src/core/shape.ts';
 
 /** The uncommented `NAME=value` lines of .env.example: the documented start-up configuration. */
 function documentedEnv(): Record<string, string> {
@@ -75,7 +76,7 @@ describe('serve()', () => {
     assert.equal(server.endpointUrl, server.url);
     const response = await postJson(`${server.url}/order`, { merchant_reference: 'demo-1001', language: 'en' });
     assert.equal(response.status, 200);
-    assert.deepEqual(orderResult.parse(await response.json()), {
+    assert.deepEqual(parse(orderResult, await response.json()), {
       merchant_reference: 'demo-1001',
       amount: 250_000,
       currency: 'EGP',
@@ -89,7 +90,7 @@ describe('serve()', () => {
     gateway.holds('demo-1001', 'captured');
     const response = await postJson(`${server.endpointUrl}/status`, { merchant_reference: 'demo-1001', language: 'en' });
     assert.equal(response.status, 200);
-    assert.equal(statusResult.parse(await response.json()).transaction_status, '14');
+    assert.equal(parse(statusResult, await response.json()).transaction_status, '14');
     assert.deepEqual(gateway.problems, []);
   });
 
@@ -188,7 +189,7 @@ describe('pg-checkout serve', () => {
       });
       const response = await postJson(`${url}/order`, { merchant_reference: 'demo-1003', language: 'ar' });
       assert.equal(response.status, 200);
-      assert.equal(orderResult.parse(await response.json()).currency, 'KWD');
+      assert.equal(parse(orderResult, await response.json()).currency, 'KWD');
     } finally {
       child.kill();
     }

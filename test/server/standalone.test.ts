@@ -25,6 +25,7 @@ import {
   type FakeGateway,
 } from './fake-gateway.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from './fake-shop.ts';
+import { parse } from '../../src/core/shape.ts';
 
 const TOKEN = 'tok-7b1e2f9c0d3a4e5f';
 const SHOP_ORIGIN = 'http://127.0.0.1:9';
@@ -164,7 +165,7 @@ describe('the order lookup (PG_ORDER_URL)', () => {
     const { service, logs } = await startService();
     const response = await askOrder(service, 'shop-2001', { 'pg-order-token': TOKEN });
     assert.equal(response.status, 200);
-    assert.deepEqual(orderResult.parse(await response.json()), {
+    assert.deepEqual(parse(orderResult, await response.json()), {
       merchant_reference: 'shop-2001',
       amount: 250_000,
       currency: 'EGP',

@@ -3,8 +3,8 @@
  * or a re-render during checkout shows the same bill instead of asking the gateway for another
  * (a second BILL_PRESENTMENT for the same reference would be refused as a duplicate).
  */
-import * as z from 'zod/mini';
 import { billResult, type BillResult } from '../../core/endpoint-results.ts';
+import { read } from '../../core/shape.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 
 function storageKey(merchantReference: string): string {
@@ -17,8 +17,8 @@ export function recallBill(merchantReference: string): BillResult | undefined {
   try {
     const text = pageSessionStorage()?.getItem(storageKey(merchantReference));
     if (!text) return undefined;
-    const parsed = z.safeParse(billResult, JSON.parse(text));
-    return parsed.success && parsed.data.merchant_reference === merchantReference ? parsed.data : undefined;
+    const bill = read(billResult, JSON.parse(text));
+    return bill?.merchant_reference === merchantReference ? bill : undefined;
   } catch {
     return undefined;
   }

@@ -6,9 +6,11 @@
  * Only what the element needs to resume is kept: the endpoint's opaque `flow` token, the answers of
  * the steps, a masked phone number for display, and counters. Never the OTP; never the full phone.
  */
-import * as z from 'zod/mini';
 import { normalizeDigits } from '../../core/language.ts';
 import { minorUnits, paymentResult, tenureOption } from '../../core/endpoint-results.ts';
+import { currencyCode } from '../../core/order-answer.ts';
+import { is, literal, object, optional, read, string, type Infer } from '../../core/shape.ts';
+import { array, boolean, number } from '../../core/shape-lists.ts';
 
 /**
  * - `phone`: nothing done yet;
@@ -20,29 +22,29 @@ import { minorUnits, paymentResult, tenureOption } from '../../core/endpoint-res
 export const FINANCING_STEPS = ['phone', 'verified', 'otp', 'tenure', 'done'] as const;
 export type FinancingStep = (typeof FINANCING_STEPS)[number];
 
-const storedState = z.object({
-  version: z.literal(1),
-  step: z.literal(FINANCING_STEPS),
-  flow: z.optional(z.string()),
-  maskedPhone: z.optional(z.string()),
+const storedState = object({
+  version: literal(1),
+  step: literal(...FINANCING_STEPS),
+  flow: optional(string),
+  maskedPhone: optional(string),
   /** The order currency, for the down payment and instalments (minor units). */
-  currency: z.optional(z.string().check(z.refine((s) => /^[A-Z]{3}$/.test(s)))),
-  downPayment: z.optional(minorUnits),
-  tenureMonths: z.optional(z.array(z.number())),
-  tenures: z.optional(z.array(tenureOption)),
+  currency: optional(currencyCode),
+  downPayment: optional(minorUnits),
+  tenureMonths: optional(array(number)),
+  tenures: optional(array(tenureOption)),
   /** When the last code was sent (epoch ms), for the resend countdown. */
-  otpSentAt: z.optional(z.number()),
+  otpSentAt: optional(number),
   /** No new code before this instant (epoch ms): the endpoint's Retry-After when it refused one (`otp_resend_limited`). */
-  resendNotBefore: z.optional(z.number()),
+  resendNotBefore: optional(number),
   /** Wrong codes typed against the last code sent. */
-  wrongAttempts: z.number().check(z.refine((n) => Number.isSafeInteger(n) && n >= 0)),
+  wrongAttempts: is(number, (n) => Number.isSafeInteger(n) && n >= 0),
   /** The code sent is locked after too many wrong attempts; only a new code helps. */
-  locked: z.optional(z.boolean()),
-  tenure: z.optional(z.number()),
-  result: z.optional(paymentResult),
+  locked: optional(boolean),
+  tenure: optional(number),
+  result: optional(paymentResult),
 });
 
-export type FinancingState = z.infer<typeof storedState>;
+export type FinancingState = Infer<typeof storedState>;
 
 export const INITIAL_FINANCING_STATE: FinancingState = Object.freeze({ version: 1, step: 'phone', wrongAttempts: 0 });
 
@@ -71,9 +73,8 @@ export function loadFlowState(storage: Storage | undefined, merchantReference: s
   } catch {
     return INITIAL_FINANCING_STATE;
   }
-  const parsed = storedState.safeParse(json);
-  if (!parsed.success || !isCoherent(parsed.data)) return INITIAL_FINANCING_STATE;
-  return parsed.data;
+  const state = read(storedState, json);
+  return state && isCoherent(state) ? state : INITIAL_FINANCING_STATE;
 }
 
 function isCoherent(state: FinancingState): boolean {

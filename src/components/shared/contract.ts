@@ -1,5 +1,5 @@
 /**
- * The endpoint contract's schemas (src/core/endpoint-results.ts, with zod), loaded on demand: a
+ * The endpoint contract's shapes (src/core/endpoint-results.ts, core shapes, no zod), loaded on demand: a
  * page holds no validator until its first request to the endpoint or its first framed payment,
  * and then loads it once, while that request travels.
  */

@@ -11,9 +11,10 @@ import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
 
 /**
- * Answers read without the contract's schemas (zod), by the same rules: the order's, which a page
- * asks for before the customer acts, so that the first screen waits for no schema. Every other
- * answer, and a refusal of any request, is checked by the contract, which loads with that request.
+ * Answers read without loading the contract's other shapes: the order's, which a page asks for
+ * before the customer acts, so that the first screen waits for no other code (its shape is in the
+ * entry, src/core/order-answer.ts). Every other answer, and a refusal of any request, is read with
+ * the contract's shapes, which load with that request.
  */
 const READERS: Partial<Record<EndpointCall['result'], (payload: unknown) => unknown>> = { orderResult: readOrderAnswer };
 
@@ -72,7 +73,7 @@ export interface EndpointClientOptions {
   readonly orderToken?: string;
 }
 
-/** Posts JSON to `{endpoint}{route}` and returns the zod-checked result. */
+/** Posts JSON to `{endpoint}{route}` and returns the result, read with its route's shape. */
 export class EndpointClient {
   readonly endpoint: string;
   readonly orderToken: string;

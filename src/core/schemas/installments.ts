@@ -2,6 +2,8 @@
 import * as z from 'zod/mini';
 import { field, pure } from './fields.ts';
 import { planShapes } from './installment-shapes.ts';
+import { is, readAt, type Shape } from '../shape.ts';
+import { number } from '../shape-lists.ts';
 import { apiOptions, cardOrToken, directOperationShape, identity, installmentsResult, operationResult, outcome, wireAmount } from './shared.ts';
 
 export * from './installment-shapes.ts';
@@ -19,9 +21,35 @@ export const installmentsPlansRequest = pure(() => z.strictObject({
 }));
 
 /** The gateway's answer: a whole number, or its digits as XML writes them, read as the number. */
-const answerShapes = pure(() =>
-  planShapes(z.union([z.int(), z.pipe(z.string().check(z.regex(/^\d{1,9}$/)), z.transform((digits: string) => Number(digits)))])),
-);
+const wholeNumberOrDigits: Shape<number> = (value) =>
+  typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : is(number, Number.isSafeInteger)(value);
+
+const answerShapes = pure(() => planShapes(wholeNumberOrDigits));
+
+/**
+ * A zod schema that reads with a shape (the issuer entries are shapes, which the browser reads
+ * too); a refusal is an issue at the path where the shape refused: "is required" when nothing is
+ * there, else "is not valid" (a shape does not say what it expected).
+ */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  return path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string | number, unknown>)[key] : undefined), value);
+}
+
+function shaped<T>(shape: Shape<T>) {
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, payload): T => {
+      const read = readAt(shape, value);
+      if (read.ok) return read.value;
+      payload.issues.push(
+        valueAt(value, read.path) === undefined
+          ? { code: 'invalid_type', expected: 'nonoptional', message: 'Required', input: undefined, path: [...read.path] }
+          : { code: 'custom', message: 'Invalid input', input: value, path: [...read.path] },
+      );
+      return z.NEVER;
+    }),
+  );
+}
 
 
 /** GET_INSTALLMENTS_PLANS answer; `installment_detail` is absent when the query fails. */
@@ -31,7 +59,7 @@ export const installmentsPlansResponse = pure(() => z.looseObject({
   signature: field('signature'),
   ...outcome,
   issuer_code: z.optional(field('issuer_code')),
-  installment_detail: z.optional(z.looseObject({ issuer_detail: z.array(answerShapes.issuer) })),
+  installment_detail: z.optional(z.looseObject({ issuer_detail: z.array(shaped(answerShapes.issuer)) })),
 }));
 
 const installmentsDirectShape = pure(() => ({
