@@ -232,12 +232,21 @@ export async function call<Answer>(
   }
 }
 
-/** Logs a call's failure: what was lost, and the wait a `Retry-After` asked for. */
+/**
+ * Logs a call's failure: what was lost, and the wait a `Retry-After` asked for. A rate limit is a
+ * warning, retried or not: the gateway answered, asking for less, and every caller keeps its wait
+ * (an error line would page an operator for the gateway doing its job).
+ */
 function logFailure(log: Logger, operation: string, error: GatewayUnavailableError, willRetry: boolean): void {
   const { kind, httpStatus, retryAfterMs } = error;
   // The answer's own problems were logged where they were found.
   if (kind === 'signature_invalid' || kind === 'foreign_answer' || kind === 'answer_invalid') return;
-  const event = kind === 'unreadable' || kind === 'too_large' ? 'gateway_answer_unreadable' : 'gateway_unreachable';
+  const event =
+    kind === 'unreadable' || kind === 'too_large' ? 'gateway_answer_unreadable' : kind === 'rate_limited' ? 'gateway_rate_limited' : 'gateway_unreachable';
   const reason = kind === 'http_error' || kind === 'rate_limited' ? `HTTP ${httpStatus ?? 'error'}` : kind;
-  (willRetry ? log.warn : log.error).call(log, event, { operation, reason, ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }) });
+  (willRetry || kind === 'rate_limited' ? log.warn : log.error).call(log, event, {
+    operation,
+    reason,
+    ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }),
+  });
 }

@@ -13,7 +13,9 @@
  * - an unreachable, refusing or rate-limiting gateway makes the watch wait longer (backoff), and
  *   ends the pass early, so an outage never turns into a burst of questions; when the gateway says
  *   how long to wait (HTTP 429, or a `Retry-After` on any refusal), no question is asked before
- *   then, about that payment or any other: the pass stops at once and the next ones ask nothing;
+ *   then, about that payment or any other: the pass stops at once, every active watch in the store
+ *   is moved past the wait (so other instances behind the same store keep it too), and the next
+ *   passes ask nothing;
  * - questions are paced across payments (`questionsPerMinute`).
  * A watch ends when its payment is final, or at its expiry (one last question first).
  */
@@ -126,6 +128,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     });
     if (error.kind === 'rate_limited' || retryAfterMs !== undefined) {
       quietUntil = Math.max(quietUntil, at + (retryAfterMs ?? settings.intervalSeconds * 1000));
+      // Kept in the store, not only here: every instance sharing it keeps the quiet too.
+      await store.watches.deferAll(new Date(quietUntil));
     }
     await store.watches.update(watch.merchant_reference, {
       next_check_at: new Date(Math.max(nextCheckAt(watch, watch.checks + 1, at, settings), quietUntil)).toISOString(),

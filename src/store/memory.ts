@@ -188,6 +188,16 @@ class MemoryWatches implements WatchStore {
     });
   }
 
+  async deferAll(until: Date): Promise<number> {
+    let moved = 0;
+    for (const watch of this.rows.values()) {
+      if (watch.ended_at !== undefined || Date.parse(watch.next_check_at) >= until.getTime()) continue;
+      this.rows.set(watch.merchant_reference, { ...watch, next_check_at: until.toISOString() });
+      moved += 1;
+    }
+    return moved;
+  }
+
   async end(merchantReference: string, at: Date, reason: string): Promise<void> {
     const watch = this.rows.get(merchantReference);
     if (!watch || watch.ended_at !== undefined) return;

@@ -253,6 +253,7 @@ const SQL = {
       checks = checks + $5,
       last_error = CASE WHEN $6 THEN last_error ELSE $7 END
     WHERE merchant_reference = $1 AND ended_at IS NULL`,
+  deferAllWatches: 'UPDATE pg_checkout_watches SET next_check_at = $1 WHERE ended_at IS NULL AND next_check_at < $1',
   endWatch: 'UPDATE pg_checkout_watches SET ended_at = $2, end_reason = $3 WHERE merchant_reference = $1 AND ended_at IS NULL',
   getWatch: `SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches WHERE merchant_reference = $1`,
   listWatches: `
@@ -404,6 +405,11 @@ class PostgresWatches implements WatchStore {
       change.last_error === undefined,
       change.last_error ?? null,
     ]);
+  }
+
+  async deferAll(until: Date): Promise<number> {
+    const { rowCount } = await this.#conn.query(SQL.deferAllWatches, [until.getTime()]);
+    return rowCount ?? 0;
   }
 
   async end(merchantReference: string, at: Date, reason: string): Promise<void> {

@@ -304,6 +304,7 @@ class SqliteWatches implements WatchStore {
   readonly #due: Statement;
   readonly #hold: Statement;
   readonly #update: Statement;
+  readonly #deferAll: Statement;
   readonly #end: Statement;
   readonly #get: Statement;
   readonly #list: Statement;
@@ -327,6 +328,9 @@ class SqliteWatches implements WatchStore {
         checks = checks + :checked,
         last_error = CASE WHEN :keep_error THEN last_error ELSE :last_error END
       WHERE merchant_reference = :reference AND ended_at IS NULL`);
+    this.#deferAll = conn.prepare(
+      'UPDATE pg_checkout_watches SET next_check_at = :until WHERE ended_at IS NULL AND next_check_at < :until',
+    );
     this.#end = conn.prepare(`
       UPDATE pg_checkout_watches SET ended_at = :at, end_reason = :reason
       WHERE merchant_reference = :reference AND ended_at IS NULL`);
@@ -364,6 +368,10 @@ class SqliteWatches implements WatchStore {
         last_error: change.last_error ?? null,
       }),
     );
+  }
+
+  async deferAll(until: Date): Promise<number> {
+    return this.#conn.write(() => Number(this.#deferAll.run({ until: until.getTime() }).changes));
   }
 
   async end(merchantReference: string, at: Date, reason: string): Promise<void> {

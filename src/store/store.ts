@@ -154,6 +154,11 @@ export interface WatchStore {
   claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]>;
   /** Records a question asked and when to ask again. No effect on an ended watch. */
   update(merchantReference: string, change: WatchChange): Promise<void>;
+  /**
+   * Asks no active watch before `until`: every one due sooner is moved to `until` (the gateway
+   * asked for quiet, and every instance sharing the store must keep it). Returns how many moved.
+   */
+  deferAll(until: Date): Promise<number>;
   /** Ends the order's watch. */
   end(merchantReference: string, at: Date, reason: string): Promise<void>;
   get(merchantReference: string): Promise<PaymentWatch | undefined>;

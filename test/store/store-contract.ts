@@ -487,6 +487,23 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         });
       });
 
+      describe('deferAll', () => {
+        it('moves every active watch due before `until` to `until`, and leaves later and ended ones alone', async () => {
+          await store.watches.watch(watchOf('order-now', { next_check_at: iso(0) }), at(0));
+          await store.watches.watch(watchOf('order-soon', { next_check_at: iso(30) }), at(0));
+          await store.watches.watch(watchOf('order-later', { next_check_at: iso(900) }), at(0));
+          await store.watches.watch(watchOf('order-ended', { next_check_at: iso(0) }), at(0));
+          await store.watches.end('order-ended', at(1), 'paid');
+          assert.equal(await store.watches.deferAll(at(600)), 2);
+          assert.equal((await store.watches.get('order-now'))?.next_check_at, iso(600));
+          assert.equal((await store.watches.get('order-soon'))?.next_check_at, iso(600));
+          assert.equal((await store.watches.get('order-later'))?.next_check_at, iso(900));
+          assert.equal((await store.watches.get('order-ended'))?.next_check_at, iso(0));
+          assert.deepEqual(await store.watches.claimDue(at(599), at(700), 10), [], 'nothing is due before `until`');
+          assert.deepEqual(references(await store.watches.claimDue(at(600), at(700), 10)), ['order-now', 'order-soon']);
+        });
+      });
+
       describe('end', () => {
         it('ends the watch with its reason, once', async () => {
           await store.watches.watch(watchOf('order-1'), at(0));

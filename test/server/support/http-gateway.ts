@@ -11,6 +11,10 @@ import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_ID
 
 export interface HttpGateway {
   readonly fake: FakeGateway;
+  /** Every request received, in order: when, its `query_command` or `command`, and its `merchant_reference`. */
+  readonly received: readonly { readonly at: number; readonly command: string; readonly reference: string }[];
+  /** The next `count` requests are answered 429 with `Retry-After: <retryAfterSeconds>` (a rate-limiting gateway). */
+  limitNext(count: number, retryAfterSeconds: number): void;
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
   /** The PG_* settings that point `serve` at this gateway with the fake's credentials. */
@@ -20,11 +24,20 @@ export interface HttpGateway {
 
 export async function startHttpGateway(): Promise<HttpGateway> {
   const fake = createFakeGateway();
+  const received: { at: number; command: string; reference: string }[] = [];
+  const limited = { count: 0, retryAfterSeconds: 0 };
   const server: Server = createServer((request, response) => {
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
       const body = Buffer.concat(chunks).toString('utf8');
+      received.push({ at: Date.now(), ...fieldsOf(body) });
+      if (limited.count > 0) {
+        limited.count -= 1;
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(limited.retryAfterSeconds) });
+        response.end('{"error":"too_many_requests"}');
+        return;
+      }
       const answer = await fake.fetch(`${GATEWAY_BASE_URL}${request.url ?? '/'}`, {
         method: request.method ?? 'GET',
         headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
@@ -38,6 +51,10 @@ export async function startHttpGateway(): Promise<HttpGateway> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     fake,
+    received,
+    limitNext(count, retryAfterSeconds) {
+      Object.assign(limited, { count, retryAfterSeconds });
+    },
     origin,
     env: {
       PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
@@ -55,4 +72,13 @@ export async function startHttpGateway(): Promise<HttpGateway> {
         server.closeAllConnections();
       }),
   };
+}
+
+function fieldsOf(body: string): { command: string; reference: string } {
+  try {
+    const fields = JSON.parse(body) as { query_command?: unknown; command?: unknown; service_command?: unknown; merchant_reference?: unknown };
+    return { command: String(fields.query_command ?? fields.command ?? fields.service_command ?? ''), reference: String(fields.merchant_reference ?? '') };
+  } catch {
+    return { command: '', reference: '' };
+  }
 }
