@@ -282,6 +282,9 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     ...(settings.check3ds ? { check_3ds: settings.check3ds } : {}),
   };
 
+  // Written before the charge: a process killed while the gateway charges the card leaves this
+  // watch, and the reconciler reports what the gateway did, whether the customer comes back or not.
+  await watchPayment(runtime, unconfirmedWatch({ ...attempt, language }, settings.now().getTime(), settings.watchSettings));
   let answer: Record<string, unknown>;
   try {
     answer = await gateway.call({

@@ -38,7 +38,7 @@ import type { MerchantOrder } from './orders.ts';
 import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
 import type { NewWatch } from '../store/store.ts';
-import { resultWatch } from './watches.ts';
+import { endsWatch, resultWatch } from './watches.ts';
 
 type Answer = Readonly<Record<string, unknown>>;
 
@@ -451,7 +451,12 @@ export async function recordAndReport(result: VerifiedResult, reporting: ResultR
 export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime, language: Language): Promise<ReportedResult> {
   const { settings, log } = runtime;
   const reported = await recordAndReport(result, { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now }, request);
-  if (reported.first) await watchPayment(runtime, resultWatch(result, language, settings.now().getTime(), settings.watchSettings));
+  if (reported.first) {
+    const watch = resultWatch(result, language, settings.now().getTime(), settings.watchSettings);
+    if (watch) await watchPayment(runtime, watch);
+    // A final payment needs no more questions: a watch written before its charge ends with it.
+    else if (endsWatch(result)) await settings.watches?.end(result.payment_reference ?? result.merchant_reference, settings.now(), 'reported');
+  }
   return reported;
 }
 

@@ -46,7 +46,8 @@ import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.t
 import { assertOrderPayable } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
-import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult, watchPayment } from './results.ts';
+import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 const PHONE_MESSAGE: Readonly<Record<Language, string>> = {
@@ -321,6 +322,9 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     if (state.transaction_id === undefined || state.otp === undefined || state.down_payment === undefined) {
       throw new EndpointRefusal('flow_invalid', { field: 'flow' });
     }
+    // Written before the money moves: a lost answer, or a process killed meanwhile, leaves this
+    // watch, and the reconciler reports what the partner did, whether the customer stays or not.
+    await watchPayment(runtime, unconfirmedWatch({ ...order, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings));
     const answer = await runtime.gateway.call({
       operation: 'financing PURCHASE',
       schema: gatewayFinancingPurchaseRequest,

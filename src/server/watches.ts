@@ -187,7 +187,19 @@ export function resultWatch(
   return undefined;
 }
 
-/** A return the gateway could not confirm: the payment may have happened. */
+/**
+ * Whether a recorded result ends the watch of its payment (one written before its charge, or at
+ * its form): a payment's final state, confirmed without an error. A saved card, an overruled
+ * result and an open state keep theirs.
+ */
+export function endsWatch(result: Pick<VerifiedResult, 'kind' | 'source' | 'error' | 'order_state'>): boolean {
+  return result.kind === 'payment' && result.source !== 'save-card' && result.error === undefined && isFinalFor('in_progress', result.order_state, 'unknown');
+}
+
+/**
+ * A payment that may have happened without the endpoint knowing how it ended: a return the gateway
+ * could not confirm, or a server-to-server charge under way (written before it is sent).
+ */
 export function unconfirmedWatch(basis: WatchBasis, now: number, settings: WatchSettings): NewWatch {
   return newWatch('in_progress', basis, 'unknown', now + settings.intervalSeconds * 1000, now, settings);
 }

@@ -16,7 +16,9 @@ import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../
 import { createResultProofs } from '../../src/server/result-proof.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { StoredResult } from '../../src/store/store.ts';
-import { MERCHANT_IDENTIFIER, REQUEST_PHRASE } from './fake-gateway.ts';
+import { expectedStatus, responseMessage } from '../../src/core/response.ts';
+import { signParams } from '../../src/core/signature.ts';
+import { ACCESS_CODE, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
 import { freePort, killAll, removeTempDirs, runCli, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
 import { postReturn, signedReturn } from './support/returns.ts';
@@ -294,5 +296,50 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     assert.deepEqual(shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['store-then-destroy', 'ok']);
     assert.equal([...shop.stored.keys()].filter((key) => key.startsWith('crash-c-2:')).length, 1, 'the shop holds the result once');
     await assertSettled(second, dataDir, [payment]);
+  });
+
+  it('(d) killed while the gateway charges a merchant page\'s card, before any answer: the payment reaches the shop after the restart', async () => {
+    const dataDir = tempDir('pg-crash-d-');
+    const port = await freePort();
+    const reference = 'crash-d-1';
+    // The card form's token came back (TOKENIZATION); the service charges it server to server.
+    const tokenization = (await signParams(
+      {
+        service_command: 'TOKENIZATION',
+        access_code: ACCESS_CODE,
+        merchant_identifier: MERCHANT_IDENTIFIER,
+        merchant_reference: reference,
+        language: 'en',
+        token_name: 'tok-crash-d',
+        merchant_extra1: 'PURCHASE',
+        response_code: '18000',
+        response_message: responseMessage('18000', 'en'),
+        status: expectedStatus('18000'),
+      },
+      RESPONSE_PHRASE,
+      'sha256',
+    )) as Record<string, string>;
+    const env = { ...settings(dataDir, 2_000), PG_RECONCILE_INTERVAL_SECONDS: '1' };
+    const first = await startServe({ env, port });
+    const charge = gateway.holdNext('PURCHASE');
+    const returning = returnInFlight(first, { reference, svcId: '', state: 'captured', key: '', body: new URLSearchParams(tokenization).toString() });
+    // The gateway has charged the card; its answer is on its way when the process dies.
+    await charge.arrived;
+    await first.kill('SIGKILL');
+    charge.release();
+    assert.equal(await returning, 'cut', 'the customer\'s browser saw no answer');
+    assert.equal(shop.deliveries.length, 0, 'nobody was told before the crash');
+    const held = gateway.fake.held(reference);
+    assert.equal(held?.state, 'captured', 'the gateway holds the payment');
+
+    const second = await startServe({ env, port });
+    const key = `${reference}:${held?.svcId}:captured`;
+    await until(() => shop.acknowledgedCount(key) === 1, 'the payment to reach the shop after the restart', 20_000);
+    const delivered = shop.deliveriesOf(key)[0];
+    assert.deepEqual([delivered?.source, delivered?.outcome, delivered?.orderState], ['reconcile', 'success', 'captured']);
+    assert.equal(gateway.received.filter((request) => request.command === 'PURCHASE' && request.reference === reference).length, 1, 'charged once');
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
+    assert.deepEqual(second.errors(), []);
   });
 });

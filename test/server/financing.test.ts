@@ -9,7 +9,24 @@ import {
 } from '../../src/core/endpoint-api.ts';
 import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
-import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, type Harness } from './harness.ts';
+import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, START, type Harness } from './harness.ts';
+import { ACCESS_CODE, API_ROOT, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { createGatewayClient } from '../../src/gateway/client.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
+import type { VerifiedResult } from '../../src/server/config.ts';
+import { createReconciler } from '../../src/server/reconciler.ts';
+import { recordAndReport } from '../../src/server/results.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+
+const GATEWAY_CREDENTIALS = {
+  merchantIdentifier: MERCHANT_IDENTIFIER,
+  accessCode: ACCESS_CODE,
+  shaType: 'sha256',
+  requestPhrase: REQUEST_PHRASE,
+  responsePhrase: RESPONSE_PHRASE,
+  gatewayBaseUrl: GATEWAY_BASE_URL,
+  apiRoot: API_ROOT,
+} as const;
 import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
@@ -201,6 +218,38 @@ describe('when a financing step is refused', () => {
     assert.equal(answer.status, 200);
     assert.equal(parse(paymentResult, answer.body).outcome, 'failure');
     assert.equal(answer.body.response_code, '93003');
+  });
+
+  it('watches a purchase whose answer could not be believed, and the reconciler reports what the partner did, once', async () => {
+    const store = createMemoryStore();
+    const reported: VerifiedResult[] = [];
+    const watched = setup({ store, resultLedger: undefined, onResult: (result) => void reported.push(result) });
+    watched.gateway.answer('FINANCING_PURCHASE', () => ({ code: '14000', fields: { svc_id: '1700000077' }, tamper: (signed) => ({ ...signed, amount: '1' }) }));
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(error(answer, 502).code, 'gateway_signature_invalid');
+    assert.equal(reported.length, 0, 'nothing reported from an answer that does not verify');
+    const watch = await store.watches.get('order-1001');
+    assert.deepEqual([watch?.kind, watch?.last_state], ['in_progress', 'unknown'], 'the purchase is watched');
+
+    // The partner did take the money (CHECK_STATUS says captured): the reconciler finds it.
+    watched.gateway.holds('order-1001', 'captured', { svcId: '1700000077' });
+    watched.advance(5 * 60_000);
+    const log = createJsonLogger(() => {});
+    const reconciler = createReconciler({
+      store,
+      gateway: createGatewayClient({ ...GATEWAY_CREDENTIALS, fetch: watched.gateway.fetch, retry: false, now: () => new Date(START.getTime() + 5 * 60_000) }),
+      log,
+      now: () => new Date(START.getTime() + 5 * 60_000),
+      questionsPerMinute: 60_000,
+      report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void reported.push(r), log, now: () => new Date() })),
+    });
+    assert.equal((await reconciler.runDue()).reported, 1);
+    assert.deepEqual(
+      reported.map((result) => [result.source, result.order_state, result.idempotency_key]),
+      [['reconcile', 'captured', 'order-1001:1700000077:captured']],
+    );
+    assert.ok((await store.watches.get('order-1001'))?.ended_at, 'a captured purchase is final');
   });
 
   it('never reports a purchase whose answer has a bad signature', async () => {

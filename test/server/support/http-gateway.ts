@@ -15,6 +15,12 @@ export interface HttpGateway {
   readonly received: readonly { readonly at: number; readonly command: string; readonly reference: string }[];
   /** The next `count` requests are answered 429 with `Retry-After: <retryAfterSeconds>` (a rate-limiting gateway). */
   limitNext(count: number, retryAfterSeconds: number): void;
+  /**
+   * The next request of `command` (`PURCHASE`, `CHECK_STATUS`…) is carried out (the fake records the
+   * charge) but answered only on `release()`: a test kills the caller while the gateway is at work.
+   * `arrived` settles when it has been carried out.
+   */
+  holdNext(command: string): { readonly arrived: Promise<void>; release(): void };
   /** `http://127.0.0.1:<port>`. */
   readonly origin: string;
   /** The PG_* settings that point `serve` at this gateway with the fake's credentials. */
@@ -26,6 +32,7 @@ export async function startHttpGateway(): Promise<HttpGateway> {
   const fake = createFakeGateway();
   const received: { at: number; command: string; reference: string }[] = [];
   const limited = { count: 0, retryAfterSeconds: 0 };
+  const holds = new Map<string, { arrived: () => void; released: Promise<void> }>();
   const server: Server = createServer((request, response) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -43,8 +50,15 @@ export async function startHttpGateway(): Promise<HttpGateway> {
         headers: { 'content-type': request.headers['content-type'] ?? 'application/json' },
         ...(body === '' ? {} : { body }),
       });
+      const text = await answer.text();
+      const hold = holds.get(received.at(-1)?.command ?? '');
+      if (hold) {
+        holds.delete(received.at(-1)?.command ?? '');
+        hold.arrived();
+        await hold.released;
+      }
       response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-      response.end(await answer.text());
+      response.end(text);
     })().catch(() => response.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -54,6 +68,14 @@ export async function startHttpGateway(): Promise<HttpGateway> {
     received,
     limitNext(count, retryAfterSeconds) {
       Object.assign(limited, { count, retryAfterSeconds });
+    },
+    holdNext(command) {
+      let arrived: () => void = () => {};
+      let release: () => void = () => {};
+      const arrival = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      holds.set(command, { arrived, released });
+      return { arrived: arrival, release };
     },
     origin,
     env: {
