@@ -52,12 +52,16 @@ type Phase = 'idle' | 'issuing' | 'issued' | 'expired' | 'failed' | 'currency-re
 const BILL_EXPIRED_CODE = '31001';
 
 export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessages> {
-  @viewState() private phase: Phase = 'idle';
-  @viewState() private bill: ShownBill | undefined;
-  @viewState() private order: OrderResult | undefined;
-  @viewState() private failure: { readonly message: string; readonly retry: boolean } | undefined;
-  @viewState() private now = 0;
-  @viewState() private copied = false;
+  static {
+    viewState(this, 'phase', 'bill', 'order', 'failure', 'now', 'copied');
+  }
+
+  private phase: Phase = 'idle';
+  private bill: ShownBill | undefined;
+  private order: OrderResult | undefined;
+  private failure: { readonly message: string; readonly retry: boolean } | undefined;
+  private now = 0;
+  private copied = false;
 
   readonly #countdown = new CountdownController(this.host, {
     clock: () => this.host.clock,

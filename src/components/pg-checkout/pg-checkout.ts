@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
@@ -16,7 +15,7 @@ import { afterNextPaint } from '../shared/paint.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
 import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
-import { property } from '../shared/property.ts';
+import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import { PgMethodChangeEvent, type PaymentMethod } from './events.ts';
 import { checkoutMessages, type CheckoutMessages } from './messages.ts';
@@ -111,45 +110,61 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
 export class PgCheckout extends PgElement<CheckoutMessages> {
   static override styles = [PgElement.styles, cardFormStyles, checkoutStyles];
 
+  static override properties: ElementProperties = {
+    mode: { converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') },
+    intent: { converter: oneOfReader(['pay', 'save-card'], 'pay') },
+    command: { converter: commandReader },
+    methods: { converter: methodsReader },
+    method: { reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) },
+    cardMode: { attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') },
+    customerEmail: { attribute: 'customer-email', converter: textReader },
+    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    hideRememberMe: { attribute: 'hide-remember-me', converter: flagReader },
+    order: { state: true, attribute: false },
+    paying: { state: true, attribute: false },
+    failure: { state: true, attribute: false },
+    outcome: { state: true, attribute: false },
+    consent: { state: true, attribute: false },
+    consentError: { state: true, attribute: false },
+  };
+
   protected override catalogs = checkoutMessages;
 
   /** `redirect` (hosted page, default), `merchant-page` (card form), `embedded` (the gateway's page here) or `drop-in` (several methods). */
-  @property({ converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
+  mode: CheckoutMode = 'redirect';
 
   /** `pay` (default) the order, or `save-card`: keep the card for later payments, charging nothing now. */
-  @property({ converter: oneOfReader(['pay', 'save-card'], 'pay') }) intent: CheckoutIntent = 'pay';
+  intent: CheckoutIntent = 'pay';
 
   /** The operation: `PURCHASE` (default) or `AUTHORIZATION` (hold the amount, capture later). */
-  @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
+  command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
 
   /** Drop-in only: the methods offered, from `card installments voucher financing` (text or a list). */
-  @property({ converter: methodsReader }) methods: PaymentMethod[] = ['card'];
+  methods: PaymentMethod[] = ['card'];
 
   /** Drop-in only: the chosen method (set it for the initial choice). */
-  @property({ reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) }) method: PaymentMethod | undefined;
+  method: PaymentMethod | undefined;
 
   /** Drop-in only: how cards are taken, `merchant-page` (default), `embedded` or `redirect`. */
-  @property({ attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') })
   cardMode: CardMode = 'merchant-page';
 
   /** Customer e-mail sent with a hosted-page request, when the order has none. */
-  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
+  customerEmail = '';
 
   /** How the hosted `<pg-installments>` shows plans: `dropdown` (default) or `table`. */
-  @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
   plansView: 'dropdown' | 'table' = 'dropdown';
 
   /** Hides the "remember this card" checkbox. */
-  @property({ attribute: 'hide-remember-me', converter: flagReader }) hideRememberMe = false;
+  hideRememberMe = false;
 
-  @state() private order: OrderResult | undefined;
-  @state() private paying = false;
-  @state() private failure: { readonly message: string; readonly retry: () => void } | undefined;
+  private order: OrderResult | undefined;
+  private paying = false;
+  private failure: { readonly message: string; readonly retry: () => void } | undefined;
   /** The outcome of a payment on this page, shown in place of the form. */
-  @state() private outcome: PaymentResultDetails | undefined;
+  private outcome: PaymentResultDetails | undefined;
   /** intent save-card: the customer agreed to keep the card. */
-  @state() private consent = false;
-  @state() private consentError = false;
+  private consent = false;
+  private consentError = false;
 
   private readonly card = new CardFormController(this);
 

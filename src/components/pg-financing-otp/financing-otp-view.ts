@@ -52,17 +52,21 @@ const FINANCING_ROUTES = ['financingVerifyCustomer', 'financingOtp', 'financingV
 const STEP_NUMBER: Readonly<Record<FinancingStep, number>> = { phone: 1, verified: 2, otp: 2, tenure: 3, done: 4 };
 
 export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMessages> {
-  @viewState() private flow: FinancingState = INITIAL_FINANCING_STATE;
-  @viewState() private orderCurrency = '';
-  @viewState() private orderAmount: number | undefined;
-  @viewState() private phoneInput = '';
-  @viewState() private phoneError = '';
-  @viewState() private otpInput = '';
-  @viewState() private otpError = '';
-  @viewState() private tenureChoice: number | undefined;
-  @viewState() private tenureError = '';
-  @viewState() private failure: StepFailure | undefined;
-  @viewState() private now = 0;
+  static {
+    viewState(this, 'flow', 'orderCurrency', 'orderAmount', 'phoneInput', 'phoneError', 'otpInput', 'otpError', 'tenureChoice', 'tenureError', 'failure', 'now');
+  }
+
+  private flow: FinancingState = INITIAL_FINANCING_STATE;
+  private orderCurrency = '';
+  private orderAmount: number | undefined;
+  private phoneInput = '';
+  private phoneError = '';
+  private otpInput = '';
+  private otpError = '';
+  private tenureChoice: number | undefined;
+  private tenureError = '';
+  private failure: StepFailure | undefined;
+  private now = 0;
 
   readonly #countdown = new CountdownController(this.host, {
     clock: () => this.host.clock,

@@ -32,18 +32,22 @@ import { installmentsStyles } from './styles.ts';
 type Situation = 'idle' | 'loading' | 'ready' | PayInFullReason;
 
 export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMessages> {
-  @viewState() private plans: InstallmentPlansResult | undefined;
-  @viewState() private loadState: 'idle' | 'loading' | 'loaded' | 'failed' = 'idle';
-  @viewState() private loadError = '';
-  @viewState() private issuerCode: string | undefined;
-  @viewState() private planCode: string | undefined;
-  @viewState() private agreed = false;
-  @viewState() private payingInFull = false;
-  @viewState() private showErrors = false;
-  @viewState() private ownDigits = '';
-  @viewState() private formDisabled = this.host.matches(':disabled');
-  @viewState() private paying = false;
-  @viewState() private payError = '';
+  static {
+    viewState(this, 'plans', 'loadState', 'loadError', 'issuerCode', 'planCode', 'agreed', 'payingInFull', 'showErrors', 'ownDigits', 'formDisabled', 'paying', 'payError');
+  }
+
+  private plans: InstallmentPlansResult | undefined;
+  private loadState: 'idle' | 'loading' | 'loaded' | 'failed' = 'idle';
+  private loadError = '';
+  private issuerCode: string | undefined;
+  private planCode: string | undefined;
+  private agreed = false;
+  private payingInFull = false;
+  private showErrors = false;
+  private ownDigits = '';
+  private formDisabled = this.host.matches(':disabled');
+  private paying = false;
+  private payError = '';
 
   private readonly card = new CardFormController(this.host);
   #offers: IssuerOffer[] = [];
