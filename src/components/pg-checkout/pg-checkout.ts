@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
@@ -279,7 +278,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         <div class="method-list">
           ${this.methods.map(
             (method) => html`
-              <label class=${classMap({ check: true, method: true, selected: method === active })} part="method">
+              <label class="check method ${method === active ? 'selected' : ''}" part="method">
                 <input
                   type="radio"
                   name="method"

@@ -4,7 +4,6 @@
  * table and the purchase, each step through the endpoint, resumable from the session.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { PaymentResult } from '../../core/endpoint-results.ts';
@@ -643,7 +642,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           <tbody>
             ${tenures.map(
               (option) => html`
-                <tr class=${classMap({ selected: option.months === this.tenureChoice })} part="tenure-row">
+                <tr class=${option.months === this.tenureChoice ? 'selected' : ''} part="tenure-row">
                   <th scope="row">
                     <label>
                       <input

@@ -4,7 +4,6 @@
  * first digits, the agreement, the receipt, the form value and validity, and the payment.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
@@ -263,7 +262,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
             const reason = `issuer-${code}-reason`;
             return html`
               <label
-                class=${classMap({ issuer: true, selected: code === this.issuerCode, unavailable: locked })}
+                class="issuer ${code === this.issuerCode ? 'selected' : ''} ${locked ? 'unavailable' : ''}"
                 part="issuer"
               >
                 <input
@@ -312,7 +311,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                 const code = plan.plan.plan_code;
                 const id = `plan-${code}`;
                 return html`
-                  <tr class=${classMap({ selected: code === this.planCode })} part="plan-row">
+                  <tr class=${code === this.planCode ? 'selected' : ''} part="plan-row">
                     <th scope="row">
                       <span class="check">
                         <input

@@ -29,7 +29,7 @@ export interface ElementKit<Messages extends SharedMessages> {
   readonly messages: Messages;
   announce(text: Renderable, tone?: StatusTone): void;
   clearStatus(): void;
-  renderFrame(content: unknown, frameClasses?: Record<string, boolean>): TemplateResult;
+  renderFrame(content: unknown): TemplateResult;
   reportInvalidFields(): Promise<number>;
   setCustomState(name: string, on: boolean): void;
 }
@@ -223,7 +223,7 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
       },
       announce: (text, tone) => this.announce(text, tone),
       clearStatus: () => this.clearStatus(),
-      renderFrame: (content, frameClasses) => this.renderFrame(content, frameClasses),
+      renderFrame: (content) => this.renderFrame(content),
       reportInvalidFields: () => this.reportInvalidFields(),
       setCustomState: (name, on) => this.setCustomState(name, on),
     };

@@ -15,7 +15,6 @@ import {
   type PropertyValues,
   type TemplateResult,
 } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
@@ -225,17 +224,12 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
    * visually hidden: elements show their messages in place, next to what they concern. While a
    * customer's action waits long on the network it says "Processing…", visibly, under the button.
    */
-  protected renderFrame(content: unknown, frameClasses: Record<string, boolean> = {}): TemplateResult {
+  protected renderFrame(content: unknown): TemplateResult {
     const tone = this.status?.tone ?? 'info';
     const slow = this.endpointRequests.slow;
     return html`
       ${this.themeHref ? html`<link rel="stylesheet" href=${this.themeHref} />` : nothing}
-      <div
-        class=${classMap({ frame: true, ...frameClasses })}
-        part="frame"
-        dir=${this.direction}
-        lang=${this.language}
-      >
+      <div class="frame" part="frame" dir=${this.direction} lang=${this.language}>
         ${content}
         <span class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">${slow ? this.messages.processing : (this.status?.text ?? nothing)}</span>
       </div>
