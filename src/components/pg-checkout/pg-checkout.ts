@@ -1,6 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
@@ -12,6 +11,7 @@ import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/event
 import { LazyFramedFlow } from '../shared/framed-flow-loader.ts';
 import { afterNextPaint } from '../shared/paint.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
+import { live } from '../shared/live.ts';
 import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';

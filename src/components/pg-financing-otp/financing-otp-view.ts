@@ -4,7 +4,6 @@
  * table and the purchase, each step through the endpoint, resumable from the session.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { PaymentResult } from '../../core/endpoint-results.ts';
 import { financingOtpCall, financingPurchaseCall, financingVerifyCustomerCall, financingVerifyOtpCall, orderCall } from '../../core/endpoint-routes.ts';
@@ -14,6 +13,7 @@ import { countdownDigits, timeLeft } from '../../core/voucher.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import type { EndpointRequestError } from '../shared/endpoint-client.ts';
+import { live } from '../shared/live.ts';
 import { ltr } from '../shared/localize.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';

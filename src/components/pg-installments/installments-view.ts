@@ -4,7 +4,6 @@
  * first digits, the agreement, the receipt, the form value and validity, and the payment.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, installmentPlansCall, merchantPageCall } from '../../core/endpoint-routes.ts';
@@ -13,6 +12,7 @@ import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
+import { live } from '../shared/live.ts';
 import { ltr, ltrText } from '../shared/localize.ts';
 import { PgPayInFullEvent, PgPlansLoadEvent, type PayInFullReason } from './events.ts';
 import { installmentsMessages, type InstallmentsMessages } from './messages.ts';

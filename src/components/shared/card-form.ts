@@ -5,7 +5,6 @@
  * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
  */
 import { css, html, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { live } from 'lit/directives/live.js';
 import { normalizeDigits } from '../../core/language.ts';
 import {
   cardDigits,
@@ -21,6 +20,7 @@ import {
   maxCardNumberLength,
   type CardBrand,
 } from './card.ts';
+import { live } from './live.ts';
 import type { SharedMessages } from './messages.ts';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'holder';
