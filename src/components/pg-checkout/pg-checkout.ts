@@ -179,8 +179,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       onTimeout: () => {
         this.paying = false;
         this.#embeddedFor = undefined;
-        this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
-        this.announce(this.#messages.framed.timeout, 'error');
+        this.#fail(this.#messages.framed.timeout, this.#retryPay);
       },
       // Focus leaves the gateway's page for the Pay button, which says what pressing it charges.
       onReady: () => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus()),
@@ -510,8 +509,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       this.order = outcome.value;
       if (this.failure?.retry === this.#retryOrder) this.failure = undefined;
     } else if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryOrder };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryOrder);
     }
   }
 
@@ -571,8 +569,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       return;
     }
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 
@@ -602,8 +599,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 
@@ -623,10 +619,14 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       await this.framed.post(flow, post, extraFields);
     } catch {
       this.paying = false;
-      const message = this.loadFailedMessage;
-      this.failure = { message, retry: this.#retryPay };
-      this.announce(message, 'error');
+      this.#fail(this.loadFailedMessage, this.#retryPay);
     }
+  }
+
+  /** Shows `message` with a way to try again (`retry`), and tells it to the live region. */
+  #fail(message: string, retry: () => void): void {
+    this.failure = { message, retry };
+    this.announce(message, 'error');
   }
 
   /** The endpoint's verified outcome arrived from a frame: shown in place, and told as an event. */
@@ -724,8 +724,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 
