@@ -4,7 +4,6 @@
  * calendar, its expiry and reissue, and the session memory of an issued bill.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { BillResult, OrderResult } from '../../core/endpoint-results.ts';
 import { billCall, orderCall } from '../../core/endpoint-routes.ts';
@@ -52,12 +51,16 @@ type Phase = 'idle' | 'issuing' | 'issued' | 'expired' | 'failed' | 'currency-re
 const BILL_EXPIRED_CODE = '31001';
 
 export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessages> {
-  @viewState() private phase: Phase = 'idle';
-  @viewState() private bill: ShownBill | undefined;
-  @viewState() private order: OrderResult | undefined;
-  @viewState() private failure: { readonly message: string; readonly retry: boolean } | undefined;
-  @viewState() private now = 0;
-  @viewState() private copied = false;
+  static {
+    viewState(this, 'phase', 'bill', 'order', 'failure', 'now', 'copied');
+  }
+
+  private phase: Phase = 'idle';
+  private bill: ShownBill | undefined;
+  private order: OrderResult | undefined;
+  private failure: { readonly message: string; readonly retry: boolean } | undefined;
+  private now = 0;
+  private copied = false;
 
   readonly #countdown = new CountdownController(this.host, {
     clock: () => this.host.clock,
@@ -441,7 +444,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
 
   #renderBillNumber(billNumber: string, inline = false): TemplateResult {
     const groups = groupBillNumber(billNumber);
-    return html`<bdi dir="ltr" class=${classMap({ ltr: true, 'bill-number': true, inline })} part="bill-number"
+    return html`<bdi dir="ltr" class="ltr bill-number ${inline ? 'inline' : ''}" part="bill-number"
       ><span aria-hidden="true">${groups.map((group) => html`<span class="group">${group}</span>`)}</span
       ><span class="visually-hidden spoken">${this.#messages.billNumberSpoken(groups)}</span></bdi
     >`;
@@ -453,7 +456,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const canReissue = this.host.allowReissue && this.host.endpoint !== '' && this.host.merchantReference !== '';
     const reissuing = this.kit.endpointRequests.isPending('bill');
     return html`
-      <section class=${classMap({ bill: true, expired: true })} part="bill expired" aria-labelledby="bill-title">
+      <section class="bill expired" part="bill expired" aria-labelledby="bill-title">
         <p class="title" part="title" id="bill-title">${m.expiredTitle}</p>
         <p>${m.expiredBody(this.#renderBillNumber(bill.billNumber, true), this.#expiryText(bill))}</p>
         ${canReissue

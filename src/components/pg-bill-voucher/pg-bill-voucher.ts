@@ -2,7 +2,7 @@ import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
-import { property } from '../shared/property.ts';
+import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, flagReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { BillVoucherView } from './bill-voucher-view.ts';
 import type { IssuedBill } from './events.ts';
@@ -66,44 +66,59 @@ const expiryReader = propertyReader((value): string =>
 export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
   static override styles = PgElement.styles;
 
+  static override properties: ElementProperties = {
+    currency: { converter: textReader },
+    amount: { converter: amountReader },
+    billNumber: { attribute: 'bill-number', converter: textReader },
+    expires: { converter: expiryReader },
+    paymentPartner: { attribute: 'payment-partner', converter: textReader },
+    partnerName: { attribute: 'partner-name', converter: textReader },
+    allowReissue: { attribute: 'allow-reissue', converter: flagReader },
+    autoIssue: { attribute: 'auto-issue', converter: flagReader },
+    customerName: { attribute: 'customer-name', converter: textReader },
+    customerEmail: { attribute: 'customer-email', converter: textReader },
+    timeZone: { attribute: 'time-zone', converter: textReader },
+    clock: { attribute: false, converter: clockReader },
+  };
+
   /**
    * The order currency, when the page knows it: anything but EGP is refused before any request.
    * Without it the element reads the order from the endpoint before offering a bill.
    */
-  @property({ converter: textReader }) currency = '';
+  currency = '';
 
   /** The amount in minor units of EGP, for display before the bill (and for a stored bill). The endpoint's is authoritative. */
-  @property({ converter: amountReader }) amount: number | undefined;
+  amount: number | undefined;
 
   /** A stored bill's number, exactly as issued; shown without calling the endpoint. */
-  @property({ attribute: 'bill-number', converter: textReader }) billNumber = '';
+  billNumber = '';
 
   /** A stored bill's `request_expiry_date` (ISO 8601 with an offset); a `Date` is taken too, and read back in UTC. */
-  @property({ converter: expiryReader }) expires = '';
+  expires = '';
 
   /** A stored bill's `payment_partner`. */
-  @property({ attribute: 'payment-partner', converter: textReader }) paymentPartner = '';
+  paymentPartner = '';
 
   /** The partner's name as customers know it; when empty, the name known for the partner code, else the code. */
-  @property({ attribute: 'partner-name', converter: textReader }) partnerName = '';
+  partnerName = '';
 
   /** Offer a new bill once this one has expired. */
-  @property({ attribute: 'allow-reissue', converter: flagReader }) allowReissue = false;
+  allowReissue = false;
 
   /** Ask for the bill as soon as the element is shown, instead of waiting for the customer's click. */
-  @property({ attribute: 'auto-issue', converter: flagReader }) autoIssue = false;
+  autoIssue = false;
 
   /** `customer_name` sent with the bill (optional). */
-  @property({ attribute: 'customer-name', converter: textReader }) customerName = '';
+  customerName = '';
 
   /** `customer_email` sent with the bill (optional). */
-  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
+  customerEmail = '';
 
   /** IANA time zone for the expiry date (for example `Africa/Cairo`); the viewer's zone when empty. */
-  @property({ attribute: 'time-zone', converter: textReader }) timeZone = '';
+  timeZone = '';
 
   /** Where the countdown reads the time; tests and demos pass `createManualClock()`. */
-  @property({ attribute: false, converter: clockReader }) clock: Clock = systemClock;
+  clock: Clock = systemClock;
 
   protected declare view: BillVoucherView | undefined;
 

@@ -1,8 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
@@ -14,9 +11,10 @@ import { PgPaymentResultEvent, type PaymentResultDetails } from '../shared/event
 import { LazyFramedFlow } from '../shared/framed-flow-loader.ts';
 import { afterNextPaint } from '../shared/paint.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
+import { live } from '../shared/live.ts';
 import { ltr } from '../shared/localize.ts';
 import { PgElement } from '../shared/pg-element.ts';
-import { property } from '../shared/property.ts';
+import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import { PgMethodChangeEvent, type PaymentMethod } from './events.ts';
 import { checkoutMessages, type CheckoutMessages } from './messages.ts';
@@ -111,45 +109,61 @@ const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-o
 export class PgCheckout extends PgElement<CheckoutMessages> {
   static override styles = [PgElement.styles, cardFormStyles, checkoutStyles];
 
+  static override properties: ElementProperties = {
+    mode: { converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') },
+    intent: { converter: oneOfReader(['pay', 'save-card'], 'pay') },
+    command: { converter: commandReader },
+    methods: { converter: methodsReader },
+    method: { reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) },
+    cardMode: { attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') },
+    customerEmail: { attribute: 'customer-email', converter: textReader },
+    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    hideRememberMe: { attribute: 'hide-remember-me', converter: flagReader },
+    order: { state: true, attribute: false },
+    paying: { state: true, attribute: false },
+    failure: { state: true, attribute: false },
+    outcome: { state: true, attribute: false },
+    consent: { state: true, attribute: false },
+    consentError: { state: true, attribute: false },
+  };
+
   protected override catalogs = checkoutMessages;
 
   /** `redirect` (hosted page, default), `merchant-page` (card form), `embedded` (the gateway's page here) or `drop-in` (several methods). */
-  @property({ converter: oneOfReader(['redirect', 'merchant-page', 'embedded', 'drop-in'], 'redirect') }) mode: CheckoutMode = 'redirect';
+  mode: CheckoutMode = 'redirect';
 
   /** `pay` (default) the order, or `save-card`: keep the card for later payments, charging nothing now. */
-  @property({ converter: oneOfReader(['pay', 'save-card'], 'pay') }) intent: CheckoutIntent = 'pay';
+  intent: CheckoutIntent = 'pay';
 
   /** The operation: `PURCHASE` (default) or `AUTHORIZATION` (hold the amount, capture later). */
-  @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
+  command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
 
   /** Drop-in only: the methods offered, from `card installments voucher financing` (text or a list). */
-  @property({ converter: methodsReader }) methods: PaymentMethod[] = ['card'];
+  methods: PaymentMethod[] = ['card'];
 
   /** Drop-in only: the chosen method (set it for the initial choice). */
-  @property({ reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) }) method: PaymentMethod | undefined;
+  method: PaymentMethod | undefined;
 
   /** Drop-in only: how cards are taken, `merchant-page` (default), `embedded` or `redirect`. */
-  @property({ attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') })
   cardMode: CardMode = 'merchant-page';
 
   /** Customer e-mail sent with a hosted-page request, when the order has none. */
-  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
+  customerEmail = '';
 
   /** How the hosted `<pg-installments>` shows plans: `dropdown` (default) or `table`. */
-  @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
   plansView: 'dropdown' | 'table' = 'dropdown';
 
   /** Hides the "remember this card" checkbox. */
-  @property({ attribute: 'hide-remember-me', converter: flagReader }) hideRememberMe = false;
+  hideRememberMe = false;
 
-  @state() private order: OrderResult | undefined;
-  @state() private paying = false;
-  @state() private failure: { readonly message: string; readonly retry: () => void } | undefined;
+  private order: OrderResult | undefined;
+  private paying = false;
+  private failure: { readonly message: string; readonly retry: () => void } | undefined;
   /** The outcome of a payment on this page, shown in place of the form. */
-  @state() private outcome: PaymentResultDetails | undefined;
+  private outcome: PaymentResultDetails | undefined;
   /** intent save-card: the customer agreed to keep the card. */
-  @state() private consent = false;
-  @state() private consentError = false;
+  private consent = false;
+  private consentError = false;
 
   private readonly card = new CardFormController(this);
 
@@ -165,8 +179,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       onTimeout: () => {
         this.paying = false;
         this.#embeddedFor = undefined;
-        this.failure = { message: this.#messages.framed.timeout, retry: this.#retryPay };
-        this.announce(this.#messages.framed.timeout, 'error');
+        this.#fail(this.#messages.framed.timeout, this.#retryPay);
       },
       // Focus leaves the gateway's page for the Pay button, which says what pressing it charges.
       onReady: () => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus()),
@@ -264,7 +277,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         <div class="method-list">
           ${this.methods.map(
             (method) => html`
-              <label class=${classMap({ check: true, method: true, selected: method === active })} part="method">
+              <label class="check method ${method === active ? 'selected' : ''}" part="method">
                 <input
                   type="radio"
                   name="method"
@@ -496,8 +509,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       this.order = outcome.value;
       if (this.failure?.retry === this.#retryOrder) this.failure = undefined;
     } else if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryOrder };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryOrder);
     }
   }
 
@@ -557,8 +569,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       return;
     }
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 
@@ -588,8 +599,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 
@@ -609,10 +619,14 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       await this.framed.post(flow, post, extraFields);
     } catch {
       this.paying = false;
-      const message = this.loadFailedMessage;
-      this.failure = { message, retry: this.#retryPay };
-      this.announce(message, 'error');
+      this.#fail(this.loadFailedMessage, this.#retryPay);
     }
+  }
+
+  /** Shows `message` with a way to try again (`retry`), and tells it to the live region. */
+  #fail(message: string, retry: () => void): void {
+    this.failure = { message, retry };
+    this.announce(message, 'error');
   }
 
   /** The endpoint's verified outcome arrived from a frame: shown in place, and told as an event. */
@@ -710,8 +724,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.failure = { message: outcome.message, retry: this.#retryPay };
-      this.announce(outcome.message, 'error');
+      this.#fail(outcome.message, this.#retryPay);
     }
   }
 

@@ -4,8 +4,6 @@
  * table and the purchase, each step through the endpoint, resumable from the session.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { PaymentResult } from '../../core/endpoint-results.ts';
 import { financingOtpCall, financingPurchaseCall, financingVerifyCustomerCall, financingVerifyOtpCall, orderCall } from '../../core/endpoint-routes.ts';
@@ -15,6 +13,7 @@ import { countdownDigits, timeLeft } from '../../core/voucher.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import type { EndpointRequestError } from '../shared/endpoint-client.ts';
+import { live } from '../shared/live.ts';
 import { ltr } from '../shared/localize.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';
@@ -52,17 +51,21 @@ const FINANCING_ROUTES = ['financingVerifyCustomer', 'financingOtp', 'financingV
 const STEP_NUMBER: Readonly<Record<FinancingStep, number>> = { phone: 1, verified: 2, otp: 2, tenure: 3, done: 4 };
 
 export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMessages> {
-  @viewState() private flow: FinancingState = INITIAL_FINANCING_STATE;
-  @viewState() private orderCurrency = '';
-  @viewState() private orderAmount: number | undefined;
-  @viewState() private phoneInput = '';
-  @viewState() private phoneError = '';
-  @viewState() private otpInput = '';
-  @viewState() private otpError = '';
-  @viewState() private tenureChoice: number | undefined;
-  @viewState() private tenureError = '';
-  @viewState() private failure: StepFailure | undefined;
-  @viewState() private now = 0;
+  static {
+    viewState(this, 'flow', 'orderCurrency', 'orderAmount', 'phoneInput', 'phoneError', 'otpInput', 'otpError', 'tenureChoice', 'tenureError', 'failure', 'now');
+  }
+
+  private flow: FinancingState = INITIAL_FINANCING_STATE;
+  private orderCurrency = '';
+  private orderAmount: number | undefined;
+  private phoneInput = '';
+  private phoneError = '';
+  private otpInput = '';
+  private otpError = '';
+  private tenureChoice: number | undefined;
+  private tenureError = '';
+  private failure: StepFailure | undefined;
+  private now = 0;
 
   readonly #countdown = new CountdownController(this.host, {
     clock: () => this.host.clock,
@@ -639,7 +642,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           <tbody>
             ${tenures.map(
               (option) => html`
-                <tr class=${classMap({ selected: option.months === this.tenureChoice })} part="tenure-row">
+                <tr class=${option.months === this.tenureChoice ? 'selected' : ''} part="tenure-row">
                   <th scope="row">
                     <label>
                       <input

@@ -3,7 +3,7 @@ import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
-import { property } from '../shared/property.ts';
+import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, propertyReader, textReader, wholeNumberReader } from '../shared/property-readers.ts';
 import type { FinancingOtpView } from './financing-otp-view.ts';
 import type { FinancingStep } from './flow-state.ts';
@@ -56,29 +56,40 @@ const productsReader = propertyReader((value): FinancingProduct[] => (Array.isAr
 export class PgFinancingOtp extends LazyPgElement<FinancingOtpMessages> {
   static override styles = PgElement.styles;
 
+  static override properties: ElementProperties = {
+    products: { attribute: false, converter: productsReader },
+    currency: { converter: textReader },
+    amount: { converter: amountReader },
+    customerEmail: { attribute: 'customer-email', converter: textReader },
+    resendAfter: { attribute: 'resend-after', converter: wholeNumberReader(0, 60) },
+    maxOtpAttempts: { attribute: 'max-otp-attempts', converter: wholeNumberReader(1, 3) },
+    otpLength: { attribute: 'otp-length', converter: wholeNumberReader(1, 6) },
+    clock: { attribute: false, converter: clockReader },
+  };
+
   /** Products sent with OTP_GENERATE when the merchant's order does not list its own. */
-  @property({ attribute: false, converter: productsReader }) products: FinancingProduct[] = [];
+  products: FinancingProduct[] = [];
 
   /** The order currency, when the page knows it; otherwise the element reads the order from the endpoint. */
-  @property({ converter: textReader }) currency = '';
+  currency = '';
 
   /** The order amount in minor units, when the page knows it; sent so that the endpoint can refuse a changed order. */
-  @property({ converter: amountReader }) amount: number | undefined;
+  amount: number | undefined;
 
   /** `customer_email` sent with PURCHASE (optional). */
-  @property({ attribute: 'customer-email', converter: textReader }) customerEmail = '';
+  customerEmail = '';
 
   /** Seconds before the customer may ask for a new code (60 unless a whole number is given). */
-  @property({ attribute: 'resend-after', converter: wholeNumberReader(0, 60) }) resendAfter = 60;
+  resendAfter = 60;
 
   /** Wrong codes the partner allows per code sent; used to show the attempts left (3 unless a whole number from 1 is given). */
-  @property({ attribute: 'max-otp-attempts', converter: wholeNumberReader(1, 3) }) maxOtpAttempts = 3;
+  maxOtpAttempts = 3;
 
   /** Digits in the partner's one-time code (6 unless a whole number from 1 is given). */
-  @property({ attribute: 'otp-length', converter: wholeNumberReader(1, 6) }) otpLength = 6;
+  otpLength = 6;
 
   /** Where the resend countdown reads the time; tests and demos pass `createManualClock()`. */
-  @property({ attribute: false, converter: clockReader }) clock: Clock = systemClock;
+  clock: Clock = systemClock;
 
   protected declare view: FinancingOtpView | undefined;
 

@@ -4,8 +4,6 @@
  * first digits, the agreement, the receipt, the form value and validity, and the payment.
  */
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
-import { live } from 'lit/directives/live.js';
 import { formatMoney } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, installmentPlansCall, merchantPageCall } from '../../core/endpoint-routes.ts';
@@ -14,6 +12,7 @@ import { normalizeDigits } from '../../core/language.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
+import { live } from '../shared/live.ts';
 import { ltr, ltrText } from '../shared/localize.ts';
 import { PgPayInFullEvent, PgPlansLoadEvent, type PayInFullReason } from './events.ts';
 import { installmentsMessages, type InstallmentsMessages } from './messages.ts';
@@ -32,18 +31,22 @@ import { installmentsStyles } from './styles.ts';
 type Situation = 'idle' | 'loading' | 'ready' | PayInFullReason;
 
 export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMessages> {
-  @viewState() private plans: InstallmentPlansResult | undefined;
-  @viewState() private loadState: 'idle' | 'loading' | 'loaded' | 'failed' = 'idle';
-  @viewState() private loadError = '';
-  @viewState() private issuerCode: string | undefined;
-  @viewState() private planCode: string | undefined;
-  @viewState() private agreed = false;
-  @viewState() private payingInFull = false;
-  @viewState() private showErrors = false;
-  @viewState() private ownDigits = '';
-  @viewState() private formDisabled = this.host.matches(':disabled');
-  @viewState() private paying = false;
-  @viewState() private payError = '';
+  static {
+    viewState(this, 'plans', 'loadState', 'loadError', 'issuerCode', 'planCode', 'agreed', 'payingInFull', 'showErrors', 'ownDigits', 'formDisabled', 'paying', 'payError');
+  }
+
+  private plans: InstallmentPlansResult | undefined;
+  private loadState: 'idle' | 'loading' | 'loaded' | 'failed' = 'idle';
+  private loadError = '';
+  private issuerCode: string | undefined;
+  private planCode: string | undefined;
+  private agreed = false;
+  private payingInFull = false;
+  private showErrors = false;
+  private ownDigits = '';
+  private formDisabled = this.host.matches(':disabled');
+  private paying = false;
+  private payError = '';
 
   private readonly card = new CardFormController(this.host);
   #offers: IssuerOffer[] = [];
@@ -259,7 +262,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
             const reason = `issuer-${code}-reason`;
             return html`
               <label
-                class=${classMap({ issuer: true, selected: code === this.issuerCode, unavailable: locked })}
+                class="issuer ${code === this.issuerCode ? 'selected' : ''} ${locked ? 'unavailable' : ''}"
                 part="issuer"
               >
                 <input
@@ -308,7 +311,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                 const code = plan.plan.plan_code;
                 const id = `plan-${code}`;
                 return html`
-                  <tr class=${classMap({ selected: code === this.planCode })} part="plan-row">
+                  <tr class=${code === this.planCode ? 'selected' : ''} part="plan-row">
                     <th scope="row">
                       <span class="check">
                         <input

@@ -1,7 +1,7 @@
 import type { Language } from '../../core/language.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
 import { PgElement } from '../shared/pg-element.ts';
-import { property } from '../shared/property.ts';
+import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { InstallmentsView } from './installments-view.ts';
 import type { InstallmentsMessages } from './messages.ts';
@@ -79,32 +79,40 @@ export class PgInstallments extends LazyPgElement<InstallmentsMessages> {
   static formAssociated = true;
   static override styles = PgElement.styles;
 
+  static override properties: ElementProperties = {
+    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    completion: { converter: completionReader },
+    cardSource: { attribute: 'card-source', converter: oneOfReader(['own', 'host'], 'own') },
+    cardPrefix: { attribute: false, converter: textReader },
+    command: { converter: commandReader },
+    monthlySource: { attribute: 'monthly-source', converter: oneOfReader(['formula', 'gateway'], 'formula') },
+    hideReceipt: { attribute: 'hide-receipt', converter: flagReader },
+    required: { converter: flagReader },
+  };
+
   /** How the plans are shown: `dropdown` (a select) or `table`. */
-  @property({ attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') })
   plansView: 'dropdown' | 'table' = 'dropdown';
 
   /** How the choice is paid: `hosted-page` (STANDALONE), `hosted-checkout` (HOSTED; `direct` reads as it) or `none` (a host or form pays). */
-  @property({ converter: completionReader })
   completion: InstallmentsCompletion = 'hosted-page';
 
   /** `own`: this element asks for the card's first digits; `host`: a host sets `cardPrefix`. */
-  @property({ attribute: 'card-source', converter: oneOfReader(['own', 'host'], 'own') }) cardSource: 'own' | 'host' = 'own';
+  cardSource: 'own' | 'host' = 'own';
 
   /** The first digits of the card typed in a host's card form (`card-source="host"`). */
-  @property({ attribute: false, converter: textReader }) cardPrefix = '';
+  cardPrefix = '';
 
   /** The operation the payment runs: `PURCHASE` (default) or `AUTHORIZATION`. */
-  @property({ converter: commandReader }) command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
+  command: 'AUTHORIZATION' | 'PURCHASE' = 'PURCHASE';
 
   /** Monthly amounts from the core `formula` (default) or the `gateway`'s `amountPerMonth`. */
-  @property({ attribute: 'monthly-source', converter: oneOfReader(['formula', 'gateway'], 'formula') })
   monthlySource: MonthlySource = 'formula';
 
   /** Hides the summary of the chosen plan (`receipt-container`). */
-  @property({ attribute: 'hide-receipt', converter: flagReader }) hideReceipt = false;
+  hideReceipt = false;
 
   /** A plan must be chosen (or paying in full chosen) for the form to be valid. */
-  @property({ converter: flagReader }) required = false;
+  required = false;
 
   protected declare view: InstallmentsView | undefined;
   /** A form state the browser restored before the view existed. */

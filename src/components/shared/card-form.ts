@@ -5,8 +5,6 @@
  * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
  */
 import { css, html, type ReactiveControllerHost, type TemplateResult } from 'lit';
-import { classMap } from 'lit/directives/class-map.js';
-import { live } from 'lit/directives/live.js';
 import { normalizeDigits } from '../../core/language.ts';
 import {
   cardDigits,
@@ -22,6 +20,7 @@ import {
   maxCardNumberLength,
   type CardBrand,
 } from './card.ts';
+import { live } from './live.ts';
 import type { SharedMessages } from './messages.ts';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'holder';
@@ -240,7 +239,7 @@ export function renderCardFields(
   const holder = field('holder');
   return html`
     <fieldset
-      class=${classMap({ 'credit-card-container': true, [brandClass]: !!brand })}
+      class="credit-card-container ${brandClass}"
       part="credit-card-container ${brandClass}"
       ?disabled=${options.disabled ?? false}
       @focusout=${card.onFieldBlur}
@@ -261,7 +260,7 @@ export function renderCardFields(
             aria-describedby="${number.describedBy} card-brand"
             @input=${card.onNumberInput}
           />
-          <span id="card-brand" class=${classMap({ brand: true, [brandClass]: !!brand })} part="brand ${brandClass}"
+          <span id="card-brand" class="brand ${brandClass}" part="brand ${brandClass}"
             >${brand ? html`<span class="visually-hidden">${messages.brand(brand)}</span><span aria-hidden="true">${brand}</span>` : ''}</span
           >
         </div>

@@ -8,18 +8,18 @@
  *
  * A view is written as an element's body would be: `host` is the element (its public
  * properties), `kit` the element's own tools (the endpoint, the live region, the frame, its form
- * internals), `@viewState()` marks what re-renders it, and `willUpdate(changed)` / `updated(changed)`
+ * internals), `viewState()` names what re-renders it, and `willUpdate(changed)` / `updated(changed)`
  * see the element's changed properties together with the view's own changed state, as Lit's do.
  * The first update after the view arrives sees every property as changed, as an element's first
  * update does.
  */
 import { adoptStyles, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type ReactiveElement, type TemplateResult } from 'lit';
-import { state } from 'lit/decorators.js';
 import type { Language } from '../../core/language.ts';
 import type { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, type Catalogs, type Renderable } from './localize.ts';
 import type { SharedMessages } from './messages.ts';
 import { PgElement, type LoadState, type StatusTone } from './pg-element.ts';
+import type { ElementProperties } from './property.ts';
 
 /** The element's own tools, which it lends its view (protected to everyone else). */
 export interface ElementKit<Messages extends SharedMessages> {
@@ -29,14 +29,14 @@ export interface ElementKit<Messages extends SharedMessages> {
   readonly messages: Messages;
   announce(text: Renderable, tone?: StatusTone): void;
   clearStatus(): void;
-  renderFrame(content: unknown, frameClasses?: Record<string, boolean>): TemplateResult;
+  renderFrame(content: unknown): TemplateResult;
   reportInvalidFields(): Promise<number>;
   setCustomState(name: string, on: boolean): void;
 }
 
 /**
- * The body of a lazily loaded element. Subclasses keep their state in `@viewState()` fields and
- * render with `render()`; the hooks are those of a Lit element, run by the element.
+ * The body of a lazily loaded element. Subclasses keep their state in fields named by
+ * `viewState()` and render with `render()`; the hooks are those of a Lit element, run by the element.
  */
 export abstract class ElementView<Host extends PgElement<Messages>, Messages extends SharedMessages> {
   /** View state changed since the element's last update, with its value before. */
@@ -78,11 +78,15 @@ export abstract class ElementView<Host extends PgElement<Messages>, Messages ext
   }
 }
 
-/** `@state()` for a view: a change re-renders the view's element and is seen by the view's hooks. */
-export function viewState() {
-  return (prototype: object, name: string): void => {
-    const slot = Symbol(name);
-    Object.defineProperty(prototype, name, {
+/**
+ * Declares a view's state (what `@state()` is to an element, with no decorator and its helper
+ * code): a change of one of these fields re-renders the view's element and is seen by the view's
+ * hooks. Called in the view class's static block: `static { viewState(this, 'phase', 'bill'); }`.
+ */
+export function viewState(view: abstract new (...args: never[]) => object, ...names: string[]): void {
+  for (const name of names) {
+    const slot = Symbol();
+    Object.defineProperty(view.prototype, name, {
       get(this: Record<symbol, unknown>) {
         return this[slot];
       },
@@ -95,7 +99,7 @@ export function viewState() {
       configurable: true,
       enumerable: true,
     });
-  };
+  }
 }
 
 /** What a view module gives its element. */
@@ -117,9 +121,11 @@ const adoptedStyles = new WeakMap<ViewModule<never, never>, CSSResultOrNative[]>
  * once the customer picks its method), together with its catalog when the page is not in English.
  */
 export abstract class LazyPgElement<Messages extends SharedMessages> extends PgElement<Messages> {
+  static override properties: ElementProperties = { viewLoad: { state: true, attribute: false } };
+
   /** The view, once its module has arrived. */
   protected view: ElementView<AnyLazyElement<Messages>, Messages> | undefined;
-  @state() private viewLoad: 'idle' | 'loading' | 'failed' = 'idle';
+  private viewLoad: 'idle' | 'loading' | 'failed' = 'idle';
   /** Resolves the first time the view is ready: what public methods called before then wait for. */
   readonly #viewReady: Promise<ElementView<AnyLazyElement<Messages>, Messages>>;
   #resolveView: (view: ElementView<AnyLazyElement<Messages>, Messages>) => void = () => {};
@@ -217,7 +223,7 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
       },
       announce: (text, tone) => this.announce(text, tone),
       clearStatus: () => this.clearStatus(),
-      renderFrame: (content, frameClasses) => this.renderFrame(content, frameClasses),
+      renderFrame: (content) => this.renderFrame(content),
       reportInvalidFields: () => this.reportInvalidFields(),
       setCustomState: (name, on) => this.setCustomState(name, on),
     };

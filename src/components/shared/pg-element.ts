@@ -5,14 +5,21 @@
  * it loads (its catalog in a language other than English, or the code of a lazily loaded element):
  * a pending state, or an error with a way to try again, never text in two languages.
  */
-import { LitElement, html, nothing, unsafeCSS, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type TemplateResult } from 'lit';
-import { state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
+import {
+  LitElement,
+  html,
+  nothing,
+  unsafeCSS,
+  type CSSResultGroup,
+  type CSSResultOrNative,
+  type PropertyValues,
+  type TemplateResult,
+} from 'lit';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
 import { describeRequestError, LOADING_TEXT, type SharedMessages } from './messages.ts';
-import { property } from './property.ts';
+import { defineReadingAccessor, type ElementProperties } from './property.ts';
 import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
 
@@ -90,30 +97,54 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...added];
   }
 
+  static override properties: ElementProperties = {
+    endpoint: { converter: textReader },
+    merchantReference: { attribute: 'merchant-reference', converter: textReader },
+    orderToken: { attribute: 'order-token', converter: textReader },
+    language: { converter: languageReader },
+    themeHref: { attribute: 'theme-href', converter: textReader },
+    status: { state: true, attribute: false },
+    catalogFailed: { state: true, attribute: false },
+  };
+
+  /**
+   * Before Lit creates a class's own properties, gives each one declared with a reader
+   * (property.ts) the accessor that runs every value set through that reader; Lit wraps it.
+   * @internal
+   */
+  protected static override finalize(): void {
+    if (!Object.hasOwn(this, 'finalized') && Object.hasOwn(this, 'properties')) {
+      for (const [name, options] of Object.entries(this.properties)) {
+        if ('converter' in options) defineReadingAccessor(this.prototype, name, options.converter);
+      }
+    }
+    super.finalize();
+  }
+
   /** URL of the merchant endpoint (for example `/pg`); routes are appended to it. */
-  @property({ converter: textReader }) endpoint = '';
+  endpoint = '';
 
   /** The merchant's order number, as the merchant endpoint knows it. */
-  @property({ attribute: 'merchant-reference', converter: textReader }) merchantReference = '';
+  merchantReference = '';
 
   /**
    * The shop's opaque token for this order and this customer, sent to the endpoint as the
    * `pg-order-token` header so that a standalone endpoint on another origin can have the shop
    * check the order is the caller's. A per-order value the shop gave the page, never a merchant secret.
    */
-  @property({ attribute: 'order-token', converter: textReader }) orderToken = '';
+  orderToken = '';
 
   /** Language of all text: `en` or `ar` (right-to-left); anything else reads as `en`. */
-  @property({ converter: languageReader }) language: Language = 'en';
+  language: Language = 'en';
 
   /** Address of a stylesheet (such as a back-office theme file) loaded inside the shadow root. */
-  @property({ attribute: 'theme-href', converter: textReader }) themeHref = '';
+  themeHref = '';
 
   /** The live region's current message. */
-  @state() protected status: StatusMessage | undefined;
+  protected status: StatusMessage | undefined;
 
   /** A catalog that could not be loaded (the network failed): shown with a way to try again. */
-  @state() private catalogFailed = false;
+  private catalogFailed = false;
 
   /**
    * The element's text in every language; set by the element (a lazily loaded element sets it
@@ -193,17 +224,12 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
    * visually hidden: elements show their messages in place, next to what they concern. While a
    * customer's action waits long on the network it says "Processing…", visibly, under the button.
    */
-  protected renderFrame(content: unknown, frameClasses: Record<string, boolean> = {}): TemplateResult {
+  protected renderFrame(content: unknown): TemplateResult {
     const tone = this.status?.tone ?? 'info';
     const slow = this.endpointRequests.slow;
     return html`
       ${this.themeHref ? html`<link rel="stylesheet" href=${this.themeHref} />` : nothing}
-      <div
-        class=${classMap({ frame: true, ...frameClasses })}
-        part="frame"
-        dir=${this.direction}
-        lang=${this.language}
-      >
+      <div class="frame" part="frame" dir=${this.direction} lang=${this.language}>
         ${content}
         <span class="status ${slow ? 'muted' : 'visually-hidden'} ${tone}" part="status" role="status">${slow ? this.messages.processing : (this.status?.text ?? nothing)}</span>
       </div>
