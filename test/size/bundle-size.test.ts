@@ -66,7 +66,8 @@ function exportedDistFiles(): string[] {
  * table) does not count.
  */
 function registers(source: string, tag: string): boolean {
-  return new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*[\\w$]+\\s*\\)`).test(source);
+  // `define('pg-x', Name)`, or the class written into the call itself (`define('pg-x', class extends …`).
+  return new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*(?:[\\w$]+\\s*\\)|class\\b)`).test(source);
 }
 
 /** The bundle's JS files, by path relative to the folder (`pg-checkout.js`, `chunks/…`). */
