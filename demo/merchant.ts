@@ -175,7 +175,7 @@ function row(view: BackOfficeOrder, message = ''): HTMLTableRowElement {
   const bill = billState(view);
   // A saved card shows its token here, in the merchant's panel only, ready for a recurring charge.
   const token = view.result?.saved_card?.token_name;
-  const resultText = view.result ? `${word(resultWordKey(view.result))}${token ? ` (${token})` : ''}` : bill ? word(`bill_${bill}`) : words.none;
+  const resultText = view.result ? `${word(resultWordKey(view.result))}${token ? ` (${token})` : ''}` : bill ? word(`bill_${bill}`) : words.noPayment;
   const result = element('td', resultText);
   tr.append(reference, amount, result, lifecycleCell(view), actionsCell(view, message));
   // On a phone the rows are cards without the header row: each cell names its column (demo.css).
