@@ -38,3 +38,13 @@ export const bundleChunking: {
     ],
   },
 };
+
+/**
+ * Whether built code registers `tag`: `define('pg-x', Name)`, or with the class written into the
+ * call itself (`define('pg-x', class extends …`), as the minifier writes a class used once. A bare
+ * mention of the tag (a template, a lookup table) does not count. The size test and the benchmark
+ * check with it that every element is registered.
+ */
+export function registersElement(source: string, tag: string): boolean {
+  return new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*(?:[\\w$]+\\s*\\)|class\\b)`).test(source);
+}

@@ -7,6 +7,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { registersElement } from '../bundle-chunks.ts';
 import { buildEntry, BENCH_DIR, entryPath, type BuildOptions, type BuiltEntry, type BuiltFile } from './build.ts';
 import type { SectionResult, TargetRow } from './report.ts';
 import { formatBytes, formatRatio } from './stats.ts';
@@ -156,7 +157,7 @@ export function missingTags(measured: MeasuredEntry, tags: readonly string[]): s
     .filter((file) => file.kind === 'js')
     .map((file) => file.contents.toString('utf8'))
     .join('\n');
-  return tags.filter((tag) => !new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*[\\w$]+\\s*\\)`).test(source));
+  return tags.filter((tag) => !registersElement(source, tag));
 }
 
 export interface SizeRun {

@@ -33,6 +33,7 @@
  * CVV suppression, in both languages, and hosted-checkout installments); the English page stayed
  * within its budget by moving the choice of a flat plan's variant to the endpoint.
  */
+import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -63,16 +64,6 @@ function exportedDistFiles(): string[] {
   };
   collect(manifest.exports);
   return targets;
-}
-
-/**
- * True when the minified source calls something with `(tag, Identifier)`: the registration
- * `defineElement("pg-checkout", PgCheckout)`. A bare mention of the tag (a template, a lookup
- * table) does not count.
- */
-function registers(source: string, tag: string): boolean {
-  // `define('pg-x', Name)`, or the class written into the call itself (`define('pg-x', class extends …`).
-  return new RegExp(`\\(\\s*[\`"']${tag}[\`"']\\s*,\\s*(?:[\\w$]+\\s*\\)|class\\b)`).test(source);
 }
 
 /** The bundle's JS files, by path relative to the folder (`pg-checkout.js`, `chunks/…`). */
@@ -123,7 +114,7 @@ describe('the built package', () => {
     // A registration the bundler dropped (e.g. a define module missing from package.json
     // `sideEffects`) leaves a bundle that is small, within budget, and useless.
     const source = bundleFiles().get(BUNDLE_ENTRY) ?? '';
-    const missing = ELEMENT_TAGS.filter((tag) => !registers(source, tag));
+    const missing = ELEMENT_TAGS.filter((tag) => !registersElement(source, tag));
     assert.deepEqual(missing, [], `dist/bundle/${BUNDLE_ENTRY} does not register: ${missing.join(', ')}`);
   });
 
