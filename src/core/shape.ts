@@ -94,8 +94,8 @@ export function object<P extends Record<string, AnyShape>>(fields: P, loose?: bo
 
 /** What `shape` reads of `value`, or undefined when it refuses it. */
 export function read<T>(shape: Shape<T>, value: unknown): T | undefined {
-  const result = shape(value);
-  return result === FAIL ? undefined : result;
+  const result = readAt(shape, value);
+  return result.ok ? result.value : undefined;
 }
 
 /** What `shape` reads of `value`, or where it refused it (`issuer_detail.0.plan_code`). */
