@@ -16,12 +16,10 @@ import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../
 import { createResultProofs } from '../../src/server/result-proof.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { StoredResult } from '../../src/store/store.ts';
-import { expectedStatus, responseMessage } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { ACCESS_CODE, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { MERCHANT_IDENTIFIER, REQUEST_PHRASE } from './fake-gateway.ts';
 import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
 import { freePort, killAll, removeTempDirs, runCli, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
-import { postReturn, signedReturn } from './support/returns.ts';
+import { postReturn, signedReturn, signedTokenization } from './support/returns.ts';
 import { SHOP_SECRET, startShop, type TestShop } from './support/shop.ts';
 
 let gateway: HttpGateway;
@@ -303,22 +301,7 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const port = await freePort();
     const reference = 'crash-d-1';
     // The card form's token came back (TOKENIZATION); the service charges it server to server.
-    const tokenization = (await signParams(
-      {
-        service_command: 'TOKENIZATION',
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        merchant_reference: reference,
-        language: 'en',
-        token_name: 'tok-crash-d',
-        merchant_extra1: 'PURCHASE',
-        response_code: '18000',
-        response_message: responseMessage('18000', 'en'),
-        status: expectedStatus('18000'),
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    )) as Record<string, string>;
+    const tokenization = await signedTokenization(reference, 'tok-crash-d');
     const env = { ...settings(dataDir, 2_000), PG_RECONCILE_INTERVAL_SECONDS: '1' };
     const first = await startServe({ env, port });
     const charge = gateway.holdNext('PURCHASE');

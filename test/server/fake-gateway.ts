@@ -34,6 +34,17 @@ export const GATEWAY_BASE_URL = 'https://api.gateway.test';
 export const CHECKOUT_URL = 'https://checkout.gateway.test';
 export const API_ROOT = 'FortAPI';
 
+/** The account's settings as a client of this gateway needs them (the endpoint, the back-office client). */
+export const GATEWAY_ACCOUNT = {
+  merchantIdentifier: MERCHANT_IDENTIFIER,
+  accessCode: ACCESS_CODE,
+  shaType: 'sha256',
+  requestPhrase: REQUEST_PHRASE,
+  responsePhrase: RESPONSE_PHRASE,
+  gatewayBaseUrl: GATEWAY_BASE_URL,
+  apiRoot: API_ROOT,
+} as const;
+
 export type Operation =
   | 'GET_INSTALLMENTS_PLANS'
   | 'CHECK_STATUS'

@@ -7,10 +7,9 @@ import {
   financingVerifyOtpResult,
   paymentResult,
 } from '../../src/core/endpoint-api.ts';
-import { GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
+import { GATEWAY_ACCOUNT, GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, START, type Harness } from './harness.ts';
-import { ACCESS_CODE, API_ROOT, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { createGatewayClient } from '../../src/gateway/client.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
@@ -18,15 +17,6 @@ import { createReconciler } from '../../src/server/reconciler.ts';
 import { recordAndReport } from '../../src/server/results.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 
-const GATEWAY_CREDENTIALS = {
-  merchantIdentifier: MERCHANT_IDENTIFIER,
-  accessCode: ACCESS_CODE,
-  shaType: 'sha256',
-  requestPhrase: REQUEST_PHRASE,
-  responsePhrase: RESPONSE_PHRASE,
-  gatewayBaseUrl: GATEWAY_BASE_URL,
-  apiRoot: API_ROOT,
-} as const;
 import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
@@ -238,7 +228,7 @@ describe('when a financing step is refused', () => {
     const log = createJsonLogger(() => {});
     const reconciler = createReconciler({
       store,
-      gateway: createGatewayClient({ ...GATEWAY_CREDENTIALS, fetch: watched.gateway.fetch, retry: false, now: () => new Date(START.getTime() + 5 * 60_000) }),
+      gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: watched.gateway.fetch, retry: false, now: () => new Date(START.getTime() + 5 * 60_000) }),
       log,
       now: () => new Date(START.getTime() + 5 * 60_000),
       questionsPerMinute: 60_000,

@@ -7,17 +7,7 @@ import { createMerchantEndpoint, type MerchantEndpoint, type RequestContext } fr
 import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
 import { InMemoryResultLedger } from '../../src/server/result-ledger.ts';
-import {
-  ACCESS_CODE,
-  API_ROOT,
-  CHECKOUT_URL,
-  createFakeGateway,
-  GATEWAY_BASE_URL,
-  MERCHANT_IDENTIFIER,
-  REQUEST_PHRASE,
-  RESPONSE_PHRASE,
-  type FakeGateway,
-} from './fake-gateway.ts';
+import { CHECKOUT_URL, createFakeGateway, GATEWAY_ACCOUNT, type FakeGateway } from './fake-gateway.ts';
 
 export const SHOP_ORIGIN = 'https://shop.example';
 export const ELEMENTS_ORIGIN = 'https://elements.example';
@@ -77,14 +67,8 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
   const ledger = new InMemoryResultLedger();
   let now = START.getTime();
   const endpoint = createMerchantEndpoint({
-    merchantIdentifier: MERCHANT_IDENTIFIER,
-    accessCode: ACCESS_CODE,
-    shaType: 'sha256',
-    requestPhrase: REQUEST_PHRASE,
-    responsePhrase: RESPONSE_PHRASE,
-    gatewayBaseUrl: GATEWAY_BASE_URL,
+    ...GATEWAY_ACCOUNT,
     checkoutUrl: CHECKOUT_URL,
-    apiRoot: API_ROOT,
     publicUrl: SHOP_ORIGIN,
     basePath: BASE_PATH,
     allowedOrigins: [ELEMENTS_ORIGIN],

@@ -12,10 +12,11 @@ import type { VerifiedResult } from '../../src/server/config.ts';
 import { createReconciler } from '../../src/server/reconciler.ts';
 import { recordAndReport } from '../../src/server/results.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
-import { ACCESS_CODE, API_ROOT, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { ACCESS_CODE, GATEWAY_ACCOUNT, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { BASE_PATH, RETURN_URL, setup, SHOP_ORIGIN, START, type Harness } from './harness.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
+import { signedTokenization } from './support/returns.ts';
 
 /** The gateway's signed return for an order, posted by the customer's browser. */
 async function postReturn(harness: Harness, reference: string, fields: Record<string, string> & { response_code: KnownResponseCode }) {
@@ -58,13 +59,7 @@ function world() {
   const reconciler = createReconciler({
     store,
     gateway: createGatewayClient({
-      merchantIdentifier: MERCHANT_IDENTIFIER,
-      accessCode: ACCESS_CODE,
-      shaType: 'sha256',
-      requestPhrase: REQUEST_PHRASE,
-      responsePhrase: RESPONSE_PHRASE,
-      gatewayBaseUrl: GATEWAY_BASE_URL,
-      apiRoot: API_ROOT,
+      ...GATEWAY_ACCOUNT,
       // The gateway as the reconciler reaches it: answering, down behind a proxy answering 503, or
       // limiting requests (429, an unsigned JSON body and, when given, Retry-After).
       fetch: (input, init) => {
@@ -235,26 +230,13 @@ describe('the reconciler', () => {
 
   it('confirms a saved card whose token list could not be read at the return, once GET_TOKENS answers', async () => {
     const w = world();
-    const tokenization = (await signParams(
-      {
-        service_command: 'TOKENIZATION',
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        merchant_reference: 'order-1001',
-        language: 'en',
-        return_url: RETURN_URL,
-        merchant_extra1: 'SAVE_CARD',
-        remember_me: 'YES',
-        token_name: 'tok-saved',
-        card_number: '411111******1111',
-        expiry_date: '2812',
-        response_code: '18000',
-        response_message: responseMessage('18000', 'en'),
-        status: expectedStatus('18000'),
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    )) as Record<string, string>;
+    const tokenization = await signedTokenization('order-1001', 'tok-saved', {
+      return_url: RETURN_URL,
+      merchant_extra1: 'SAVE_CARD',
+      remember_me: 'YES',
+      card_number: '411111******1111',
+      expiry_date: '2812',
+    });
     w.harness.gateway.failWith(503);
     const answer = await w.harness.send(
       new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {

@@ -7,8 +7,6 @@ import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { orderResult, statusResult } from '../../src/core/endpoint-api.ts';
-import { expectedStatus, responseMessage } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
 import { ConfigError } from '../../src/server/config.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
@@ -22,6 +20,7 @@ import {
   RESPONSE_PHRASE,
 } from './fake-gateway.ts';
 import { parse } from '../../src/core/shape.ts';
+import { signedTokenization } from './support/returns.ts';
 
 /** The uncommented `NAME=value` lines of .env.example: the documented start-up configuration. */
 function documentedEnv(): Record<string, string> {
@@ -96,26 +95,11 @@ describe('serve()', () => {
 
   it('passes the socket address on as the customer IP of a merchant page completion', async () => {
     const { server, gateway } = await start(testEnv({ PG_RESULT_URL: '/done' }));
-    const tokenization = await signParams(
-      {
-        service_command: 'TOKENIZATION',
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        merchant_reference: 'demo-1001',
-        language: 'en',
-        token_name: 'tok-9',
-        merchant_extra1: 'PURCHASE',
-        response_code: '18000',
-        response_message: responseMessage('18000', 'en'),
-        status: expectedStatus('18000'),
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    );
+    const tokenization = await signedTokenization('demo-1001', 'tok-9');
     const response = await fetch(`${server.url}/return`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '6.6.6.6' },
-      body: new URLSearchParams(tokenization as Record<string, string>).toString(),
+      body: new URLSearchParams(tokenization).toString(),
       redirect: 'manual',
     });
     assert.equal(response.status, 303);

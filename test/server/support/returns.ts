@@ -50,3 +50,28 @@ export function postReturn(endpointUrl: string, body: string, signal?: AbortSign
     ...(signal ? { signal } : {}),
   });
 }
+
+/**
+ * The gateway's signed answer to a merchant page's TOKENIZATION (the card form's card became
+ * `token_name`), as the customer's browser posts it to `/return`: the service then charges the
+ * token server to server. `fields` adds to it or changes it (`merchant_extra1` SAVE_CARD, `remember_me`…).
+ */
+export async function signedTokenization(reference: string, tokenName: string, fields: Record<string, string> = {}): Promise<Record<string, string>> {
+  return (await signParams(
+    {
+      service_command: 'TOKENIZATION',
+      access_code: ACCESS_CODE,
+      merchant_identifier: MERCHANT_IDENTIFIER,
+      merchant_reference: reference,
+      language: 'en',
+      token_name: tokenName,
+      merchant_extra1: 'PURCHASE',
+      response_code: '18000',
+      response_message: responseMessage('18000', 'en'),
+      status: expectedStatus('18000'),
+      ...fields,
+    },
+    RESPONSE_PHRASE,
+    'sha256',
+  )) as Record<string, string>;
+}
