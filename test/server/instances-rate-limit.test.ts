@@ -11,44 +11,32 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../src/store/open.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
-import { freePort, killAll, removeTempDirs, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
-import { SHOP_SECRET, startShop, type TestShop } from './support/shop.ts';
+import { startInstancesWorld, type InstancesWorld } from './support/instances.ts';
+import { freePort, killAll, removeTempDirs, startServe, until, type ServeProcess } from './support/processes.ts';
 
 const PAYMENTS = 15;
 const RETRY_AFTER_SECONDS = 12;
 
-let postgres: TestPostgres | undefined;
-let noPostgres: string | undefined;
-let gateway: HttpGateway;
-let shop: TestShop;
+let world: InstancesWorld;
 
 before(async () => {
-  try {
-    postgres = await startTestPostgres();
-  } catch (error) {
-    noPostgres = `no PostgreSQL could be started: ${error instanceof Error ? error.message : String(error)}`;
-    console.warn(`instances-rate-limit.test.ts skipped: ${noPostgres}`);
-  }
-  [gateway, shop] = await Promise.all([startHttpGateway(), startShop()]);
+  world = await startInstancesWorld('instances-rate-limit.test.ts');
 });
 
 after(async () => {
   await killAll();
-  await Promise.all([gateway.close(), shop.stop()]);
-  await postgres?.cleanup();
+  await world.close();
   removeTempDirs();
 });
 
 describe('two instances and a gateway that asks them to wait', () => {
   it('ask nothing before the Retry-After of a 429 that only one of them received, and every payment after it', async (t) => {
-    if (!postgres) {
-      t.skip(noPostgres);
+    if (!world.postgres) {
+      t.skip(world.skipReason);
       return;
     }
-    const databaseUrl = await postgres.createDatabase();
-    const dataDir = tempDir('pg-instances-limit-');
+    const { gateway } = world;
+    const { databaseUrl, dataDir, settings: shared } = await world.database('pg-instances-limit-');
     const start = new Date();
     const references = Array.from({ length: PAYMENTS }, (_, n) => `held-${n + 1}`);
     const store = await openStore({ dataDir, databaseUrl, poolSize: 1 });
@@ -73,15 +61,7 @@ describe('two instances and a gateway that asks them to wait', () => {
     }
 
     gateway.limitNext(1, RETRY_AFTER_SECONDS);
-    const settings = {
-      ...gateway.env,
-      PG_DATABASE_URL: databaseUrl,
-      PG_DATA_DIR: dataDir,
-      PG_ORDER_URL: shop.orderUrl,
-      PG_RESULT_WEBHOOK_URL: shop.webhookUrl,
-      PG_HOOK_SECRET: SHOP_SECRET,
-      PG_RECONCILE_INTERVAL_SECONDS: '1',
-    };
+    const settings = { ...shared, PG_RECONCILE_INTERVAL_SECONDS: '1' };
     const instances: ServeProcess[] = [];
     for (let n = 0; n < 2; n += 1) instances.push(await startServe({ env: settings, port: await freePort() }));
     const questions = () => gateway.received.filter((request) => request.command === 'CHECK_STATUS');

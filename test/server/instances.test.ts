@@ -15,12 +15,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openStore } from '../../src/store/open.ts';
-import { startTestPostgres, type TestPostgres } from '../support/postgres.ts';
-import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
-import { freePort, killAll, removeTempDirs, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
+import { startInstancesWorld, type InstancesWorld } from './support/instances.ts';
+import { freePort, killAll, removeTempDirs, startServe, until, type ServeProcess } from './support/processes.ts';
 import { postReturn, signedReturn } from './support/returns.ts';
 import { startRoundRobin, type RoundRobin } from './support/round-robin.ts';
-import { SHOP_SECRET, startShop, type TestShop } from './support/shop.ts';
 
 const ORDERS = 100;
 const POSTS_PER_ORDER = 5;
@@ -28,26 +26,16 @@ const CONCURRENCY = 50;
 /** The whole burst must be answered within this: a deadlock between the instances would not be. */
 const BURST_LIMIT_MS = 30_000;
 
-let postgres: TestPostgres | undefined;
-let noPostgres: string | undefined;
-let gateway: HttpGateway;
-let shop: TestShop;
+let world: InstancesWorld;
 let front: RoundRobin | undefined;
 
 before(async () => {
-  try {
-    postgres = await startTestPostgres();
-  } catch (error) {
-    noPostgres = `no PostgreSQL could be started: ${error instanceof Error ? error.message : String(error)}`;
-    console.warn(`instances.test.ts skipped: ${noPostgres}`);
-  }
-  [gateway, shop] = await Promise.all([startHttpGateway(), startShop()]);
+  world = await startInstancesWorld('instances.test.ts');
 });
 
 after(async () => {
   await killAll();
-  await Promise.all([front?.close(), gateway.close(), shop.stop()]);
-  await postgres?.cleanup();
+  await Promise.all([front?.close(), world.close()]);
   removeTempDirs();
 });
 
@@ -67,20 +55,12 @@ async function limited<T>(tasks: readonly (() => Promise<T>)[], limit: number): 
 
 describe('two instances on one PostgreSQL database behind a round-robin front', () => {
   it('record each of 500 concurrent returns and replays once, and deliver each result once', async (t) => {
-    if (!postgres) {
-      t.skip(noPostgres);
+    if (!world.postgres) {
+      t.skip(world.skipReason);
       return;
     }
-    const databaseUrl = await postgres.createDatabase();
-    const dataDir = tempDir('pg-instances-');
-    const settings = {
-      ...gateway.env,
-      PG_DATABASE_URL: databaseUrl,
-      PG_DATA_DIR: dataDir,
-      PG_ORDER_URL: shop.orderUrl,
-      PG_RESULT_WEBHOOK_URL: shop.webhookUrl,
-      PG_HOOK_SECRET: SHOP_SECRET,
-    };
+    const { gateway, shop } = world;
+    const { dataDir, databaseUrl, settings } = await world.database('pg-instances-');
     // One after the other: the second finds the schema the first created.
     const instances: ServeProcess[] = [];
     for (let n = 0; n < 2; n += 1) instances.push(await startServe({ env: settings, port: await freePort() }));
