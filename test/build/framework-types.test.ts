@@ -36,7 +36,7 @@ function documented(tag: string) {
   assert.ok(element, `${tag} is in custom-elements.json`);
   return {
     properties: (element.members ?? [])
-      .filter((member) => member.kind === 'field' && !member.privacy && !member.readonly && !member.static && !member.name.startsWith('#'))
+      .filter((member) => member.kind === 'field' && (member.privacy ?? 'public') === 'public' && !member.readonly && !member.static && !member.name.startsWith('#'))
       .map((member) => member.name),
     attributes: (element.attributes ?? []).map((attribute) => attribute.name),
     // Events with a description are the @fires ones; the analyzer also guesses some from dispatch calls.
