@@ -7,6 +7,32 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { chromiumArgs, chromiumPath } from './test/chromium.mjs';
 import { frameworkModules } from './test/components/support/framework-modules.mjs';
 
+/**
+ * A failed assertion whose value is an element (`expect(element).to.equal(…)`) reaches the runner
+ * through `structuredClone`, which cannot clone a DOM node: the result would never arrive and the
+ * run would wait out its 120 s. Each node travels as its HTML instead (@web/test-runner #2967).
+ */
+const CLONEABLE_FAILURES = `
+  const clone = globalThis.structuredClone;
+  const plain = (value, seen) => {
+    if (value instanceof Node) return value.outerHTML ?? value.nodeName;
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value)) return seen.get(value);
+    const copy = Array.isArray(value) ? [] : {};
+    seen.set(value, copy);
+    if (value instanceof Error) Object.assign(copy, { name: value.name, message: value.message, stack: value.stack });
+    for (const key of Object.keys(value)) copy[key] = plain(value[key], seen);
+    return copy;
+  };
+  globalThis.structuredClone = (value, options) => {
+    try {
+      return clone(value, options);
+    } catch (error) {
+      if (error?.name !== 'DataCloneError') throw error;
+      return clone(plain(value, new Map()), options);
+    }
+  };
+`;
 
 /** @type {import('@web/test-runner').TestRunnerConfig} */
 export default {
@@ -31,4 +57,6 @@ export default {
     },
   ],
   testFramework: { config: { timeout: 10000 } },
+  testRunnerHtml: (testFramework) =>
+    `<!DOCTYPE html><html><head><script>${CLONEABLE_FAILURES}</script></head><body><script type="module" src="${testFramework}"></script></body></html>`,
 };
