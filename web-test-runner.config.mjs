@@ -1,5 +1,5 @@
 // Browser tests for the elements: Chromium from the system (never a downloaded build), TypeScript
-// and TSX through esbuild with the project's tsconfig (experimental decorators, React's JSX), React
+// and TSX through esbuild with the project's tsconfig (class fields that leave Lit's accessors alone, React's JSX), React
 // and Vue as ES modules (test/components/support/framework-modules.mjs), and msw's service worker
 // served from the site root so its scope covers every test page.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
