@@ -11,10 +11,13 @@ import * as base from '../../src/core/shape.ts';
 import * as lists from '../../src/core/shape-lists.ts';
 import { parse, read, readAt, type Shape } from '../../src/core/shape.ts';
 
-const shape = { ...base, ...lists };
 import { installmentsPlansResponse } from '../../src/core/schemas/installments.ts';
 
-const asJson = (value: unknown): unknown => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+const shape = { ...base, ...lists };
+
+/** As JSON carries it; a big integer a loose object passes on (both sides alike) is written as `1n`. */
+const asJson = (value: unknown): unknown =>
+  value === undefined ? undefined : JSON.parse(JSON.stringify(value, (_key, entry: unknown) => (typeof entry === 'bigint' ? `${entry}n` : entry)));
 const zodReads = (schema: z.ZodMiniType, value: unknown): unknown => {
   const parsed = z.safeParse(schema, value);
   return parsed.success ? asJson(parsed.data) : undefined;
@@ -26,9 +29,16 @@ const EDGES: unknown[] = [
 ];
 const anyValue = fc.oneof(fc.anything(), fc.constantFrom(...EDGES), fc.double(), fc.string());
 
+/**
+ * An object with an own key `__proto__` is the one value they read apart: the shapes keep it as a
+ * key, where zod's record assigns it and sets the copy's prototype (tested below on its own).
+ */
+const hasProtoKey = (value: unknown): boolean => typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__');
+
 function agree<T>(ours: Shape<T>, theirs: z.ZodMiniType, values: fc.Arbitrary<unknown>): void {
   for (const value of EDGES) assert.deepEqual(asJson(read(ours, value)), zodReads(theirs, value), String(value));
-  fc.assert(fc.property(values, (value) => assert.deepEqual(asJson(read(ours, value)), zodReads(theirs, value))));
+  const comparable = values.filter((value) => !hasProtoKey(value));
+  fc.assert(fc.property(comparable, (value) => assert.deepEqual(asJson(read(ours, value)), zodReads(theirs, value))));
 }
 
 describe('shapes read as zod does', () => {
