@@ -188,7 +188,8 @@ function fieldName(path: readonly PropertyKey[]): string {
   return name;
 }
 
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` within `input` (an issue's path), or undefined where nothing is. */
+export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const segment of path) {
     if (value === null || typeof value !== 'object') return undefined;

@@ -1,5 +1,6 @@
 /** Installments: the plans query (GET_INSTALLMENTS_PLANS) and installments by direct operation (installments YES). */
 import * as z from 'zod/mini';
+import { valueAt } from '../field-errors.ts';
 import { field, pure } from './fields.ts';
 import { planShapes } from './installment-shapes.ts';
 import { is, readAt, type Shape } from '../shape.ts';
@@ -31,10 +32,6 @@ const answerShapes = pure(() => planShapes(wholeNumberOrDigits));
  * too); a refusal is an issue at the path where the shape refused: "is required" when nothing is
  * there, else "is not valid" (a shape does not say what it expected).
  */
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  return path.reduce<unknown>((at, key) => (typeof at === 'object' && at !== null ? (at as Record<string | number, unknown>)[key] : undefined), value);
-}
-
 function shaped<T>(shape: Shape<T>) {
   return z.pipe(
     z.unknown(),
