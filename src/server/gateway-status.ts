@@ -73,12 +73,19 @@ export async function gatewayOrderStatus(
  * still protects the order, and its answer is resolved from CHECK_STATUS at the return.
  */
 export async function assertOrderPayable(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<void> {
-  const reference = order.merchant_reference;
-  if (order.paid) {
-    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'merchant' });
-    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
-  }
-  const status = await gatewayOrderStatus(runtime, reference, language);
+  refuseOrderPaidByMerchant(runtime, order);
+  refuseUnpayableStatus(runtime, order.merchant_reference, await gatewayOrderStatus(runtime, order.merchant_reference, language));
+}
+
+/** `order_already_paid` when the merchant's order says it is paid; the gateway is not asked. */
+export function refuseOrderPaidByMerchant(runtime: EndpointRuntime, order: MerchantOrder): void {
+  if (!order.paid) return;
+  runtime.log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: 'merchant' });
+  throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+}
+
+/** The gateway's side of `assertOrderPayable`, for a status already read (undefined: the gateway did not say). */
+export function refuseUnpayableStatus(runtime: EndpointRuntime, reference: string, status: OrderStatus | undefined): void {
   if (!status) return;
   if (isPaidState(status.state)) {
     runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'gateway', order_state: status.state });
@@ -100,10 +107,7 @@ export async function assertOrderPayable(runtime: EndpointRuntime, order: Mercha
  */
 export async function payableReference(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<string> {
   const reference = order.merchant_reference;
-  if (order.paid) {
-    runtime.log.info('order_already_paid', { merchant_reference: reference, by: 'merchant' });
-    throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
-  }
+  refuseOrderPaidByMerchant(runtime, order);
   let reusable: string | undefined;
   for (let attempt = 1; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
     const candidate = attemptReference(reference, attempt);

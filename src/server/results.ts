@@ -408,6 +408,39 @@ export async function watchPayment(runtime: EndpointRuntime, watch: NewWatch | u
   await watches.watch(watch, now());
 }
 
+/**
+ * Sends a call that may move money with `watch` written first: a process killed while the gateway
+ * works, or an answer lost on the way back, leaves the watch, and the reconciler reports what the
+ * gateway did. When the call ends in a refusal that proves nothing moved (the gateway's verified
+ * refusal, a request refused before it was signed, or one that never left), the watch is taken
+ * back: the order's earlier watch, if one was open, is put back; else the watch ends (`not_sent`).
+ */
+export async function sendWatched<T>(runtime: EndpointRuntime, watch: NewWatch, send: () => Promise<T>): Promise<T> {
+  const { watches, now } = runtime.settings;
+  if (!watches) return send();
+  const earlier = await watches.get(watch.merchant_reference);
+  await watches.watch(watch, now());
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof EndpointRefusal && !mayHaveMoved(error)) {
+      if (earlier && earlier.ended_at === undefined) {
+        const { checks: _checks, created_at: _created, last_error: _error, ended_at: _ended, end_reason: _reason, ...open } = earlier;
+        await watches.watch(open, now());
+      } else {
+        await watches.end(watch.merchant_reference, now(), 'not_sent');
+      }
+    }
+    throw error;
+  }
+}
+
+/** Whether a failed call may still have reached the gateway and moved money: an answer lost or not verified. */
+function mayHaveMoved(refusal: EndpointRefusal): boolean {
+  if (refusal.code === 'gateway_signature_invalid') return true;
+  return refusal.code === 'gateway_unreachable' && refusal.details.failure !== 'not_sent';
+}
+
 export interface ResultReporting {
   readonly ledger: ResultLedger;
   readonly onResult: EndpointSettings['onResult'];

@@ -46,7 +46,7 @@ import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.t
 import { assertOrderPayable } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
-import { confirmedResult, reportOnce, resultOfAnswer, toPaymentResult, watchPayment } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, sendWatched, toPaymentResult } from './results.ts';
 import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -322,10 +322,10 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     if (state.transaction_id === undefined || state.otp === undefined || state.down_payment === undefined) {
       throw new EndpointRefusal('flow_invalid', { field: 'flow' });
     }
-    // Written before the money moves: a lost answer, or a process killed meanwhile, leaves this
+    // Watched from before the money moves: a lost answer, or a process killed meanwhile, leaves the
     // watch, and the reconciler reports what the partner did, whether the customer stays or not.
-    await watchPayment(runtime, unconfirmedWatch({ ...order, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings));
-    const answer = await runtime.gateway.call({
+    const watch = unconfirmedWatch({ ...order, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings);
+    const answer = await sendWatched(runtime, watch, () => runtime.gateway.call({
       operation: 'financing PURCHASE',
       schema: gatewayFinancingPurchaseRequest,
       answerSchema: financingPurchaseResponse,
@@ -343,7 +343,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
         total_down_payment: state.down_payment,
         purchase_description: order.description ?? `Order ${order.merchant_reference}`,
       },
-    });
+    }));
     // A replayed purchase (the flow token is still valid) is refused by the gateway as a duplicate
     // reference: the order's outcome is what CHECK_STATUS says, and it was reported the first time.
     const result =

@@ -29,10 +29,10 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
-import { assertOrderPayable, queryOrderStatus } from './gateway-status.ts';
+import { gatewayOrderStatus, queryOrderStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
-import { forMerchantHooks, watchPayment } from './results.ts';
-import { billWatch } from './watches.ts';
+import { forMerchantHooks, sendWatched, watchPayment } from './results.ts';
+import { billWatch, keptBillOf } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
@@ -114,51 +114,64 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     if (order.currency !== VOUCHER_CURRENCY) {
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
     }
-    await assertOrderPayable(runtime, order, language);
+    refuseOrderPaidByMerchant(runtime, order);
+    const reference = order.merchant_reference;
+    const kept = keptBillOf(await settings.watches?.get(reference), settings.now().getTime());
+    const status = await gatewayOrderStatus(runtime, reference, language);
+    // The bill already issued for this order, still waiting at the partner's counter (or the
+    // gateway cannot say): shown again as it was, not issued twice.
+    if (kept && kept.amount === order.amount && kept.currency === order.currency && (status === undefined || status.state === 'pending')) {
+      log.info('bill_shown_again', { merchant_reference: reference });
+      return { merchant_reference: reference, bill_number: kept.bill_number, amount: kept.amount, currency: VOUCHER_CURRENCY, payment_partner: kept.payment_partner, request_expiry_date: kept.request_expiry_date };
+    }
+    refuseUnpayableStatus(runtime, reference, status);
     // The merchant's name for the customer is sent as the gateway takes it, or not at all: an
     // optional field never stops a bill (the browser's was checked as typed, by the route's schema).
     const customerName = customerNameForGateway(input.customer_name ?? order.customer_name);
     if (customerName === undefined && input.customer_name === undefined && order.customer_name !== undefined) {
-      log.info('customer_name_left_out', { merchant_reference: order.merchant_reference });
+      log.info('customer_name_left_out', { merchant_reference: reference });
     }
-    const expiry = settings.now().getTime() + settings.billLifetimeMinutes * 60_000;
-    const answer = await gateway.call({
-      operation: 'BILL_PRESENTMENT',
-      schema: billPresentmentRequest,
-      answerSchema: billPresentmentResponse,
-      language,
-      browserFields: [
-        ...(input.customer_name === undefined ? [] : ['customer_name']),
-        ...(input.customer_email === undefined ? [] : ['customer_email']),
-      ],
-      params: {
-        service_command: 'BILL_PRESENTMENT',
-        ...orderParams(settings, order, language),
-        request_expiry_date: formatDateTimeWithOffset(expiry),
-        payment_partner: partner,
-        customer_name: customerName,
-        customer_email: input.customer_email ?? order.customer_email,
-      },
+    const now = settings.now().getTime();
+    const expiry = now + settings.billLifetimeMinutes * 60_000;
+    const basis = { ...order, language };
+    // Watched from before it is sent: paid at the partner's counter, or cancelled at its expiry,
+    // the reconciler asks, even if the answer with the bill number never arrives.
+    const answer = await sendWatched(runtime, billWatch(basis, expiry, now, settings.watchSettings), async () => {
+      const issued = await gateway.call({
+        operation: 'BILL_PRESENTMENT',
+        schema: billPresentmentRequest,
+        answerSchema: billPresentmentResponse,
+        language,
+        browserFields: [
+          ...(input.customer_name === undefined ? [] : ['customer_name']),
+          ...(input.customer_email === undefined ? [] : ['customer_email']),
+        ],
+        params: {
+          service_command: 'BILL_PRESENTMENT',
+          ...orderParams(settings, order, language),
+          request_expiry_date: formatDateTimeWithOffset(expiry),
+          payment_partner: partner,
+          customer_name: customerName,
+          customer_email: input.customer_email ?? order.customer_email,
+        },
+      });
+      requireSuccess(issued, language);
+      return issued;
     });
-    requireSuccess(answer, language);
     if (answer.bill_number === undefined) {
-      log.error('bill_number_missing', { merchant_reference: order.merchant_reference });
+      log.error('bill_number_missing', { merchant_reference: reference });
       throw new EndpointRefusal('gateway_unreachable');
     }
     const bill: BillResult = {
-      merchant_reference: order.merchant_reference,
+      merchant_reference: reference,
       bill_number: answer.bill_number,
       amount: order.amount,
       currency: VOUCHER_CURRENCY,
       payment_partner: answer.payment_partner,
       request_expiry_date: answer.request_expiry_date,
     };
-    log.info('bill_issued', {
-      merchant_reference: order.merchant_reference,
-      amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY),
-    });
-    // Paid at the partner's counter, or cancelled at its expiry: the reconciler will ask.
-    await watchPayment(runtime, billWatch({ ...order, language }, expiry, settings.now().getTime(), settings.watchSettings));
+    log.info('bill_issued', { merchant_reference: reference, amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY) });
+    await watchPayment(runtime, billWatch(basis, expiry, now, settings.watchSettings, bill));
     await settings.onBill?.({ ...bill, gateway: forMerchantHooks(answer) }, request);
     return bill;
   },

@@ -137,9 +137,34 @@ export function threeDsWatch(basis: WatchBasis, now: number, settings: WatchSett
   return newWatch('in_progress', basis, 'pending', now + PAGE_SESSION_MS, now, settings);
 }
 
-/** A cash bill was issued, payable until `expiresAt`. */
-export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings): NewWatch {
-  return newWatch('bill', basis, 'pending', expiresAt, now, settings);
+/** What a bill watch keeps of the issued bill, to show the same bill again (`keptBillOf`). */
+export interface KeptBill {
+  readonly bill_number: string;
+  readonly payment_partner: string;
+  readonly request_expiry_date: string;
+}
+
+/**
+ * A cash bill, payable until `expiresAt`: written before BILL_PRESENTMENT is sent (no `bill` yet:
+ * an answer lost on the way back still leaves the bill watched), then again with the bill issued.
+ */
+export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings, bill?: KeptBill): NewWatch {
+  const watch = newWatch('bill', basis, 'pending', expiresAt, now, settings);
+  return bill === undefined ? watch : { ...watch, detail: { bill: { ...bill } } };
+}
+
+/**
+ * The bill an open bill watch keeps, while it is still payable at `now`: what the customer is shown
+ * again when they ask for a bill for the same order (another tab, another device, a reload).
+ */
+export function keptBillOf(watch: PaymentWatch | undefined, now: number): (KeptBill & { readonly amount: number; readonly currency: string }) | undefined {
+  if (watch?.kind !== 'bill' || watch.ended_at !== undefined || watch.due_at === undefined || Date.parse(watch.due_at) <= now) return undefined;
+  const bill = watch.detail?.['bill'];
+  if (typeof bill !== 'object' || bill === null || Array.isArray(bill)) return undefined;
+  const { bill_number: number, payment_partner: partner, request_expiry_date: expiry } = bill as Readonly<Record<string, unknown>>;
+  if (typeof number !== 'string' || typeof partner !== 'string' || typeof expiry !== 'string') return undefined;
+  if (watch.amount === undefined || watch.currency === undefined) return undefined;
+  return { bill_number: number, payment_partner: partner, request_expiry_date: expiry, amount: watch.amount, currency: watch.currency };
 }
 
 /** A back-office money call ended `unknown`; `before` is where the order stood before it. */

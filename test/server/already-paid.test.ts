@@ -64,7 +64,7 @@ describe('when a payment for the order is under way', () => {
     assert.equal(answer.body.error.code, 'order_in_progress');
   });
 
-  it('refuses a second bill for the same order', async () => {
+  it('refuses a second bill for the same order when no store keeps the first (with one, the first is shown again)', async () => {
     assert.equal((await harness.post('/bill', ORDER)).status, 200);
     const again = await harness.post('/bill', ORDER);
     assert.equal(again.status, 409);

@@ -325,4 +325,47 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
     assert.deepEqual(second.errors(), []);
   });
+
+  it('(e) killed while the gateway issues a cash bill: the bill is watched after the restart, and its payment at the counter reaches the shop once', async () => {
+    const dataDir = tempDir('pg-crash-e-');
+    const port = await freePort();
+    const reference = 'crash-e-1';
+    const env = { ...settings(dataDir, 2_000), PG_RECONCILE_INTERVAL_SECONDS: '1', PG_VOUCHER_PARTNER_CODE: 'FAWRY' };
+    const first = await startServe({ env, port });
+    const issuing = gateway.holdNext('BILL_PRESENTMENT');
+    const asked = fetch(`${first.url}/bill`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: first.url },
+      body: JSON.stringify({ merchant_reference: reference, language: 'en' }),
+    }).then(
+      (response) => response.status,
+      () => 'cut' as const,
+    );
+    // The gateway has issued the bill; its answer, with the bill's number, is on its way when the process dies.
+    await issuing.arrived;
+    await first.kill('SIGKILL');
+    issuing.release();
+    assert.equal(await asked, 'cut', 'the customer saw no bill');
+    assert.equal(gateway.fake.held(reference)?.state, 'bill_issued');
+
+    const second = await startServe({ env, port });
+    // The customer asks again: the number never arrived, so the order waits for that bill.
+    const again = await fetch(`${second.url}/bill`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: second.url },
+      body: JSON.stringify({ merchant_reference: reference, language: 'en' }),
+    });
+    assert.equal(again.status, 409);
+    assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'order_in_progress');
+    // Paid at the partner's counter while nobody is on the page.
+    const svcId = gateway.fake.held(reference)?.svcId ?? '';
+    gateway.fake.holds(reference, 'captured', { svcId, amount: 250_000 });
+    const key = `${reference}:${svcId}:captured`;
+    await until(() => shop.acknowledgedCount(key) === 1, 'the bill\'s payment to reach the shop', 20_000);
+    assert.deepEqual([shop.deliveriesOf(key)[0]?.source, shop.deliveriesOf(key)[0]?.orderState], ['reconcile', 'captured']);
+    assert.equal(gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT').length, 1, 'one bill issued');
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
+    assert.deepEqual(second.errors(), []);
+  });
 });

@@ -288,8 +288,10 @@ export interface FakeGateway {
   held(merchantReference: string): HeldOrder | undefined;
   /** Keeps a token (a Visa ending 1111, ACTIVE, unless given), so GET_TOKENS lists it, until `reset()`. */
   keepsToken(tokenName: string, token?: Partial<KeptToken>): void;
-  /** The gateway cannot be reached. */
+  /** The gateway cannot be reached: the connection breaks (a request may have arrived). */
   goOffline(): void;
+  /** The gateway's host refuses connections (ECONNREFUSED): no request leaves. */
+  refuseConnections(): void;
   /** The gateway answers every call with this HTTP status and an unsigned error body. */
   failWith(status: number): void;
   reset(): void;
@@ -302,11 +304,12 @@ export function createFakeGateway(): FakeGateway {
   const orders = new Map<string, HeldOrder>();
   const tokens = new Map<string, KeptToken>();
   let overrides: Partial<Record<Operation, AnswerFor>> = {};
-  let offline = false;
+  let offline: false | 'broken' | 'refused' = false;
   let failure: number | undefined;
 
   const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
+    if (offline === 'refused') throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     if (offline) throw new TypeError('fetch failed');
     if (failure !== undefined) return Response.json({ error: 'internal' }, { status: failure });
     if (url !== `${GATEWAY_BASE_URL}/${API_ROOT}/paymentApi`) {
@@ -412,7 +415,10 @@ export function createFakeGateway(): FakeGateway {
       });
     },
     goOffline() {
-      offline = true;
+      offline = 'broken';
+    },
+    refuseConnections() {
+      offline = 'refused';
     },
     failWith(status) {
       failure = status;

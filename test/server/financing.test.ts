@@ -242,6 +242,17 @@ describe('when a financing step is refused', () => {
     assert.ok((await store.watches.get('order-1001'))?.ended_at, 'a captured purchase is final');
   });
 
+  it('leaves no watch of a purchase that never left for the gateway', async () => {
+    const store = createMemoryStore();
+    const watched = setup({ store, resultLedger: undefined });
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    watched.gateway.refuseConnections();
+    const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(error(answer, 502).code, 'gateway_unreachable');
+    const watch = await store.watches.get('order-1001');
+    assert.equal(watch?.end_reason, 'not_sent', 'nothing moved: nothing to ask the gateway about');
+  });
+
   it('never reports a purchase whose answer has a bad signature', async () => {
     harness.gateway.answer('FINANCING_PURCHASE', () => ({ code: '14000', tamper: (signed) => ({ ...signed, amount: '1' }) }));
     const flow = await verifyOtp(await sendOtp(await verifyCustomer()));

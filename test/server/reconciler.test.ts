@@ -123,6 +123,88 @@ describe('the reconciler', () => {
     assert.equal(w.reported.length, 1);
   });
 
+  it('shows the bill already issued to a second request for the order, even with the gateway unreachable, and issues none', async () => {
+    const w = world();
+    const first = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(first.status, 200);
+    const again = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'ar' });
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body, first.body);
+    w.harness.gateway.goOffline();
+    const offline = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(offline.status, 200);
+    assert.equal(offline.body.bill_number, first.body.bill_number);
+    assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
+    assert.equal(w.harness.logs.filter((line) => JSON.parse(line).event === 'bill_shown_again').length, 2);
+  });
+
+  it('shows no bill again once it is paid, or past its expiry', async () => {
+    const paid = world();
+    assert.equal((await paid.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' })).status, 200);
+    paid.harness.gateway.holds('order-1001', 'captured');
+    const afterPayment = await paid.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(afterPayment.status, 409);
+    assert.equal(afterPayment.body.error.code, 'order_already_paid');
+
+    const lapsed = world();
+    assert.equal((await lapsed.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' })).status, 200);
+    lapsed.advance(3 * DAY);
+    // Cancelled at its expiry: the order is payable again, with a new bill.
+    lapsed.harness.gateway.holds('order-1001', 'declined');
+    const renewed = await lapsed.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(renewed.status, 200);
+    assert.equal(lapsed.harness.gateway.callsOf('BILL_PRESENTMENT').length, 2);
+  });
+
+  it('watches a bill whose answer was lost, and reports it once when it is paid at the counter', async () => {
+    const w = world();
+    // The gateway issues the bill, but its answer cannot be verified: the endpoint never learns the number.
+    w.harness.gateway.answer('BILL_PRESENTMENT', () => ({
+      code: '30000',
+      fields: { bill_number: '12345678901234' },
+      tamper: ({ signature: _dropped, ...unsigned }) => unsigned,
+    }));
+    const lost = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(lost.status, 502);
+    assert.equal(JSON.stringify(lost.body).includes('12345678901234'), false);
+    const watch = await w.store.watches.get('order-1001');
+    assert.equal(watch?.kind, 'bill');
+    assert.equal(watch?.ended_at, undefined);
+    // No number to show again: the order waits for that bill.
+    const again = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(again.body.error?.code, 'order_in_progress');
+
+    w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000042' });
+    w.advance(2 * MINUTE);
+    assert.equal((await w.reconciler.runDue()).reported, 1);
+    w.advance(DAY);
+    await w.reconciler.runDue();
+    assert.deepEqual(
+      w.reported.map((result) => [result.idempotency_key, result.source, result.amount]),
+      [['order-1001:1700000042:captured', 'reconcile', 250_000]],
+    );
+  });
+
+  it('takes back the watch of a bill the gateway refused, putting back the order\'s earlier watch', async () => {
+    const w = world();
+    assert.equal((await w.harness.post('/hosted-page', { merchant_reference: 'order-1001', language: 'en', command: 'PURCHASE' })).status, 200);
+    const form = await w.store.watches.get('order-1001');
+    assert.equal(form?.kind, 'in_progress');
+    w.harness.gateway.answer('BILL_PRESENTMENT', () => ({ code: '31002' }));
+    const refused = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(refused.body.error?.code, 'gateway_refused');
+    const back = await w.store.watches.get('order-1001');
+    assert.equal(back?.kind, 'in_progress');
+    assert.equal(back?.expires_at, form?.expires_at);
+
+    const alone = world();
+    alone.harness.gateway.answer('BILL_PRESENTMENT', () => ({ code: '31002' }));
+    assert.equal((await alone.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' })).body.error?.code, 'gateway_refused');
+    assert.equal((await alone.store.watches.get('order-1001'))?.end_reason, 'not_sent');
+    alone.advance(DAY);
+    assert.equal((await alone.reconciler.runDue()).asked, 0, 'nothing is asked about a bill that was never issued');
+  });
+
   it('reports an authorization voided at the end of its hold, asked soon after the hold ends', async () => {
     const w = world();
     w.harness.gateway.holds('order-2002', 'authorized', { svcId: '1700000077', amount: 19_900 });
