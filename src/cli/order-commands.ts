@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { currencyExponent } from '../core/amounts.ts';
-import { capturableAmount, refundableAmount, summarizeOrder, type OrderState, type OrderStatus } from '../core/order-status.ts';
+import { capturableAmount, isVoidable, refundableAmount, summarizeOrder, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
 import {
@@ -41,7 +41,6 @@ const ORDER_OPTIONS = {
 const NO_ORDER = 'no order with this reference at the gateway';
 
 /** States from which no VOID_AUTHORIZATION can succeed: refused before the question, nothing sent. */
-const NOT_VOIDABLE: ReadonlySet<OrderState> = new Set(['voided', 'captured', 'partially_refunded', 'refunded', 'failed', 'not_found']);
 
 /** How --svc-id reads in every command's usage. */
 const GATEWAY_ID_USAGE = `  --svc-id ID       the gateway's id of the order (also --fort-id ID); sent under the wire name
@@ -256,7 +255,7 @@ ${EXIT_CODES_HELP}`,
     const before = await client.checkStatus(query);
     const name = query.merchant_reference ?? query.svc_id;
     // What the gateway would refuse (09001, or nothing to void) is refused here, before the question.
-    if (before.order && NOT_VOIDABLE.has(before.order.state)) {
+    if (before.order && !isVoidable(before.order)) {
       const refused = refusedByClient<never>('nothing_to_void', client.language, { state: before.order.state }, before.order);
       if (values.json) printJson(io, refused);
       else io.stderr.write(`pg-checkout void: order ${name}: ${refused.response_message} Nothing was sent.\n  order: ${amountsOf(before.order, currency)}\n`);

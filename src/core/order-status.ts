@@ -159,6 +159,17 @@ export function refundableAmount(status: OrderStatus): number {
   return Math.max(0, status.captured_amount - status.refunded_amount);
 }
 
+/**
+ * Whether a VOID_AUTHORIZATION may apply (spec: a void releases an authorization before capture):
+ * not once the order is captured (refunded, not voided), voided, failed or not found. Pending and
+ * unknown states are left to the gateway to judge.
+ */
+export function isVoidable(status: Pick<OrderStatus, 'state'>): boolean {
+  return !NOT_VOIDABLE.has(status.state);
+}
+
+const NOT_VOIDABLE: ReadonlySet<OrderState> = new Set(['voided', 'captured', 'partially_refunded', 'refunded', 'failed', 'not_found']);
+
 /** An order's state as the back office words it: `captured` split by whether more may still be captured. */
 export type OrderStanding = Exclude<OrderState, 'captured'> | 'captured' | 'partially_captured';
 

@@ -5,7 +5,7 @@
  * order allows; an amount left out means "the rest". The money-moving three are never sent twice.
  */
 import type { Language } from '../core/language.ts';
-import { capturableAmount, refundableAmount, type OrderStatus } from '../core/order-status.ts';
+import { capturableAmount, isVoidable, refundableAmount, type OrderStatus } from '../core/order-status.ts';
 import {
   captureRequest,
   captureResponse,
@@ -124,13 +124,15 @@ export function orderOperations(ctx: CallContext) {
     capture: (input: CaptureInput) => maintenance<CaptureResponse>('CAPTURE', input),
     /** REFUND of a captured order, partial (`amount`) or the rest. Refused locally beyond captured − refunded. */
     refund: (input: RefundInput) => maintenance<RefundResponse>('REFUND', input),
-    /** Void of an authorization (command VOID_AUTHORIZATION), by merchant_reference and/or svc_id. */
+    /** Void of an authorization (command VOID_AUTHORIZATION), by merchant_reference and/or svc_id. Refused locally once captured, voided or failed. */
     async voidAuthorization(input: VoidInput): Promise<GatewayResult<VoidAuthorizationResponse>> {
       const language = languageOf(ctx, input);
       const query = { merchant_reference: input.merchant_reference, svc_id: input.svc_id };
       const before = await readBefore<VoidAuthorizationResponse>(query, language);
       if ('refused' in before) return before.refused;
       const { order } = before.read;
+      // A captured order is refunded, not voided; a voided or failed one has nothing to release.
+      if (!isVoidable(order)) return refusedByClient('nothing_to_void', language, { state: order.state }, order);
       return moneyCall(
         ctx,
         VOID_AUTHORIZATION,

@@ -111,11 +111,21 @@ describe('void of an authorization', () => {
     assert.equal((await client.checkStatus({ merchant_reference: reference })).order?.state, 'voided');
   });
 
-  it('is refused by the gateway for a captured order (09001): captured payments can only be refunded', async () => {
-    const reference = nextReference('void-paid');
-    await authorize(client, reference, 30_000, 'PURCHASE');
-    const refused = await client.voidAuthorization({ merchant_reference: reference });
-    assert.deepEqual([refused.outcome, refused.response_code, refused.source], ['refused', '09001', 'answer']);
+  it('refuses to void a captured or voided order without sending it: captured payments are refunded', async () => {
+    const voids = () => proxy.forwarded.filter((operation) => operation === 'VOID_AUTHORIZATION').length;
+    const paid = nextReference('void-paid');
+    await authorize(client, paid, 30_000, 'PURCHASE');
+    const sent = voids();
+    const refused = await client.voidAuthorization({ merchant_reference: paid });
+    assert.deepEqual([refused.outcome, refused.reason, refused.source, refused.order?.state], ['refused', 'nothing_to_void', 'client', 'captured']);
+    assert.match(refused.response_message ?? '', /refunded, not voided/);
+    const voided = nextReference('void-twice');
+    await authorize(client, voided, 30_000);
+    assert.equal((await client.voidAuthorization({ merchant_reference: voided })).outcome, 'success');
+    const again = await client.voidAuthorization({ merchant_reference: voided, language: 'ar' });
+    assert.deepEqual([again.outcome, again.reason], ['refused', 'nothing_to_void']);
+    assert.match(again.response_message ?? '', /تم إلغاؤه من قبل/);
+    assert.equal(voids(), sent + 1, 'only the void of the authorization was sent');
   });
 });
 
