@@ -37,6 +37,15 @@ export function attemptOf(reference: string): PaymentAttempt {
   return { orderReference: match[1], attempt: Number(match[2]) };
 }
 
+/**
+ * True for a reference that reads as a later attempt (`<order>.pg2` … `.pg9`): the endpoint gives
+ * these to new attempts, so a merchant's order may not carry one as its own reference (its
+ * payments would be reported under another order's reference).
+ */
+export function isAttemptReference(reference: string): boolean {
+  return attemptOf(reference).attempt > 1;
+}
+
 /** The merchant's order reference of a gateway merchant_reference (itself for a first attempt). */
 export function orderReferenceOf(reference: string): string {
   return attemptOf(reference).orderReference;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OrderState } from '../../src/core/order-status.ts';
-import { attemptOf, attemptReference, isAbandonableCheck, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
+import { attemptOf, attemptReference, isAbandonableCheck, isAttemptReference, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
 
 describe('the merchant_reference of each attempt at paying an order', () => {
   it('is the order reference for the first attempt and `<order>.pg<n>` after', () => {
@@ -21,6 +21,12 @@ describe('the merchant_reference of each attempt at paying an order', () => {
     assert.deepEqual(attemptOf('order-1001'), { orderReference: 'order-1001', attempt: 1 });
     assert.equal(orderReferenceOf('inv.2026.pg2'), 'inv.2026');
     assert.equal(orderReferenceOf('inv.pg10'), 'inv.pg10', 'not an attempt: attempts stop at 9');
+  });
+
+  it('tells a later attempt\'s reference, which no order of the merchant may carry, from an order reference', () => {
+    assert.equal(isAttemptReference('inv.2026.pg2'), true);
+    assert.equal(isAttemptReference('order-1001.pg9'), true);
+    for (const reference of ['order-1001', 'inv.pg1', 'inv.pg10', '.pg2', 'inv.PG2', 'inv-pg2']) assert.equal(isAttemptReference(reference), false, reference);
   });
 });
 

@@ -109,6 +109,19 @@ describe('when nothing is paid yet', () => {
 });
 
 describe('when the customer closed a 3-D Secure check (the gateway holds the reference, pending)', () => {
+  for (const [route, body] of STARTS) {
+    it(`refuses ${route} for an order reference that reads as a later attempt, naming the field in the request's language`, async () => {
+      for (const language of ['en', 'ar'] as const) {
+        const answer = await harness.post(route, { ...body, merchant_reference: 'order-1001.pg2', language });
+        assert.equal(answer.status, 400);
+        assert.equal(answer.body.error.code, 'invalid_request');
+        assert.equal(answer.body.error.field, 'merchant_reference');
+        assert.match(answer.body.error.message, language === 'en' ? /must not end in "\.pg2" to "\.pg9"/ : /محجوزة لمحاولات الدفع/);
+      }
+      assert.equal(harness.gateway.calls.length, 0, 'nothing asked, nothing signed');
+    });
+  }
+
   for (const [route, body] of STARTS.slice(0, 2)) {
     it(`signs ${route} as a new attempt under the next reference, the merchant's amount unchanged`, async () => {
       harness.gateway.holds('order-1001', 'pending_3ds');

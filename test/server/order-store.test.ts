@@ -21,6 +21,11 @@ function result(state: OrderState, outcome: PaymentResult['outcome'], key: strin
 }
 
 describe('InMemoryOrderStore', () => {
+  it('refuses an order whose reference ends in .pg2 to .pg9, kept for new payment attempts', () => {
+    assert.throws(() => new InMemoryOrderStore([{ ...ORDERS[0]!, merchant_reference: 'inv-77.pg2' }]), /merchant_reference: must not end in "\.pg2" to "\.pg9"/);
+    assert.doesNotThrow(() => new InMemoryOrderStore([{ ...ORDERS[0]!, merchant_reference: 'inv-77.pg10' }]));
+  });
+
   it('never moves a paid order back to failed when a failure arrives later', () => {
     const store = new InMemoryOrderStore(ORDERS);
     store.recordResult(result('captured', 'success', '17:captured'));
