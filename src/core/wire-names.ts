@@ -159,11 +159,15 @@ export function csvHeaderToWire(text: string, field: GatewayReferenceField): str
  * (`fort_id: …`), for a refusal the sender can act on. Errors of other fields are returned as they are.
  */
 export function toWireFieldError(error: FieldError, field: GatewayReferenceField): FieldError {
+  if (field === GATEWAY_REFERENCE) return error;
   const [head = '', ...rest] = error.field.split('.');
-  const wire = toWireName(head, field);
-  if (wire === head) return error;
-  const name = [wire, ...rest].join('.');
+  const name = [toWireName(head, field), ...rest].join('.');
   // A field error's message is "field: what is wrong" (field-errors.ts).
-  const message = error.message.startsWith(`${error.field}:`) ? `${name}${error.message.slice(error.field.length)}` : error.message;
-  return { ...error, field: name, message };
+  let message = error.message.startsWith(`${error.field}:`) ? `${name}${error.message.slice(error.field.length)}` : error.message;
+  // A list of allowed values (a report's columns, its filter keys) names the reference as the wire does too.
+  if (error.rule === 'enum') message = message.replace(ALLOWED_REFERENCE, field);
+  return name === error.field && message === error.message ? error : { ...error, field: name, message };
 }
+
+/** The reference's inside name as one value of an "must be one of: a, b" list, in English or Arabic. */
+const ALLOWED_REFERENCE = new RegExp(`(?<=[:,،] )${GATEWAY_REFERENCE}(?=[,،]|$)`, 'g');

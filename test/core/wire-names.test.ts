@@ -93,6 +93,18 @@ describe('the gateway reference under the live gateway’s name (fort_id)', () =
     assert.equal(toWireFieldError(other, 'fort_id'), other);
   });
 
+  it('names the wire field among the allowed values of a list (a report column), in English and Arabic', () => {
+    const values = ['merchant_reference', 'svc_id', 'amount'];
+    for (const language of ['en', 'ar'] as const) {
+      const error = toWireFieldError(fieldError('columns.1', 'enum', { values }, language), 'fort_id');
+      assert.equal(error.field, 'columns.1');
+      assert.ok(error.message.includes('fort_id'), error.message);
+      assert.ok(!error.message.includes('svc_id'), error.message);
+    }
+    const untouched = fieldError('columns.1', 'enum', { values: ['svc_id_extra', 'amount'] }, 'en');
+    assert.equal(toWireFieldError(untouched, 'fort_id'), untouched);
+  });
+
   it('round-trips any flat message that does not use the other name', () => {
     const name = fc.constantFrom('svc_id', 'command', 'amount', 'merchant_reference', 'x');
     fc.assert(
