@@ -10,6 +10,7 @@
  */
 import {
   createGatewayClient,
+  createMemoryStore,
   createMerchantEndpoint,
   InMemoryOrderStore,
   requestCookie,
@@ -57,6 +58,9 @@ export function createDemoBackend(origin: string, logs = false): DemoBackend {
     publicUrl: origin,
     basePath: '/pg',
     resolveOrder,
+    // What a shop keeps in SQLite or PostgreSQL, kept here in memory: results once per key, and the
+    // payments watched after checkout (a bill's watch keeps the bill, shown again in another tab).
+    store: createMemoryStore(),
     resultUrl: '/result.html',
     onResult: (result) => {
       orders.recordResult(result);

@@ -116,6 +116,17 @@ for (const language of ['en', 'ar'] as const) {
       await bill.locator('button.copy', { hasText: m.copied }).waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), billNumber);
 
+      // Another tab of the same order keeps no bill of its own (the element's memory is per tab): asked
+      // again, the endpoint shows the bill it issued, not a refusal, and issues no second one.
+      await page.evaluate(() => sessionStorage.clear());
+      await chooseMethod(page, 'card');
+      await chooseMethod(page, 'voucher');
+      const again = page.locator('pg-checkout pg-bill-voucher');
+      await again.locator('button.issue').click();
+      const shownAgain = again.locator('section.bill .bill-number .group');
+      await shownAgain.first().waitFor();
+      assert.equal((await shownAgain.allTextContents()).join(''), billNumber, 'the same bill, shown again');
+
       // The shop's side: the merchant panel lists the order, its bill not paid yet.
       await page.locator('a[href="/merchant.html"]').click();
       let row = await merchantRow(page, reference);
