@@ -116,13 +116,13 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     }
     refuseOrderPaidByMerchant(runtime, order);
     const reference = order.merchant_reference;
-    const kept = keptBillOf(await settings.watches?.get(reference), settings.now().getTime());
+    const kept = keptBillOf(await settings.watches?.get(reference), order, settings.now().getTime());
     const status = await gatewayOrderStatus(runtime, reference, language);
     // The bill already issued for this order, still waiting at the partner's counter (or the
     // gateway cannot say): shown again as it was, not issued twice.
-    if (kept && kept.amount === order.amount && kept.currency === order.currency && (status === undefined || status.state === 'pending')) {
+    if (kept && (status === undefined || status.state === 'pending')) {
       log.info('bill_shown_again', { merchant_reference: reference });
-      return { merchant_reference: reference, bill_number: kept.bill_number, amount: kept.amount, currency: VOUCHER_CURRENCY, payment_partner: kept.payment_partner, request_expiry_date: kept.request_expiry_date };
+      return kept;
     }
     refuseUnpayableStatus(runtime, reference, status);
     // The merchant's name for the customer is sent as the gateway takes it, or not at all: an

@@ -18,7 +18,10 @@
 import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
+import { billResult, type BillResult } from '../core/endpoint-results.ts';
+import { isRecord, read } from '../core/shape.ts';
 import type { NewWatch, PaymentWatch, WatchKind } from '../store/store.ts';
+import type { MerchantOrder } from './orders.ts';
 
 /** The default shortest wait between two questions about one payment, in seconds. */
 export const DEFAULT_RECONCILE_INTERVAL_SECONDS = 60;
@@ -137,7 +140,7 @@ export function threeDsWatch(basis: WatchBasis, now: number, settings: WatchSett
   return newWatch('in_progress', basis, 'pending', now + PAGE_SESSION_MS, now, settings);
 }
 
-/** What a bill watch keeps of the issued bill, to show the same bill again (`keptBillOf`). */
+/** What a bill watch keeps of the issued bill, to show the same bill again (`keptBillOf`); the order gives the rest. */
 export interface KeptBill {
   readonly bill_number: string;
   readonly payment_partner: string;
@@ -150,21 +153,22 @@ export interface KeptBill {
  */
 export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings, bill?: KeptBill): NewWatch {
   const watch = newWatch('bill', basis, 'pending', expiresAt, now, settings);
-  return bill === undefined ? watch : { ...watch, detail: { bill: { ...bill } } };
+  if (bill === undefined) return watch;
+  const { bill_number, payment_partner, request_expiry_date } = bill;
+  return { ...watch, detail: { bill: { bill_number, payment_partner, request_expiry_date } } };
 }
 
 /**
- * The bill an open bill watch keeps, while it is still payable at `now`: what the customer is shown
- * again when they ask for a bill for the same order (another tab, another device, a reload).
+ * The bill an open bill watch keeps for `order`, while it is still payable at `now` and the order's
+ * amount and currency are the bill's: what the customer is shown again when they ask for a bill
+ * for the same order (another tab, another device, a reload).
  */
-export function keptBillOf(watch: PaymentWatch | undefined, now: number): (KeptBill & { readonly amount: number; readonly currency: string }) | undefined {
+export function keptBillOf(watch: PaymentWatch | undefined, order: Pick<MerchantOrder, 'merchant_reference' | 'amount' | 'currency'>, now: number): BillResult | undefined {
   if (watch?.kind !== 'bill' || watch.ended_at !== undefined || watch.due_at === undefined || Date.parse(watch.due_at) <= now) return undefined;
+  if (watch.amount !== order.amount || watch.currency !== order.currency) return undefined;
   const bill = watch.detail?.['bill'];
-  if (typeof bill !== 'object' || bill === null || Array.isArray(bill)) return undefined;
-  const { bill_number: number, payment_partner: partner, request_expiry_date: expiry } = bill as Readonly<Record<string, unknown>>;
-  if (typeof number !== 'string' || typeof partner !== 'string' || typeof expiry !== 'string') return undefined;
-  if (watch.amount === undefined || watch.currency === undefined) return undefined;
-  return { bill_number: number, payment_partner: partner, request_expiry_date: expiry, amount: watch.amount, currency: watch.currency };
+  if (!isRecord(bill)) return undefined;
+  return read(billResult, { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency });
 }
 
 /** A back-office money call ended `unknown`; `before` is where the order stood before it. */
