@@ -63,6 +63,8 @@ export interface CallRequest {
   readonly file?: FilePart;
   /** Largest answer read (default the client's `maxAnswerBytes`). */
   readonly maxAnswerBytes?: number;
+  /** Time limit of each attempt (default the client's `timeoutMs`). */
+  readonly timeoutMs?: number;
 }
 
 /** A verified answer: the parsed shape and every field it carried (for logs and merchant hooks). */
@@ -132,7 +134,7 @@ async function attempt<Answer>(
     body = JSON.stringify(signed);
     headers = { ...headers, 'content-type': 'application/json; charset=utf-8' };
   }
-  const limit = timeLimit(settings.timeoutMs);
+  const limit = timeLimit(request.timeoutMs ?? settings.timeoutMs);
   let text: string;
   let contentType: string;
   try {

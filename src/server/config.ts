@@ -94,6 +94,13 @@ export interface EndpointConfig extends GatewayConnection {
   /** Time limit of one server-to-server call (default 30 s). */
   readonly gatewayTimeoutMs?: number;
   /**
+   * Time limit of the CHECK_STATUS asked before a payment starts (a form signed, a bill issued,
+   * financing started), which only keeps a paid order from being paid again (default 5 s, never
+   * more than `gatewayTimeoutMs`). Unanswered by then, the payment starts, as when the gateway
+   * cannot be reached: its duplicate-reference check still guards the order.
+   */
+  readonly orderCheckTimeoutMs?: number;
+  /**
    * The durable store (`openStore` from PG_DATA_DIR / PG_DATABASE_URL, or `createMemoryStore()`):
    * results once per key, the payments watched after the customer leaves, the OTP send counts.
    * Without one, results and counts live in this process's memory and nothing is watched.
@@ -164,6 +171,7 @@ export interface EndpointSettings extends GatewayConnection {
   readonly flowLifetimeSeconds: number;
   readonly trustedProxyHops: number;
   readonly gatewayTimeoutMs: number;
+  readonly orderCheckTimeoutMs: number;
   readonly resultLedger: ResultLedger;
   /** The store, watched for outages (log lines, 503), when one was given. */
   readonly store: MonitoredStore | undefined;
@@ -190,6 +198,7 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024;
 export const DEFAULT_BILL_LIFETIME_MINUTES = 48 * 60;
 export const DEFAULT_FLOW_LIFETIME_SECONDS = 15 * 60;
 export const DEFAULT_GATEWAY_TIMEOUT_MS = 30_000;
+export const DEFAULT_ORDER_CHECK_TIMEOUT_MS = 5_000;
 export const DEFAULT_OTP_RESENDS_PER_FLOW = 3;
 /** OTPs sent per phone number and order in one window, first sends and resends alike. */
 export const DEFAULT_OTP_SENDS_PER_WINDOW = 5;
@@ -348,6 +357,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('flowLifetimeSeconds', config.flowLifetimeSeconds, wholeNumber(30, 24 * 3600), false);
   check('trustedProxyHops', config.trustedProxyHops, wholeNumber(0, 10), false);
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
+  check('orderCheckTimeoutMs', config.orderCheckTimeoutMs, wholeNumber(100, 120_000), false);
   check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
   check('reconcile.intervalSeconds', config.reconcile?.intervalSeconds, wholeNumber(1, 86_400), false);
   check('reconcile.authorizationHoldDays', config.reconcile?.authorizationHoldDays, wholeNumber(1, 30), false);
@@ -389,6 +399,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    orderCheckTimeoutMs: Math.min(
+      config.orderCheckTimeoutMs ?? DEFAULT_ORDER_CHECK_TIMEOUT_MS,
+      config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
+    ),
     resultLedger: config.resultLedger ?? store?.results ?? new InMemoryResultLedger(),
     store,
     watches: store?.watches,

@@ -34,6 +34,8 @@ export interface GatewayCall<Answer> extends OutgoingCheck {
   readonly params: SignableParams;
   /** The core schema of the answer, checked after the signature. */
   readonly answerSchema: z.ZodMiniType<Answer>;
+  /** Time limit of this call (default `gatewayTimeoutMs`). */
+  readonly timeoutMs?: number;
 }
 
 export interface EndpointGateway {
@@ -54,7 +56,7 @@ export function endpointGateway(settings: EndpointSettings, log: Logger): Endpoi
     async call<Answer>(request: GatewayCall<Answer>): Promise<Answer> {
       const operation = { name: request.operation, requestSchema: request.schema, answerSchema: request.answerSchema };
       try {
-        return (await client.call(operation, { params: request.params, language: request.language })).answer;
+        return (await client.call(operation, { params: request.params, language: request.language, timeoutMs: request.timeoutMs })).answer;
       } catch (error) {
         if (error instanceof GatewayRequestError) throw outgoingRefusal(request, error.errors, log);
         if (error instanceof GatewayUnavailableError) {

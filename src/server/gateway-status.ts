@@ -14,14 +14,20 @@ import { identityParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
 import type { EndpointRuntime } from './route.ts';
 
+/** How long to wait for CHECK_STATUS (default the endpoint's `gatewayTimeoutMs`). */
+interface StatusQuery {
+  readonly timeoutMs?: number;
+}
+
 /** CHECK_STATUS for one of the merchant's orders, its answer's signature verified. */
-export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<CheckStatusResponse> {
+export function queryStatus(runtime: EndpointRuntime, merchantReference: string, language: Language, query: StatusQuery = {}): Promise<CheckStatusResponse> {
   const { settings, gateway } = runtime;
   return gateway.call({
     operation: 'CHECK_STATUS',
     schema: checkStatusRequest,
     answerSchema: checkStatusResponse,
     language,
+    ...query,
     params: { query_command: 'CHECK_STATUS', ...identityParams(settings), merchant_reference: merchantReference, language },
   });
 }
@@ -35,10 +41,11 @@ export async function gatewayOrderStatus(
   runtime: EndpointRuntime,
   merchantReference: string,
   language: Language,
+  query: StatusQuery = {},
 ): Promise<OrderStatus | undefined> {
   let answer: CheckStatusResponse;
   try {
-    answer = await queryStatus(runtime, merchantReference, language);
+    answer = await queryStatus(runtime, merchantReference, language, query);
   } catch (error) {
     if (!(error instanceof EndpointRefusal)) throw error;
     runtime.log.warn('order_status_unknown', { merchant_reference: merchantReference, reason: error.code });
@@ -65,6 +72,16 @@ export async function gatewayOrderStatus(
 }
 
 /**
+ * Where the order stands before a payment starts for it, asked within `orderCheckTimeoutMs` (5 s by
+ * default): the question only keeps a paid order from being paid again, and the gateway's own
+ * duplicate-reference check still guards it, so a slow gateway does not keep the customer waiting
+ * the whole `gatewayTimeoutMs` before the payment can start.
+ */
+export function orderStatusBeforePayment(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<OrderStatus | undefined> {
+  return gatewayOrderStatus(runtime, merchantReference, language, { timeoutMs: runtime.settings.orderCheckTimeoutMs });
+}
+
+/**
  * Refuses to start a payment (sign a form, issue a bill, start financing) for an order that is
  * paid or being paid: the merchant says so (`order.paid`), or the gateway holds the reference with
  * money authorized, captured or refunded (`order_already_paid`), or with a bill or 3-D Secure check
@@ -74,7 +91,7 @@ export async function gatewayOrderStatus(
  */
 export async function assertOrderPayable(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<void> {
   refuseOrderPaidByMerchant(runtime, order);
-  refuseUnpayableStatus(runtime, order.merchant_reference, await gatewayOrderStatus(runtime, order.merchant_reference, language));
+  refuseUnpayableStatus(runtime, order.merchant_reference, await orderStatusBeforePayment(runtime, order.merchant_reference, language));
 }
 
 /** `order_already_paid` when the merchant's order says it is paid; the gateway is not asked. */
@@ -112,7 +129,7 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
   for (let attempt = 1; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
     const candidate = attemptReference(reference, attempt);
     if (candidate === undefined) break;
-    const status = await gatewayOrderStatus(runtime, candidate, language);
+    const status = await orderStatusBeforePayment(runtime, candidate, language);
     // The gateway cannot say, or holds nothing here: no later attempt exists. Its own duplicate check (00005) still guards.
     if (!status || status.state === 'not_found') return reusable ?? candidate;
     if (isPaidState(status.state)) {

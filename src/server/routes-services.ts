@@ -29,7 +29,7 @@ import {
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
-import { gatewayOrderStatus, queryOrderStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
+import { orderStatusBeforePayment, queryOrderStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, sendWatched, watchPayment } from './results.ts';
 import { billWatch, keptBillOf } from './watches.ts';
@@ -117,7 +117,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     refuseOrderPaidByMerchant(runtime, order);
     const reference = order.merchant_reference;
     const kept = keptBillOf(await settings.watches?.get(reference), order, settings.now().getTime());
-    const status = await gatewayOrderStatus(runtime, reference, language);
+    const status = await orderStatusBeforePayment(runtime, reference, language);
     // The bill already issued for this order, still waiting at the partner's counter (or the
     // gateway cannot say): shown again as it was, not issued twice.
     if (kept && (status === undefined || status.state === 'pending')) {

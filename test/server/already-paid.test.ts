@@ -6,7 +6,7 @@ import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import type { HeldState } from './fake-gateway.ts';
-import { ORDERS, setup } from './harness.ts';
+import { ORDERS, setup, type Harness } from './harness.ts';
 
 const harness = setup();
 
@@ -105,6 +105,31 @@ describe('when nothing is paid yet', () => {
     harness.gateway.goOffline();
     const answer = await harness.post('/hosted-page', { ...ORDER, command: 'PURCHASE' });
     assert.equal(answer.status, 200);
+  });
+
+  it('waits for a silent CHECK_STATUS no longer than orderCheckTimeoutMs, not the whole gatewayTimeoutMs, then signs', { timeout: 20_000 }, async () => {
+    // The gateway takes the question and answers it only after 50 s, unless the call's time limit
+    // aborts it first; the call limit is longer than this test may run, so only the check's can end it.
+    const late = (signal: AbortSignal | null | undefined) =>
+      new Promise<Response>((_resolve, reject) => {
+        const answerLate = setTimeout(() => reject(new Error('answered too late')), 50_000);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(answerLate);
+          reject(signal.reason as Error);
+        });
+      });
+    const silent: Harness = setup({
+      gatewayTimeoutMs: 60_000,
+      orderCheckTimeoutMs: 200,
+      fetch: (input, init) => (String(init?.body ?? '').includes('"CHECK_STATUS"') ? late(init?.signal) : silent.gateway.fetch(input, init)),
+    });
+    for (const [route, body] of STARTS) {
+      const answer = await silent.post(route, body);
+      assert.equal(answer.status, 200, route);
+    }
+    const unknown = silent.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'order_status_unknown');
+    assert.equal(unknown.length, STARTS.length);
+    assert.ok(unknown.every((line) => line.reason === 'gateway_unreachable'));
   });
 });
 
