@@ -22,7 +22,7 @@
  *   POST {basePath}/sandbox-tools/advance-clock    sandbox only: moves the clock forward ({"seconds": N})
  *   GET  {basePath}/sandbox-tools/clock            sandbox only: the sandbox's now
  *   POST {basePath}/sandbox-tools/faults           sandbox only: the next N server-to-server requests
- *                                                   answer 429 or 503 ({"status", "count", "retry_after"?, "operation"?});
+ *                                                   answer 429 or 503, or late ({"status"?, "delay_ms"?, "count", "retry_after"?, "operation"?});
  *                                                   GET shows what is planned, DELETE clears it
  */
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
@@ -109,7 +109,8 @@ export interface SandboxGateway {
   /**
    * The next `count` requests to paymentApi, the batch paths and reportingApi (of `operation` only,
    * when named) answer HTTP `status` (429 with a JSON body, 503 with an HTML page), with
-   * `Retry-After` when `retryAfterSeconds` is given, and are not carried out; what
+   * `Retry-After` when `retryAfterSeconds` is given, and are not carried out; with `delayMs` alone
+   * they are carried out and answered that much later (a slow gateway); what
    * `POST sandbox-tools/faults` does. Undefined clears the plan; RangeError for a plan out of bounds.
    */
   injectFaults(plan: SandboxFaults | undefined): void;
@@ -244,34 +245,39 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     }
   }
 
+  /** The gateway's answer to a request, its state saved when the request may have changed it. */
+  async function handleNow(request: Request): Promise<Response> {
+    let response: Response;
+    let settled: boolean;
+    try {
+      settled = settle();
+      response = await route(request);
+    } catch (error) {
+      console.error('sandbox gateway: unexpected error', error);
+      return jsonResponse({ error: 'internal_error' }, 500);
+    }
+    // A POST may change the state. A GET changes it only when a batch fell due, and then its
+    // processing gave orders svc_ids the answer may show: saved too.
+    if (request.method.toUpperCase() === 'POST' || settled) {
+      try {
+        save();
+      } catch (error) {
+        console.error('sandbox gateway: could not save the state', error);
+        return jsonResponse({ error: 'state_not_saved' }, 500);
+      }
+    }
+    return response;
+  }
+
   return {
     paths,
     async handle(request) {
-      // A planned outage answers before the gateway looks at the request: nothing it asks is done.
+      // A planned outage answers before the gateway looks at the request (nothing it asks is done);
+      // a planned slow answer is the gateway's, held back.
       if (request.method.toUpperCase() === 'POST' && faultPaths.has(new URL(request.url).pathname.replace(/\/+$/, ''))) {
-        const fault = await faults.answer(request);
-        if (fault) return fault;
+        return faults.answer(request, handleNow);
       }
-      let response: Response;
-      let settled: boolean;
-      try {
-        settled = settle();
-        response = await route(request);
-      } catch (error) {
-        console.error('sandbox gateway: unexpected error', error);
-        return jsonResponse({ error: 'internal_error' }, 500);
-      }
-      // A POST may change the state. A GET changes it only when a batch fell due, and then its
-      // processing gave orders svc_ids the answer may show: saved too.
-      if (request.method.toUpperCase() === 'POST' || settled) {
-        try {
-          save();
-        } catch (error) {
-          console.error('sandbox gateway: could not save the state', error);
-          return jsonResponse({ error: 'state_not_saved' }, 500);
-        }
-      }
-      return response;
+      return handleNow(request);
     },
     handles(url) {
       const path = new URL(url, 'http://sandbox.invalid').pathname;
@@ -319,7 +325,7 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
     },
     injectFaults(plan) {
       if (plan !== undefined && !isFaultPlan(plan)) {
-        throw new RangeError('faults: status 429 or 503, count 1 to 1000, retryAfterSeconds 0 to 86400, operation a name such as CAPTURE');
+        throw new RangeError('faults: status 429 or 503 and/or delayMs 1 to 120000, count 1 to 1000, retryAfterSeconds 0 to 86400, operation a name such as CAPTURE');
       }
       faults.set(plan);
     },

@@ -80,6 +80,38 @@ describe('POST sandbox-tools/faults', () => {
     assert.equal((await callApi(lb, capture))['response_code'], '20064');
   });
 
+  it('answers late when asked for a slow gateway, having done what the request asked at once', async () => {
+    const reference = `fault-slow-${Date.now()}`;
+    const planned = await tool('POST', { delay_ms: 1_500, count: 1, operation: 'AUTHORIZATION' });
+    assert.deepEqual(await planned.json(), { delay_ms: 1_500, count: 1, operation: 'AUTHORIZATION' });
+    const authorization = {
+      command: 'AUTHORIZATION',
+      merchant_reference: reference,
+      amount: '10000',
+      currency: 'EGP',
+      language: 'en',
+      eci: 'ECOMMERCE',
+      customer_email: 'buyer@example.com',
+      card_number: '4111111111111111',
+      expiry_date: '2908',
+      card_security_code: '123',
+    };
+    // The caller gives up before the answer leaves: the authorization is held all the same.
+    const asked = await fetch(`${lb.origin}${lb.gateway.paths.paymentApi}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(await signedAs(SANDBOX_MERCHANT, authorization)),
+      signal: AbortSignal.timeout(300),
+    }).then(
+      () => 'answered',
+      () => 'gave up',
+    );
+    assert.equal(asked, 'gave up');
+    assert.equal(lb.gateway.order({ merchantReference: reference })?.authorizedAmount, 10_000, 'done before the answer left');
+    assert.equal((await callApi(lb, status(reference)))['authorized_amount'], '10000', 'the plan is spent: the next question is answered as usual');
+    assert.deepEqual(await (await tool('GET')).json(), { count: 0 });
+  });
+
   it('leaves the pages a browser opens alone', async () => {
     await tool('POST', { status: 503, count: 1 });
     const page = await fetch(`${lb.origin}${lb.gateway.paths.paymentPage}`, { method: 'POST', body: new URLSearchParams({ language: 'en' }) });
@@ -88,7 +120,7 @@ describe('POST sandbox-tools/faults', () => {
   });
 
   it('refuses a plan out of bounds with 400 faults_invalid', async () => {
-    for (const body of [{ status: 500, count: 1 }, { status: 429, count: 0 }, { status: 429, count: 1, retry_after: -1 }, { status: 429, count: 1, operation: 'capture' }]) {
+    for (const body of [{ status: 500, count: 1 }, { status: 429, count: 0 }, { status: 429, count: 1, retry_after: -1 }, { status: 429, count: 1, operation: 'capture' }, { count: 1 }, { delay_ms: 0, count: 1 }, { delay_ms: 200_000, count: 1 }]) {
       const answer = await tool('POST', body);
       assert.equal(answer.status, 400, JSON.stringify(body));
       assert.deepEqual(await answer.json(), { error: 'faults_invalid' });
