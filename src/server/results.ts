@@ -16,6 +16,7 @@ import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
 import {
+  DUPLICATE_REFERENCE,
   isPaidState,
   orderStateOfAnswer,
   paymentOutcomeOf,
@@ -411,9 +412,10 @@ export async function watchPayment(runtime: EndpointRuntime, watch: NewWatch | u
 /**
  * Sends a call that may move money with `watch` written first: a process killed while the gateway
  * works, or an answer lost on the way back, leaves the watch, and the reconciler reports what the
- * gateway did. When the call ends in a refusal that proves nothing moved (the gateway's verified
- * refusal, a request refused before it was signed, or one that never left), the watch is taken
- * back: the order's earlier watch, if one was open, is put back; else the watch ends (`not_sent`).
+ * gateway did. When the call ends in a refusal that proves nothing moved and nothing is held (the
+ * gateway's verified refusal, not a duplicate reference; a request refused before it was signed, or
+ * one that never left), the watch is taken back: the order's earlier watch, if one was open, is put
+ * back; else the watch ends (`not_sent`).
  */
 export async function sendWatched<T>(runtime: EndpointRuntime, watch: NewWatch, send: () => Promise<T>): Promise<T> {
   const { watches, now } = runtime.settings;
@@ -423,7 +425,7 @@ export async function sendWatched<T>(runtime: EndpointRuntime, watch: NewWatch, 
   try {
     return await send();
   } catch (error) {
-    if (error instanceof EndpointRefusal && !mayHaveMoved(error)) {
+    if (error instanceof EndpointRefusal && !leavesSomethingToWatch(error)) {
       if (earlier && earlier.ended_at === undefined) {
         const { checks: _checks, created_at: _created, last_error: _error, ended_at: _ended, end_reason: _reason, ...open } = earlier;
         await watches.watch(open, now());
@@ -435,9 +437,14 @@ export async function sendWatched<T>(runtime: EndpointRuntime, watch: NewWatch, 
   }
 }
 
-/** Whether a failed call may still have reached the gateway and moved money: an answer lost or not verified. */
-function mayHaveMoved(refusal: EndpointRefusal): boolean {
+/**
+ * Whether the gateway may hold something under the reference after a failed call: the call may
+ * have moved money (an answer lost or not verified), or the gateway refused it because the
+ * reference is in use (00005: another request, another tab, got there first).
+ */
+function leavesSomethingToWatch(refusal: EndpointRefusal): boolean {
   if (refusal.code === 'gateway_signature_invalid') return true;
+  if (refusal.code === 'gateway_refused') return refusal.details.responseCode === DUPLICATE_REFERENCE;
   return refusal.code === 'gateway_unreachable' && refusal.details.failure !== 'not_sent';
 }
 

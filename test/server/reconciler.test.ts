@@ -185,6 +185,18 @@ describe('the reconciler', () => {
     );
   });
 
+  it('keeps the watch when the gateway refuses a bill as a duplicate reference: it holds something under it', async () => {
+    const w = world();
+    // A bill issued elsewhere (another instance, an answer lost long ago), and CHECK_STATUS down, so
+    // the endpoint cannot see it before sending: the gateway refuses the new bill with 00005.
+    w.harness.gateway.holds('order-1001', 'bill_issued');
+    w.harness.gateway.answer('CHECK_STATUS', () => ({ code: '00001', tamper: ({ signature: _dropped, ...unsigned }) => unsigned }));
+    const refused = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.deepEqual([refused.status, refused.body.error?.response_code], [422, '00005']);
+    const watch = await w.store.watches.get('order-1001');
+    assert.deepEqual([watch?.kind, watch?.ended_at], ['bill', undefined], 'what the gateway holds under the reference is watched');
+  });
+
   it('takes back the watch of a bill the gateway refused, putting back the order\'s earlier watch', async () => {
     const w = world();
     assert.equal((await w.harness.post('/hosted-page', { merchant_reference: 'order-1001', language: 'en', command: 'PURCHASE' })).status, 200);
