@@ -15,8 +15,9 @@ export interface IssuedBill {
 }
 
 /**
- * The endpoint issued a bill. Store `bill` to show it again later with the `bill-number`,
- * `expires`, `amount` and `payment-partner` attributes.
+ * The endpoint issued a bill, or showed again the one it issued for this order (asked from another
+ * tab or device: the same number). Store `bill`, keyed by its number, to show it again later with
+ * the `bill-number`, `expires`, `amount` and `payment-partner` attributes.
  */
 export class PgBillIssueEvent extends PgEvent {
   static readonly eventName = 'pg-bill-issue';
