@@ -13,7 +13,7 @@
  * The first update after the view arrives sees every property as changed, as an element's first
  * update does.
  */
-import { adoptStyles, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type ReactiveElement, type TemplateResult } from 'lit';
+import type { CSSResultGroup, PropertyValues, ReactiveElement, TemplateResult } from 'lit';
 import type { Language } from '../../core/language.ts';
 import type { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, type Catalogs, type Renderable } from './localize.ts';
@@ -113,9 +113,6 @@ export interface ViewModule<Host extends PgElement<Messages>, Messages extends S
 /** Any lazily loaded element with these messages, as its view module sees it. */
 type AnyLazyElement<Messages extends SharedMessages> = LazyPgElement<Messages>;
 
-/** Styles of each view module, finalized (put in the cascade layer) once. */
-const adoptedStyles = new WeakMap<ViewModule<never, never>, CSSResultOrNative[]>();
-
 /**
  * An element whose view loads on demand: when it is first connected (a drop-in renders it only
  * once the customer picks its method), together with its catalog when the page is not in English.
@@ -192,11 +189,7 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
       this.viewLoad = 'failed';
       return;
     }
-    const key = module as ViewModule<never, never>;
-    const element = this.constructor as typeof LazyPgElement;
-    const styles = adoptedStyles.get(key) ?? [...element.elementStyles, ...element.finalizeStyles(module.styles)];
-    adoptedStyles.set(key, styles);
-    if (this.renderRoot instanceof ShadowRoot) adoptStyles(this.renderRoot, styles);
+    this.addStyles(module.styles);
     this.catalogs = module.catalogs;
     const view = module.create(this, this.#kit());
     // The view's first update sees every property as changed, as an element's first update does.
