@@ -1,7 +1,6 @@
 import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
-import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, flagReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { BillVoucherView } from './bill-voucher-view.ts';
@@ -64,7 +63,6 @@ const expiryReader = propertyReader((value): string =>
  * @cssstate expired - The bill shown has expired.
  */
 export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
-  static override styles = PgElement.styles;
 
   static override properties: ElementProperties = {
     currency: { converter: textReader },

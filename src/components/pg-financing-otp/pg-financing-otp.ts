@@ -2,7 +2,6 @@ import type { FinancingProduct } from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
-import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, propertyReader, textReader, wholeNumberReader } from '../shared/property-readers.ts';
 import type { FinancingOtpView } from './financing-otp-view.ts';
@@ -54,7 +53,6 @@ const productsReader = propertyReader((value): FinancingProduct[] => (Array.isAr
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
 export class PgFinancingOtp extends LazyPgElement<FinancingOtpMessages> {
-  static override styles = PgElement.styles;
 
   static override properties: ElementProperties = {
     products: { attribute: false, converter: productsReader },
