@@ -21,7 +21,10 @@ import type { SharedMessages } from './messages.ts';
 import { PgElement, type LoadState, type StatusTone } from './pg-element.ts';
 import type { ElementProperties } from './property.ts';
 
-/** The element's own tools, which it lends its view (protected to everyone else). */
+/**
+ * The element's own tools, which it lends its view (protected to everyone else): the kit a view
+ * is given is the element itself, seen through this interface.
+ */
 export interface ElementKit<Messages extends SharedMessages> {
   readonly internals: ElementInternals;
   readonly endpointRequests: EndpointController;
@@ -191,7 +194,8 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
     }
     this.addStyles(module.styles);
     this.catalogs = module.catalogs;
-    const view = module.create(this, this.#kit());
+    // The element is the kit: ElementKit names the protected members it lends its view.
+    const view = module.create(this, this as unknown as ElementKit<Messages>);
     // The view's first update sees every property as changed, as an element's first update does.
     const properties = (this.constructor as typeof ReactiveElement).elementProperties;
     view.beginUpdate(new Map([...properties.keys()].map((name) => [name, undefined])));
@@ -204,21 +208,5 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
 
   /** The view has just been created: hand it what the element was told before it existed. */
   protected viewArrived(_view: ElementView<AnyLazyElement<Messages>, Messages>): void {}
-
-  #kit(): ElementKit<Messages> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the kit's getter reads the element
-    const element = this;
-    return {
-      internals: this.internals,
-      endpointRequests: this.endpointRequests,
-      get messages() {
-        return element.messages;
-      },
-      announce: (text, tone) => this.announce(text, tone),
-      clearStatus: () => this.clearStatus(),
-      renderFrame: (content) => this.renderFrame(content),
-      reportInvalidFields: () => this.reportInvalidFields(),
-      setCustomState: (name, on) => this.setCustomState(name, on),
-    };
-  }
 }
+
