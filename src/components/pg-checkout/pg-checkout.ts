@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ifDefined } from 'lit/directives/if-defined.js';
 import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
@@ -53,9 +52,6 @@ const methodsReader = propertyReader((value): PaymentMethod[] => {
   const methods = names.filter((name): name is PaymentMethod => typeof name === 'string' && isPaymentMethod(name));
   return methods.length > 0 ? [...new Set(methods)] : ['card'];
 });
-
-/** The element that hosts each method other than card. */
-const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-otp' } as const;
 
 /**
  * Checkout for one order of the merchant. `mode="redirect"` shows a Pay button that sends the
@@ -305,7 +301,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         return this.#cardFlow === 'merchant-page' ? this.#renderCardPayment(true) : this.#renderHostedInstallments();
       case 'voucher':
       case 'financing':
-        return this.#renderMethodElement(METHOD_ELEMENTS[method]);
+        return this.#renderMethodElement(method);
     }
   }
 
@@ -408,9 +404,9 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
               required
               endpoint=${this.endpoint}
               merchant-reference=${this.merchantReference}
-              order-token=${ifDefined(this.orderToken || undefined)}
+              order-token=${this.orderToken || nothing}
               language=${this.language}
-              theme-href=${ifDefined(this.themeHref || undefined)}
+              theme-href=${this.themeHref || nothing}
               plans-view=${this.plansView}
               command=${this.command}
               .cardPrefix=${this.card.number.slice(0, 8)}
@@ -445,9 +441,9 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       completion="hosted-page"
       endpoint=${this.endpoint}
       merchant-reference=${this.merchantReference}
-      order-token=${ifDefined(this.orderToken || undefined)}
+      order-token=${this.orderToken || nothing}
       language=${this.language}
-      theme-href=${ifDefined(this.themeHref || undefined)}
+      theme-href=${this.themeHref || nothing}
       plans-view=${this.plansView}
       command=${this.command}
       .submitForm=${(form: HTMLFormElement) => this.submitForm(form)}
@@ -455,23 +451,22 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     ></pg-installments>`;
   }
 
-  /** Cash voucher and consumer financing: their own elements, given this checkout's attributes. */
-  #renderMethodElement(tag: (typeof METHOD_ELEMENTS)[keyof typeof METHOD_ELEMENTS]): TemplateResult {
-    const themeHref = ifDefined(this.themeHref || undefined);
-    return tag === 'pg-bill-voucher'
+  /** Cash voucher (`<pg-bill-voucher>`) and consumer financing (`<pg-financing-otp>`): their own elements, given this checkout's attributes. */
+  #renderMethodElement(method: 'voucher' | 'financing'): TemplateResult {
+    return method === 'voucher'
       ? html`<pg-bill-voucher
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
-          order-token=${ifDefined(this.orderToken || undefined)}
+          order-token=${this.orderToken || nothing}
           language=${this.language}
-          theme-href=${themeHref}
+          theme-href=${this.themeHref || nothing}
         ></pg-bill-voucher>`
       : html`<pg-financing-otp
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
-          order-token=${ifDefined(this.orderToken || undefined)}
+          order-token=${this.orderToken || nothing}
           language=${this.language}
-          theme-href=${themeHref}
+          theme-href=${this.themeHref || nothing}
         ></pg-financing-otp>`;
   }
 
