@@ -4,7 +4,7 @@
  * and a render function for the fields. Card values live only here and in the form posted to the
  * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
  */
-import { css, html, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { normalizeDigits } from '../../core/language.ts';
 import {
   cardDigits,
@@ -22,6 +22,7 @@ import {
 } from './card.ts';
 import { live } from './live.ts';
 import type { SharedMessages } from './messages.ts';
+import { css } from './styles.ts';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'holder';
 
