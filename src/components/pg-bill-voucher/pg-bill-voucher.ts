@@ -67,15 +67,15 @@ export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
   static override properties: ElementProperties = {
     currency: { converter: textReader },
     amount: { converter: amountReader },
-    billNumber: { attribute: 'bill-number', converter: textReader },
+    billNumber: { converter: textReader },
     expires: { converter: expiryReader },
-    paymentPartner: { attribute: 'payment-partner', converter: textReader },
-    partnerName: { attribute: 'partner-name', converter: textReader },
-    allowReissue: { attribute: 'allow-reissue', converter: flagReader },
-    autoIssue: { attribute: 'auto-issue', converter: flagReader },
-    customerName: { attribute: 'customer-name', converter: textReader },
-    customerEmail: { attribute: 'customer-email', converter: textReader },
-    timeZone: { attribute: 'time-zone', converter: textReader },
+    paymentPartner: { converter: textReader },
+    partnerName: { converter: textReader },
+    allowReissue: { converter: flagReader },
+    autoIssue: { converter: flagReader },
+    customerName: { converter: textReader },
+    customerEmail: { converter: textReader },
+    timeZone: { converter: textReader },
     clock: { attribute: false, converter: clockReader },
   };
 

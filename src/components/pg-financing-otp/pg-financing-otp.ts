@@ -58,10 +58,10 @@ export class PgFinancingOtp extends LazyPgElement<FinancingOtpMessages> {
     products: { attribute: false, converter: productsReader },
     currency: { converter: textReader },
     amount: { converter: amountReader },
-    customerEmail: { attribute: 'customer-email', converter: textReader },
-    resendAfter: { attribute: 'resend-after', converter: wholeNumberReader(0, 60) },
-    maxOtpAttempts: { attribute: 'max-otp-attempts', converter: wholeNumberReader(1, 3) },
-    otpLength: { attribute: 'otp-length', converter: wholeNumberReader(1, 6) },
+    customerEmail: { converter: textReader },
+    resendAfter: { converter: wholeNumberReader(0, 60) },
+    maxOtpAttempts: { converter: wholeNumberReader(1, 3) },
+    otpLength: { converter: wholeNumberReader(1, 6) },
     clock: { attribute: false, converter: clockReader },
   };
 

@@ -78,13 +78,13 @@ export class PgInstallments extends LazyPgElement<InstallmentsMessages> {
   static formAssociated = true;
 
   static override properties: ElementProperties = {
-    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    plansView: { converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
     completion: { converter: completionReader },
-    cardSource: { attribute: 'card-source', converter: oneOfReader(['own', 'host'], 'own') },
+    cardSource: { converter: oneOfReader(['own', 'host'], 'own') },
     cardPrefix: { attribute: false, converter: textReader },
     command: { converter: commandReader },
-    monthlySource: { attribute: 'monthly-source', converter: oneOfReader(['formula', 'gateway'], 'formula') },
-    hideReceipt: { attribute: 'hide-receipt', converter: flagReader },
+    monthlySource: { converter: oneOfReader(['formula', 'gateway'], 'formula') },
+    hideReceipt: { converter: flagReader },
     required: { converter: flagReader },
   };
 

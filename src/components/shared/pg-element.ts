@@ -99,23 +99,27 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
 
   static override properties: ElementProperties = {
     endpoint: { converter: textReader },
-    merchantReference: { attribute: 'merchant-reference', converter: textReader },
-    orderToken: { attribute: 'order-token', converter: textReader },
+    merchantReference: { converter: textReader },
+    orderToken: { converter: textReader },
     language: { converter: languageReader },
-    themeHref: { attribute: 'theme-href', converter: textReader },
+    themeHref: { converter: textReader },
     status: { state: true, attribute: false },
     catalogFailed: { state: true, attribute: false },
   };
 
   /**
    * Before Lit creates a class's own properties, gives each one declared with a reader
-   * (property.ts) the accessor that runs every value set through that reader; Lit wraps it.
+   * (property.ts) its attribute, the property's name in kebab case unless declared
+   * (`billNumber`: `bill-number`), and the accessor that runs every value set through that
+   * reader; Lit wraps it.
    * @internal
    */
   protected static override finalize(): void {
     if (!Object.hasOwn(this, 'finalized') && Object.hasOwn(this, 'properties')) {
       for (const [name, options] of Object.entries(this.properties)) {
-        if ('converter' in options) defineReadingAccessor(this.prototype, name, options.converter);
+        if (!('converter' in options)) continue;
+        (options as { attribute?: string | boolean }).attribute ??= name.replace(/[A-Z]/g, '-$&').toLowerCase();
+        defineReadingAccessor(this.prototype, name, options.converter);
       }
     }
     super.finalize();
