@@ -5,16 +5,7 @@
  * it loads (its catalog in a language other than English, or the code of a lazily loaded element):
  * a pending state, or an error with a way to try again, never text in two languages.
  */
-import {
-  LitElement,
-  html,
-  nothing,
-  unsafeCSS,
-  type CSSResultGroup,
-  type CSSResultOrNative,
-  type PropertyValues,
-  type TemplateResult,
-} from 'lit';
+import { LitElement, html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
@@ -66,17 +57,6 @@ export interface StatusMessage {
  */
 export abstract class PgElement<Messages extends SharedMessages = SharedMessages> extends LitElement {
   static override styles: CSSResultGroup = foundationStyles;
-
-  /**
-   * Puts every element style in the cascade layer `pg`. Unlayered rules beat layered ones, so a
-   * theme file given to `theme-href` (a <link> in the shadow root, which the cascade places before
-   * the adopted styles) overrides the element's own rules of equal specificity.
-   */
-  protected static override finalizeStyles(styles?: CSSResultGroup): CSSResultOrNative[] {
-    return super
-      .finalizeStyles(styles)
-      .map((style) => (style instanceof CSSStyleSheet ? style : unsafeCSS(`@layer pg {\n${style.cssText}\n}`)));
-  }
 
   /**
    * Adds the styles of a part of the element that loaded later (in the same cascade layer) after
