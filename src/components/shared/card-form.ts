@@ -28,13 +28,8 @@ export type CardField = 'number' | 'expiry' | 'cvv' | 'holder';
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvv', 'holder'];
 
-/** The input id of each field inside the host's shadow root. */
-export const CARD_FIELD_IDS: Readonly<Record<CardField, string>> = {
-  number: 'card-number',
-  expiry: 'card-expiry',
-  cvv: 'card-cvv',
-  holder: 'card-holder',
-};
+/** The input id of a field inside the host's shadow root: `card-number`, `card-expiry`, `card-cvv`, `card-holder`. */
+const idOf = (field: CardField) => `card-${field}`;
 
 /** What was typed in the card form, its rules, and the handlers; re-renders its host on change. */
 export class CardFormController {
@@ -185,7 +180,7 @@ export class CardFormController {
 }
 
 function fieldOfInput(element: HTMLElement): CardField | undefined {
-  return FIELDS.find((field) => CARD_FIELD_IDS[field] === element.id);
+  return FIELDS.find((field) => idOf(field) === element.id);
 }
 
 /** The caret position just after the `count`-th digit of `formatted`. */
@@ -226,7 +221,7 @@ export function renderCardFields(
   const brandClass = brand ?? '';
   const field = (name: CardField) => {
     const problem = card.visibleProblemOf(name);
-    const id = CARD_FIELD_IDS[name];
+    const id = idOf(name);
     return {
       id,
       invalid: problem ? 'true' : 'false',
