@@ -30,7 +30,6 @@ export interface SharedMessages {
   /** Under the button, and told to screen readers, when a customer's action waits on the network. */
   readonly processing: string;
   readonly fixErrors: (count: number) => string;
-  readonly payInFull: string;
   readonly pay: string;
   readonly payAmount: (amount: Renderable) => Renderable;
   /** A number of months (installment plans, financing tenures). */
@@ -103,7 +102,6 @@ export const sharedEn: SharedMessages = {
   redirecting: 'Taking you to the secure payment page…',
   processing: 'Processing…',
   fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
-  payInFull: 'Pay in full instead',
   pay: 'Pay',
   payAmount: (amount) => html`Pay ${amount}`,
   months: (count) => (count === 1 ? '1 month' : `${count} months`),
