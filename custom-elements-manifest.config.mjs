@@ -56,10 +56,33 @@ function expandLiteralAliases() {
   };
 }
 
+/**
+ * A public property's attribute is its name in kebab case (`billNumber`: `bill-number`), set by
+ * PgElement's `finalize` rather than written in each declaration; the analyzer, which reads the
+ * declarations, would list `billNumber`. This plugin spells every attribute named after its
+ * field the way `finalize` does (the elements declare no attribute in camel case).
+ */
+function kebabCaseAttributes() {
+  const kebab = (name) => name.replace(/[A-Z]/g, '-$&').toLowerCase();
+  const visit = (value) => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    if (typeof value.fieldName === 'string' && value.name === value.fieldName) value.name = kebab(value.name);
+    if (value.kind === 'field' && typeof value.attribute === 'string' && value.attribute === value.name) value.attribute = kebab(value.attribute);
+    Object.values(value).forEach(visit);
+  };
+  return {
+    name: 'kebab-case-attributes',
+    packageLinkPhase({ customElementsManifest }) {
+      visit(customElementsManifest);
+    },
+  };
+}
+
 export default {
   globs: ['src/components/**/*.ts'],
   exclude: ['src/components/**/*.styles.ts', 'src/components/**/styles.ts', 'src/components/**/messages.ts'],
   outdir: '.',
   litelement: true,
-  plugins: [expandLiteralAliases()],
+  plugins: [expandLiteralAliases(), kebabCaseAttributes()],
 };

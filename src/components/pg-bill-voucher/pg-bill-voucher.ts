@@ -1,7 +1,6 @@
 import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
-import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, flagReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { BillVoucherView } from './bill-voucher-view.ts';
@@ -64,20 +63,19 @@ const expiryReader = propertyReader((value): string =>
  * @cssstate expired - The bill shown has expired.
  */
 export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
-  static override styles = PgElement.styles;
 
   static override properties: ElementProperties = {
     currency: { converter: textReader },
     amount: { converter: amountReader },
-    billNumber: { attribute: 'bill-number', converter: textReader },
+    billNumber: { converter: textReader },
     expires: { converter: expiryReader },
-    paymentPartner: { attribute: 'payment-partner', converter: textReader },
-    partnerName: { attribute: 'partner-name', converter: textReader },
-    allowReissue: { attribute: 'allow-reissue', converter: flagReader },
-    autoIssue: { attribute: 'auto-issue', converter: flagReader },
-    customerName: { attribute: 'customer-name', converter: textReader },
-    customerEmail: { attribute: 'customer-email', converter: textReader },
-    timeZone: { attribute: 'time-zone', converter: textReader },
+    paymentPartner: { converter: textReader },
+    partnerName: { converter: textReader },
+    allowReissue: { converter: flagReader },
+    autoIssue: { converter: flagReader },
+    customerName: { converter: textReader },
+    customerEmail: { converter: textReader },
+    timeZone: { converter: textReader },
     clock: { attribute: false, converter: clockReader },
   };
 

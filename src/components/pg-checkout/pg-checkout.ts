@@ -1,5 +1,4 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { ifDefined } from 'lit/directives/if-defined.js';
 import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
@@ -53,9 +52,6 @@ const methodsReader = propertyReader((value): PaymentMethod[] => {
   const methods = names.filter((name): name is PaymentMethod => typeof name === 'string' && isPaymentMethod(name));
   return methods.length > 0 ? [...new Set(methods)] : ['card'];
 });
-
-/** The element that hosts each method other than card. */
-const METHOD_ELEMENTS = { voucher: 'pg-bill-voucher', financing: 'pg-financing-otp' } as const;
 
 /**
  * Checkout for one order of the merchant. `mode="redirect"` shows a Pay button that sends the
@@ -115,10 +111,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     command: { converter: commandReader },
     methods: { converter: methodsReader },
     method: { reflect: true, converter: oneOfReader(PAYMENT_METHODS, undefined) },
-    cardMode: { attribute: 'card-mode', converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') },
-    customerEmail: { attribute: 'customer-email', converter: textReader },
-    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
-    hideRememberMe: { attribute: 'hide-remember-me', converter: flagReader },
+    cardMode: { converter: oneOfReader(['redirect', 'merchant-page', 'embedded'], 'merchant-page') },
+    customerEmail: { converter: textReader },
+    plansView: { converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    hideRememberMe: { converter: flagReader },
     order: { state: true, attribute: false },
     paying: { state: true, attribute: false },
     failure: { state: true, attribute: false },
@@ -165,13 +161,13 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   private consent = false;
   private consentError = false;
 
-  private readonly card = new CardFormController(this);
+  readonly #card = new CardFormController(this);
 
   /**
    * The frames of a payment that stays on this page, and the 3-D Secure dialog: their code loads
    * when the customer first works with the card form, or with the request that signs a form.
    */
-  private readonly framed = new LazyFramedFlow(
+  readonly #framed = new LazyFramedFlow(
     this,
     {
       onResult: (details) => this.#finish(details),
@@ -235,7 +231,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   protected override willUpdate(changed: PropertyValues): void {
     // Only the endpoint's answer about the order can make the security code optional (CVV suppression).
-    if (changed.has('order')) this.card.cvvOptional = this.order?.cvv_optional;
+    if (changed.has('order')) this.#card.cvvOptional = this.order?.cvv_optional;
     if (changed.has('endpoint') || changed.has('merchantReference')) {
       this.outcome = undefined;
       void this.#loadOrder();
@@ -246,7 +242,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (embedded !== this.#embeddedFor) {
       this.#embeddedFor = embedded;
       if (embedded !== undefined) void this.#loadEmbedded();
-      else if (this.framed.stage === 'embedded') this.framed.reset();
+      else if (this.#framed.stage === 'embedded') this.#framed.reset();
     }
   }
 
@@ -264,7 +260,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     return this.renderFrame(html`
       ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
       <div class="method-panel" part="method-panel">${this.#renderPanel()}</div>
-      ${this.framed.renderChallengeDialog(this.#messages.framed)}
+      ${this.#framed.renderChallengeDialog(this.#messages.framed)}
     `);
   }
 
@@ -305,7 +301,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         return this.#cardFlow === 'merchant-page' ? this.#renderCardPayment(true) : this.#renderHostedInstallments();
       case 'voucher':
       case 'financing':
-        return this.#renderMethodElement(METHOD_ELEMENTS[method]);
+        return this.#renderMethodElement(method);
     }
   }
 
@@ -315,13 +311,13 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
    */
   #renderEmbedded(): TemplateResult {
     const m = this.#messages;
-    const { stage } = this.framed;
+    const { stage } = this.#framed;
     const waiting = stage === 'challenge' ? m.framed.processing : stage === 'idle' && !this.failure ? m.framed.loadingPage : undefined;
     const confirming = stage === 'ready' || stage === 'processing';
     return html`
       <p class="note muted">${m.embeddedNote}</p>
       ${waiting ? html`<p class="loading muted">${waiting}</p>` : nothing}
-      ${this.framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
+      ${this.#framed.renderPaymentFrame(m.framed)} ${this.#renderFailure()}
       ${confirming ? html`<form class="confirm" @submit=${this.#onSubmit}>${this.#renderPayButton()}</form>` : nothing}
     `;
   }
@@ -330,15 +326,15 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #renderSaveCard(): TemplateResult {
     const m = this.#messages;
     const flow = this.#cardFlow;
-    if (flow === 'embedded' && this.framed.stage === 'embedded') {
+    if (flow === 'embedded' && this.#framed.stage === 'embedded') {
       // Above the gateway's page, whose own button saves the card: nothing is charged.
       return html`<p class="note muted">${m.save.note}</p>
-        ${this.framed.renderPaymentFrame(m.framed)}`;
+        ${this.#framed.renderPaymentFrame(m.framed)}`;
     }
     return html`
       <form class="pay-form" novalidate @submit=${this.#onSubmit} @focusin=${this.#onFormFocus}>
         <p class="note muted">${m.save.note}</p>
-        ${flow === 'merchant-page' ? renderCardFields(this.card, m.card, { rememberMe: false }) : nothing}
+        ${flow === 'merchant-page' ? renderCardFields(this.#card, m.card, { rememberMe: false }) : nothing}
         <div class="check consent" part="consent">
           <input
             id="save-consent"
@@ -352,7 +348,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
           <label for="save-consent">${m.save.consent}</label>
         </div>
         ${this.consentError ? html`<p id="save-consent-error" class="error" part="error">${m.save.consentRequired}</p>` : nothing}
-        ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
+        ${flow === 'merchant-page' ? this.#framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
         ${this.#renderPayButton(flow === 'embedded' ? m.save.continue : m.save.button)}
       </form>
     `;
@@ -399,7 +395,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       <form class="pay-form" novalidate @submit=${this.#onSubmit} @focusin=${this.#onFormFocus}>
         ${flow === 'hosted-page'
           ? html`<p class="note muted">${m.redirectNote}</p>`
-          : html`${renderCardFields(this.card, m.card, { rememberMe: !this.hideRememberMe, disabled: this.paying })}
+          : html`${renderCardFields(this.#card, m.card, { rememberMe: !this.hideRememberMe, disabled: this.paying })}
               <p class="note muted">${m.merchantPageNote}</p>`}
         ${withInstallments
           ? html`<pg-installments
@@ -408,16 +404,16 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
               required
               endpoint=${this.endpoint}
               merchant-reference=${this.merchantReference}
-              order-token=${ifDefined(this.orderToken || undefined)}
+              order-token=${this.orderToken || nothing}
               language=${this.language}
-              theme-href=${ifDefined(this.themeHref || undefined)}
+              theme-href=${this.themeHref || nothing}
               plans-view=${this.plansView}
               command=${this.command}
-              .cardPrefix=${this.card.number.slice(0, 8)}
+              .cardPrefix=${this.#card.number.slice(0, 8)}
               @pg-pay-in-full=${this.#onInstallmentsPayInFull}
             ></pg-installments>`
           : nothing}
-        ${flow === 'merchant-page' ? this.framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
+        ${flow === 'merchant-page' ? this.#framed.renderPaymentFrame(m.framed) : nothing} ${this.#renderFailure()}
         ${this.#renderPayButton()}
       </form>
     `;
@@ -431,7 +427,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const m = this.#messages;
     return html`<button type="submit" class="Pay" part="Pay" aria-disabled=${this.paying ? 'true' : 'false'}>
       ${label ??
-      (this.framed.stage === 'processing'
+      (this.#framed.stage === 'processing'
         ? m.framed.processing
         : this.order
           ? m.payAmount(ltr(formatMoney(this.order.amount, this.order.currency, this.language)))
@@ -445,9 +441,9 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       completion="hosted-page"
       endpoint=${this.endpoint}
       merchant-reference=${this.merchantReference}
-      order-token=${ifDefined(this.orderToken || undefined)}
+      order-token=${this.orderToken || nothing}
       language=${this.language}
-      theme-href=${ifDefined(this.themeHref || undefined)}
+      theme-href=${this.themeHref || nothing}
       plans-view=${this.plansView}
       command=${this.command}
       .submitForm=${(form: HTMLFormElement) => this.submitForm(form)}
@@ -455,23 +451,22 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     ></pg-installments>`;
   }
 
-  /** Cash voucher and consumer financing: their own elements, given this checkout's attributes. */
-  #renderMethodElement(tag: (typeof METHOD_ELEMENTS)[keyof typeof METHOD_ELEMENTS]): TemplateResult {
-    const themeHref = ifDefined(this.themeHref || undefined);
-    return tag === 'pg-bill-voucher'
+  /** Cash voucher (`<pg-bill-voucher>`) and consumer financing (`<pg-financing-otp>`): their own elements, given this checkout's attributes. */
+  #renderMethodElement(method: 'voucher' | 'financing'): TemplateResult {
+    return method === 'voucher'
       ? html`<pg-bill-voucher
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
-          order-token=${ifDefined(this.orderToken || undefined)}
+          order-token=${this.orderToken || nothing}
           language=${this.language}
-          theme-href=${themeHref}
+          theme-href=${this.themeHref || nothing}
         ></pg-bill-voucher>`
       : html`<pg-financing-otp
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
-          order-token=${ifDefined(this.orderToken || undefined)}
+          order-token=${this.orderToken || nothing}
           language=${this.language}
-          theme-href=${themeHref}
+          theme-href=${this.themeHref || nothing}
         ></pg-financing-otp>`;
   }
 
@@ -549,7 +544,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const loading = this.#embeddedFor;
     this.paying = true;
     this.failure = undefined;
-    this.framed.preload();
+    this.#framed.preload();
     const outcome = await this.endpointRequests.request(merchantPageCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
@@ -578,23 +573,23 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (this.paying) return;
     const flow = this.#cardFlow;
     const checkCard = flow === 'merchant-page';
-    if (checkCard) this.card.touchAll();
+    if (checkCard) this.#card.touchAll();
     this.consentError = !this.consent;
-    if (this.consentError || (checkCard && !this.card.valid)) {
+    if (this.consentError || (checkCard && !this.#card.valid)) {
       await this.reportInvalidFields();
       return;
     }
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
-    if (flow !== 'hosted-page') this.framed.preload();
+    if (flow !== 'hosted-page') this.#framed.preload();
     const outcome = await this.endpointRequests.request(saveCardCall, {
       merchant_reference: this.merchantReference,
       language: this.language,
       framed: flow !== 'hosted-page',
     });
     if (outcome.status === 'success') {
-      await this.#post(flow, outcome.value, checkCard ? { ...this.card.gatewayFields(), remember_me: 'YES' } : {});
+      await this.#post(flow, outcome.value, checkCard ? { ...this.#card.gatewayFields(), remember_me: 'YES' } : {});
       return;
     }
     this.paying = false;
@@ -616,7 +611,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.announce(flow === 'embedded' ? this.#messages.framed.loadingPage : this.#messages.framed.processing);
     try {
-      await this.framed.post(flow, post, extraFields);
+      await this.#framed.post(flow, post, extraFields);
     } catch {
       this.paying = false;
       this.#fail(this.loadFailedMessage, this.#retryPay);
@@ -633,7 +628,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #finish(details: PaymentResultDetails): void {
     this.paying = false;
     this.#embeddedFor = undefined;
-    this.card.reset();
+    this.#card.reset();
     this.#showOutcome(details);
   }
 
@@ -667,7 +662,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   /** The customer starts on the card form: the frames that will take the payment start loading. */
   readonly #onFormFocus = (): void => {
-    if (this.#cardFlow !== 'hosted-page' || this.#activeMethod === 'installments') this.framed.preload();
+    if (this.#cardFlow !== 'hosted-page' || this.#activeMethod === 'installments') this.#framed.preload();
   };
 
   readonly #onConsentChange = (event: Event): void => {
@@ -681,15 +676,15 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const withInstallments = this.#activeMethod === 'installments';
     // The embedded page's card is ready (stage ready, the only time this button shows): this press charges it.
     if (this.#cardFlow === 'embedded') {
-      this.paying = this.framed.stage === 'ready';
-      this.framed.confirm();
+      this.paying = this.#framed.stage === 'ready';
+      this.#framed.confirm();
       return;
     }
     const flow = withInstallments ? 'merchant-page' : this.#cardFlow;
     const installments = withInstallments ? this.#installments : null;
     if (flow === 'merchant-page') {
-      this.card.touchAll();
-      if (!this.card.valid) {
+      this.#card.touchAll();
+      if (!this.#card.valid) {
         await this.reportInvalidFields();
         return;
       }
@@ -702,7 +697,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.paying = true;
     this.failure = undefined;
     this.clearStatus();
-    if (flow !== 'hosted-page') this.framed.preload();
+    if (flow !== 'hosted-page') this.#framed.preload();
     const base = { merchant_reference: this.merchantReference, language: this.language, command: this.command };
     const selection = installments?.selection;
     const outcome =
@@ -719,7 +714,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
     if (outcome.status === 'success') {
       // Card fields join the signed ones here, in the browser: they never reach the merchant endpoint.
-      await this.#post(flow, outcome.value, flow === 'merchant-page' ? this.card.gatewayFields() : {});
+      await this.#post(flow, outcome.value, flow === 'merchant-page' ? this.#card.gatewayFields() : {});
       return;
     }
     this.paying = false;
@@ -729,7 +724,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   }
 
   #selectMethod(method: PaymentMethod): void {
-    if (method === this.#activeMethod || this.framed.stage === 'processing' || this.framed.stage === 'challenge') return;
+    if (method === this.#activeMethod || this.#framed.stage === 'processing' || this.#framed.stage === 'challenge') return;
     this.method = method;
     this.failure = undefined;
     this.dispatchEvent(new PgMethodChangeEvent(method));

@@ -2,7 +2,6 @@ import type { FinancingProduct } from '../../core/endpoint-api.ts';
 import type { Language } from '../../core/language.ts';
 import { systemClock, type Clock } from '../../core/clock.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
-import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { amountReader, clockReader, propertyReader, textReader, wholeNumberReader } from '../shared/property-readers.ts';
 import type { FinancingOtpView } from './financing-otp-view.ts';
@@ -54,16 +53,15 @@ const productsReader = propertyReader((value): FinancingProduct[] => (Array.isAr
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
 export class PgFinancingOtp extends LazyPgElement<FinancingOtpMessages> {
-  static override styles = PgElement.styles;
 
   static override properties: ElementProperties = {
     products: { attribute: false, converter: productsReader },
     currency: { converter: textReader },
     amount: { converter: amountReader },
-    customerEmail: { attribute: 'customer-email', converter: textReader },
-    resendAfter: { attribute: 'resend-after', converter: wholeNumberReader(0, 60) },
-    maxOtpAttempts: { attribute: 'max-otp-attempts', converter: wholeNumberReader(1, 3) },
-    otpLength: { attribute: 'otp-length', converter: wholeNumberReader(1, 6) },
+    customerEmail: { converter: textReader },
+    resendAfter: { converter: wholeNumberReader(0, 60) },
+    maxOtpAttempts: { converter: wholeNumberReader(1, 3) },
+    otpLength: { converter: wholeNumberReader(1, 6) },
     clock: { attribute: false, converter: clockReader },
   };
 

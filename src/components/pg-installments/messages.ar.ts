@@ -50,6 +50,7 @@ export const installmentsAr: InstallmentsMessages = {
     range: (min, max) => html`تغطي الخطط الطلبات من ${min} إلى ${max}.`,
     cardNotEligible: 'البنك المصدر لبطاقتك لا يقدّم التقسيط لهذا الطلب.',
   },
+  payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
   payInFullHint: 'لا يزال بإمكانك دفع المبلغ كاملًا الآن.',
   payingInFull: 'ستدفع المبلغ كاملًا.',
 };

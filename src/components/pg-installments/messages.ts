@@ -55,6 +55,7 @@ export interface InstallmentsMessages extends SharedMessages {
     readonly range: (min: Renderable, max: Renderable) => Renderable;
     readonly cardNotEligible: string;
   };
+  readonly payInFull: string;
   readonly payInFullHint: string;
   readonly payingInFull: string;
 }
@@ -106,6 +107,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
       range: (min, max) => html`The plans cover orders from ${min} to ${max}.`,
       cardNotEligible: 'Your card’s bank does not offer installments for this order.',
     },
+    payInFull: 'Pay in full instead',
     payInFullHint: 'You can still pay the full amount now.',
     payingInFull: 'You will pay the full amount.',
   },

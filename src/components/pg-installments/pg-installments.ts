@@ -1,6 +1,5 @@
 import type { Language } from '../../core/language.ts';
 import { LazyPgElement, type ViewModule } from '../shared/element-view.ts';
-import { PgElement } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import type { InstallmentsView } from './installments-view.ts';
@@ -77,16 +76,15 @@ export interface InstallmentSelection {
  */
 export class PgInstallments extends LazyPgElement<InstallmentsMessages> {
   static formAssociated = true;
-  static override styles = PgElement.styles;
 
   static override properties: ElementProperties = {
-    plansView: { attribute: 'plans-view', converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
+    plansView: { converter: oneOfReader(['dropdown', 'table'], 'dropdown') },
     completion: { converter: completionReader },
-    cardSource: { attribute: 'card-source', converter: oneOfReader(['own', 'host'], 'own') },
+    cardSource: { converter: oneOfReader(['own', 'host'], 'own') },
     cardPrefix: { attribute: false, converter: textReader },
     command: { converter: commandReader },
-    monthlySource: { attribute: 'monthly-source', converter: oneOfReader(['formula', 'gateway'], 'formula') },
-    hideReceipt: { attribute: 'hide-receipt', converter: flagReader },
+    monthlySource: { converter: oneOfReader(['formula', 'gateway'], 'formula') },
+    hideReceipt: { converter: flagReader },
     required: { converter: flagReader },
   };
 

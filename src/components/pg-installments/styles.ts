@@ -1,4 +1,4 @@
-import { css } from 'lit';
+import { css } from '../shared/styles.ts';
 
 /**
  * Layout of `<pg-installments>`; colours through `--pg-*` tokens, logical properties only.

@@ -4,7 +4,7 @@
  * and a render function for the fields. Card values live only here and in the form posted to the
  * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
  */
-import { css, html, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { normalizeDigits } from '../../core/language.ts';
 import {
   cardDigits,
@@ -22,18 +22,14 @@ import {
 } from './card.ts';
 import { live } from './live.ts';
 import type { SharedMessages } from './messages.ts';
+import { css } from './styles.ts';
 
 export type CardField = 'number' | 'expiry' | 'cvv' | 'holder';
 
 const FIELDS: readonly CardField[] = ['number', 'expiry', 'cvv', 'holder'];
 
-/** The input id of each field inside the host's shadow root. */
-export const CARD_FIELD_IDS: Readonly<Record<CardField, string>> = {
-  number: 'card-number',
-  expiry: 'card-expiry',
-  cvv: 'card-cvv',
-  holder: 'card-holder',
-};
+/** The input id of a field inside the host's shadow root: `card-number`, `card-expiry`, `card-cvv`, `card-holder`. */
+const idOf = (field: CardField) => `card-${field}`;
 
 /** What was typed in the card form, its rules, and the handlers; re-renders its host on change. */
 export class CardFormController {
@@ -184,7 +180,7 @@ export class CardFormController {
 }
 
 function fieldOfInput(element: HTMLElement): CardField | undefined {
-  return FIELDS.find((field) => CARD_FIELD_IDS[field] === element.id);
+  return FIELDS.find((field) => idOf(field) === element.id);
 }
 
 /** The caret position just after the `count`-th digit of `formatted`. */
@@ -225,7 +221,7 @@ export function renderCardFields(
   const brandClass = brand ?? '';
   const field = (name: CardField) => {
     const problem = card.visibleProblemOf(name);
-    const id = CARD_FIELD_IDS[name];
+    const id = idOf(name);
     return {
       id,
       invalid: problem ? 'true' : 'false',

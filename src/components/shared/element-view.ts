@@ -13,7 +13,7 @@
  * The first update after the view arrives sees every property as changed, as an element's first
  * update does.
  */
-import { adoptStyles, type CSSResultGroup, type CSSResultOrNative, type PropertyValues, type ReactiveElement, type TemplateResult } from 'lit';
+import type { CSSResultGroup, PropertyValues, ReactiveElement, TemplateResult } from 'lit';
 import type { Language } from '../../core/language.ts';
 import type { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, type Catalogs, type Renderable } from './localize.ts';
@@ -21,7 +21,10 @@ import type { SharedMessages } from './messages.ts';
 import { PgElement, type LoadState, type StatusTone } from './pg-element.ts';
 import type { ElementProperties } from './property.ts';
 
-/** The element's own tools, which it lends its view (protected to everyone else). */
+/**
+ * The element's own tools, which it lends its view (protected to everyone else): the kit a view
+ * is given is the element itself, seen through this interface.
+ */
 export interface ElementKit<Messages extends SharedMessages> {
   readonly internals: ElementInternals;
   readonly endpointRequests: EndpointController;
@@ -113,9 +116,6 @@ export interface ViewModule<Host extends PgElement<Messages>, Messages extends S
 /** Any lazily loaded element with these messages, as its view module sees it. */
 type AnyLazyElement<Messages extends SharedMessages> = LazyPgElement<Messages>;
 
-/** Styles of each view module, finalized (put in the cascade layer) once. */
-const adoptedStyles = new WeakMap<ViewModule<never, never>, CSSResultOrNative[]>();
-
 /**
  * An element whose view loads on demand: when it is first connected (a drop-in renders it only
  * once the customer picks its method), together with its catalog when the page is not in English.
@@ -192,13 +192,10 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
       this.viewLoad = 'failed';
       return;
     }
-    const key = module as ViewModule<never, never>;
-    const element = this.constructor as typeof LazyPgElement;
-    const styles = adoptedStyles.get(key) ?? [...element.elementStyles, ...element.finalizeStyles(module.styles)];
-    adoptedStyles.set(key, styles);
-    if (this.renderRoot instanceof ShadowRoot) adoptStyles(this.renderRoot, styles);
+    this.addStyles(module.styles);
     this.catalogs = module.catalogs;
-    const view = module.create(this, this.#kit());
+    // The element is the kit: ElementKit names the protected members it lends its view.
+    const view = module.create(this, this as unknown as ElementKit<Messages>);
     // The view's first update sees every property as changed, as an element's first update does.
     const properties = (this.constructor as typeof ReactiveElement).elementProperties;
     view.beginUpdate(new Map([...properties.keys()].map((name) => [name, undefined])));
@@ -211,21 +208,5 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
 
   /** The view has just been created: hand it what the element was told before it existed. */
   protected viewArrived(_view: ElementView<AnyLazyElement<Messages>, Messages>): void {}
-
-  #kit(): ElementKit<Messages> {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the kit's getter reads the element
-    const element = this;
-    return {
-      internals: this.internals,
-      endpointRequests: this.endpointRequests,
-      get messages() {
-        return element.messages;
-      },
-      announce: (text, tone) => this.announce(text, tone),
-      clearStatus: () => this.clearStatus(),
-      renderFrame: (content) => this.renderFrame(content),
-      reportInvalidFields: () => this.reportInvalidFields(),
-      setCustomState: (name, on) => this.setCustomState(name, on),
-    };
-  }
 }
+

@@ -14,11 +14,12 @@
  * This module is not in what a page downloads up front: elements reach it through
  * framed-flow-loader.ts, which loads it when the customer first needs a frame.
  */
-import { css, html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { FormPostResult, FramedMessage, FramedResultMessage } from '../../core/endpoint-results.ts';
 import { FRAMED_MESSAGE_TYPES } from '../../core/endpoint-routes.ts';
 import { loadContract, loadedContract, type Contract } from './contract.ts';
 import { postToGateway, type GatewayFormHost } from './gateway-form.ts';
+import { css } from './styles.ts';
 import type { PaymentResultDetails } from './events.ts';
 
 /**

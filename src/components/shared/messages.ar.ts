@@ -9,7 +9,6 @@ export const sharedAr: SharedMessages = {
   redirecting: 'جارٍ تحويلك إلى صفحة الدفع الآمنة…',
   processing: 'جارٍ المعالجة…',
   fixErrors: (count) => (count === 1 ? 'يُرجى تصحيح الحقل المحدد.' : `يُرجى تصحيح الحقول المحددة (${formatCount(count, 'ar')}).`),
-  payInFull: 'ادفع المبلغ كاملًا بدلًا من ذلك',
   pay: 'ادفع',
   payAmount: (amount) => html`ادفع ${amount}`,
   // "شهر واحد", "شهران", "٦ أشهر", "١٢ شهرًا": the counted noun in the form Arabic grammar gives the number.

@@ -30,7 +30,6 @@ export interface SharedMessages {
   /** Under the button, and told to screen readers, when a customer's action waits on the network. */
   readonly processing: string;
   readonly fixErrors: (count: number) => string;
-  readonly payInFull: string;
   readonly pay: string;
   readonly payAmount: (amount: Renderable) => Renderable;
   /** A number of months (installment plans, financing tenures). */
@@ -103,7 +102,6 @@ export const sharedEn: SharedMessages = {
   redirecting: 'Taking you to the secure payment page…',
   processing: 'Processing…',
   fixErrors: (count) => (count === 1 ? 'Please correct the highlighted field.' : `Please correct the ${count} highlighted fields.`),
-  payInFull: 'Pay in full instead',
   pay: 'Pay',
   payAmount: (amount) => html`Pay ${amount}`,
   months: (count) => (count === 1 ? '1 month' : `${count} months`),
@@ -175,36 +173,26 @@ export const sharedMessages: Catalogs<SharedMessages> = {
   ar: () => import('./messages.ar.ts').then((module) => module.sharedAr),
 };
 
-/** The message of each endpoint code (and each kind of failure), by its key in `errors`. */
-const ERROR_MESSAGES: Readonly<Record<string, Exclude<keyof SharedMessages['errors'], 'otpResendLimited'>>> = {
-  network: 'network',
-  unavailable: 'unavailable',
-  invalid_response: 'invalidResponse',
-  gateway_unreachable: 'gatewayUnreachable',
-  gateway_refused: 'gatewayRefused',
-  gateway_signature_invalid: 'gatewaySignatureInvalid',
-  gateway_answer_invalid: 'gatewayAnswerInvalid',
-  unknown_order: 'unknownOrder',
+type ErrorMessageKey = Exclude<keyof SharedMessages['errors'], 'otpResendLimited'>;
+
+/**
+ * The message of each endpoint code (and each kind of failure) whose key in `errors` is not the
+ * code itself in camel case: `gateway_unreachable` is `gatewayUnreachable`, `network` is `network`.
+ */
+const ERROR_MESSAGES: Readonly<Record<string, ErrorMessageKey>> = {
   amount_mismatch: 'orderChanged',
   currency_mismatch: 'orderChanged',
-  order_already_paid: 'orderAlreadyPaid',
-  order_in_progress: 'orderInProgress',
-  service_not_configured: 'serviceNotConfigured',
-  currency_not_supported: 'currencyNotSupported',
   unsupported_media_type: 'requestUnreadable',
   json_too_deep: 'requestUnreadable',
   invalid_json: 'requestUnreadable',
   body_too_large: 'requestUnreadable',
   // The element never sends these: the page or the endpoint is set up wrongly, which only the store can fix.
-  invalid_request: 'invalidRequest',
   card_data_refused: 'invalidRequest',
   command_refused: 'invalidRequest',
   origin_refused: 'invalidRequest',
   not_found: 'invalidRequest',
   method_not_allowed: 'invalidRequest',
   flow_invalid: 'sessionExpired',
-  step_out_of_order: 'stepOutOfOrder',
-  internal_error: 'internalError',
   store_unavailable: 'unavailable',
 };
 
@@ -219,6 +207,9 @@ export function describeRequestError(
     return errors.otpResendLimited(seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds / 60)));
   }
   // A failure of its own kind (network, unreadable answer, bad request), else the endpoint's code.
-  const key = ERROR_MESSAGES[error.kind === 'refused' ? (error.code ?? '') : error.kind];
-  return (key && errors[key]) || errors.refused;
+  const code = error.kind === 'refused' ? (error.code ?? '') : error.kind;
+  const key = ERROR_MESSAGES[code] ?? code.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+  // Only a text: not `otpResendLimited`, nor what an object inherits (`constructor`…), whatever code an endpoint sends.
+  const text: unknown = (errors as Readonly<Record<string, unknown>>)[key];
+  return typeof text === 'string' ? text : errors.refused;
 }

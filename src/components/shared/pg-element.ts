@@ -5,16 +5,7 @@
  * it loads (its catalog in a language other than English, or the code of a lazily loaded element):
  * a pending state, or an error with a way to try again, never text in two languages.
  */
-import {
-  LitElement,
-  html,
-  nothing,
-  unsafeCSS,
-  type CSSResultGroup,
-  type CSSResultOrNative,
-  type PropertyValues,
-  type TemplateResult,
-} from 'lit';
+import { LitElement, html, nothing, type CSSResultGroup, type PropertyValues, type TemplateResult } from 'lit';
 import { directionOf, type Language } from '../../core/language.ts';
 import { EndpointController } from './endpoint-controller.ts';
 import { loadCatalog, loadedCatalog, type Catalogs, type Renderable } from './localize.ts';
@@ -68,17 +59,6 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
   static override styles: CSSResultGroup = foundationStyles;
 
   /**
-   * Puts every element style in the cascade layer `pg`. Unlayered rules beat layered ones, so a
-   * theme file given to `theme-href` (a <link> in the shadow root, which the cascade places before
-   * the adopted styles) overrides the element's own rules of equal specificity.
-   */
-  protected static override finalizeStyles(styles?: CSSResultGroup): CSSResultOrNative[] {
-    return super
-      .finalizeStyles(styles)
-      .map((style) => (style instanceof CSSStyleSheet ? style : unsafeCSS(`@layer pg {\n${style.cssText}\n}`)));
-  }
-
-  /**
    * Adds the styles of a part of the element that loaded later (in the same cascade layer) after
    * the element's own. Each styles object is finalized once for all elements of a class.
    */
@@ -99,23 +79,27 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
 
   static override properties: ElementProperties = {
     endpoint: { converter: textReader },
-    merchantReference: { attribute: 'merchant-reference', converter: textReader },
-    orderToken: { attribute: 'order-token', converter: textReader },
+    merchantReference: { converter: textReader },
+    orderToken: { converter: textReader },
     language: { converter: languageReader },
-    themeHref: { attribute: 'theme-href', converter: textReader },
+    themeHref: { converter: textReader },
     status: { state: true, attribute: false },
     catalogFailed: { state: true, attribute: false },
   };
 
   /**
    * Before Lit creates a class's own properties, gives each one declared with a reader
-   * (property.ts) the accessor that runs every value set through that reader; Lit wraps it.
+   * (property.ts) its attribute, the property's name in kebab case unless declared
+   * (`billNumber`: `bill-number`), and the accessor that runs every value set through that
+   * reader; Lit wraps it.
    * @internal
    */
   protected static override finalize(): void {
     if (!Object.hasOwn(this, 'finalized') && Object.hasOwn(this, 'properties')) {
       for (const [name, options] of Object.entries(this.properties)) {
-        if ('converter' in options) defineReadingAccessor(this.prototype, name, options.converter);
+        if (!('converter' in options)) continue;
+        (options as { attribute?: string | boolean }).attribute ??= name.replace(/[A-Z]/g, '-$&').toLowerCase();
+        defineReadingAccessor(this.prototype, name, options.converter);
       }
     }
     super.finalize();

@@ -2,7 +2,9 @@
  * The reactive properties of the pg- elements, declared in each class's `static properties` (no
  * decorators: their helpers cost the bundle bytes). A public property names its reader
  * (property-readers.ts) as its `converter`; PgElement's `finalize` puts an accessor on the prototype
- * that runs every value set through that reader, and Lit wraps it. Attributes reach the
+ * that runs every value set through that reader, and Lit wraps it. Its attribute is its name in
+ * kebab case (`billNumber`: `bill-number`), which `finalize` sets and the custom-elements
+ * manifest's config spells the same way; `attribute: false` declares none. Attributes reach the
  * property through the same reader (it is also the `converter`), so a property takes its
  * attribute's text as well as its own type: React 19 and Vue 3 set the property, not the
  * attribute, whenever the element has one of the prop's name.

@@ -33,6 +33,17 @@ describe('message catalogs', () => {
     expect(describeRequestError({ kind: 'refused', code: 'gateway_unreachable' }, en)).to.equal(en.errors.gatewayUnreachable);
     expect(describeRequestError({ kind: 'refused', code: 'amount_mismatch' }, en)).to.equal(en.errors.orderChanged);
     expect(describeRequestError({ kind: 'refused', code: 'something_new' }, en)).to.equal(en.errors.refused);
+    expect(describeRequestError({ kind: 'invalid_response' }, en)).to.equal(en.errors.invalidResponse);
+    expect(describeRequestError({ kind: 'refused', code: 'unknown_order' }, en)).to.equal(en.errors.unknownOrder);
+    expect(describeRequestError({ kind: 'refused', code: 'store_unavailable' }, en)).to.equal(en.errors.unavailable);
+  });
+
+  it('answers a code that names no message of its own (an inherited property, another message\'s key) with the generic one', () => {
+    const en = sharedMessages.en;
+    for (const code of ['constructor', '__proto__', 'to_string', 'has_own_property', 'otp_resend', 'refused', '']) {
+      expect(describeRequestError({ kind: 'refused', code }, en), code).to.equal(en.errors.refused);
+    }
+    expect(describeRequestError({ kind: 'otpResendLimited' }, en)).to.equal(en.errors.refused);
   });
 
   it('gives each endpoint refusal its own message instead of the generic "refused", in both languages', async () => {
