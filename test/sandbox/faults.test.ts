@@ -28,6 +28,20 @@ async function post(path: string, params: Record<string, unknown>): Promise<Resp
   });
 }
 
+/** A server-to-server AUTHORIZATION of EGP 100.00 with the sandbox's approved Visa. */
+const authorizationOf = (reference: string) => ({
+  command: 'AUTHORIZATION',
+  merchant_reference: reference,
+  amount: '10000',
+  currency: 'EGP',
+  language: 'en',
+  eci: 'ECOMMERCE',
+  customer_email: 'buyer@example.com',
+  card_number: '4111111111111111',
+  expiry_date: '2908',
+  card_security_code: '123',
+});
+
 const status = (reference: string) => ({ query_command: 'CHECK_STATUS', merchant_reference: reference, language: 'en' });
 
 describe('POST sandbox-tools/faults', () => {
@@ -59,18 +73,7 @@ describe('POST sandbox-tools/faults', () => {
 
   it('fails only the operation it names, and what it fails is not done', async () => {
     const reference = `fault-capture-${Date.now()}`;
-    const charged = await callApi(lb, {
-      command: 'AUTHORIZATION',
-      merchant_reference: reference,
-      amount: '10000',
-      currency: 'EGP',
-      language: 'en',
-      eci: 'ECOMMERCE',
-      customer_email: 'buyer@example.com',
-      card_number: '4111111111111111',
-      expiry_date: '2908',
-      card_security_code: '123',
-    });
+    const charged = await callApi(lb, authorizationOf(reference));
     assert.equal(charged['response_code'], '02000');
     await tool('POST', { status: 503, count: 1, operation: 'CAPTURE' });
     assert.equal((await callApi(lb, status(reference)))['authorized_amount'], '10000', 'another operation passes');
@@ -84,18 +87,7 @@ describe('POST sandbox-tools/faults', () => {
     const reference = `fault-slow-${Date.now()}`;
     const planned = await tool('POST', { delay_ms: 1_500, count: 1, operation: 'AUTHORIZATION' });
     assert.deepEqual(await planned.json(), { delay_ms: 1_500, count: 1, operation: 'AUTHORIZATION' });
-    const authorization = {
-      command: 'AUTHORIZATION',
-      merchant_reference: reference,
-      amount: '10000',
-      currency: 'EGP',
-      language: 'en',
-      eci: 'ECOMMERCE',
-      customer_email: 'buyer@example.com',
-      card_number: '4111111111111111',
-      expiry_date: '2908',
-      card_security_code: '123',
-    };
+    const authorization = authorizationOf(reference);
     // The caller gives up before the answer leaves: the authorization is held all the same.
     const asked = await fetch(`${lb.origin}${lb.gateway.paths.paymentApi}`, {
       method: 'POST',
