@@ -126,6 +126,12 @@ export interface EndpointConfig extends GatewayConnection {
    */
   readonly otpSendLimiter?: RateLimiter;
   /**
+   * Counts every OTP sent to a phone number, whatever the order (default: the store's counters,
+   * else in memory; 10 per hour), so that creating many orders does not multiply the SMS one
+   * number receives.
+   */
+  readonly otpPhoneLimiter?: RateLimiter;
+  /**
    * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
    * bill route answers `service_not_configured` and signs nothing.
    */
@@ -181,6 +187,7 @@ export interface EndpointSettings extends GatewayConnection {
   readonly resultProofs: ResultProofs | undefined;
   readonly otpResendsPerFlow: number;
   readonly otpSendLimiter: RateLimiter;
+  readonly otpPhoneLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
   readonly check3ds: 'YES' | 'NO' | undefined;
@@ -203,6 +210,9 @@ export const DEFAULT_OTP_RESENDS_PER_FLOW = 3;
 /** OTPs sent per phone number and order in one window, first sends and resends alike. */
 export const DEFAULT_OTP_SENDS_PER_WINDOW = 5;
 export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
+/** OTPs sent to one phone number in one window, across every order. */
+export const DEFAULT_OTP_SENDS_PER_PHONE = 10;
+export const DEFAULT_OTP_PHONE_WINDOW_SECONDS = 60 * 60;
 /** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
@@ -364,6 +374,9 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   if (config.otpSendLimiter !== undefined && typeof config.otpSendLimiter.hit !== 'function') {
     problems.push({ name: 'otpSendLimiter', message: 'must have hit(key)' });
   }
+  if (config.otpPhoneLimiter !== undefined && typeof config.otpPhoneLimiter.hit !== 'function') {
+    problems.push({ name: 'otpPhoneLimiter', message: 'must have hit(key)' });
+  }
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
   check('check3ds', config.check3ds as string | undefined, yesOrNo, false);
@@ -414,6 +427,11 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
       (store
         ? storeRateLimiter(store.limits, { limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })
         : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })),
+    otpPhoneLimiter:
+      config.otpPhoneLimiter ??
+      (store
+        ? storeRateLimiter(store.limits, { limit: DEFAULT_OTP_SENDS_PER_PHONE, windowSeconds: DEFAULT_OTP_PHONE_WINDOW_SECONDS, now })
+        : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_PHONE, windowSeconds: DEFAULT_OTP_PHONE_WINDOW_SECONDS, now })),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
     check3ds: config.check3ds,

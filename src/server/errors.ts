@@ -122,8 +122,8 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
     ar: 'يرجى إكمال خطوة التمويل السابقة أولًا.',
   },
   otp_resend_limited: {
-    en: 'Too many codes have been sent for this order; please wait before asking for another.',
-    ar: 'تم إرسال عدد كبير من الرموز لهذا الطلب؛ يرجى الانتظار قبل طلب رمز آخر.',
+    en: 'Too many codes have been sent; please wait before asking for another.',
+    ar: 'تم إرسال عدد كبير من الرموز؛ يرجى الانتظار قبل طلب رمز آخر.',
   },
   gateway_refused: {
     en: 'The payment gateway refused the request.',

@@ -197,16 +197,17 @@ function productsFor(
   ];
 }
 
-/** The limiter's key for one phone number and order: a digest, so no phone number is stored with it. */
-async function otpSendKey(order: MerchantOrder, phone: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${order.merchant_reference}\u0000${phone}`));
-  return `otp:${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+/** A limiter's key: `prefix` and a digest of `parts`, so no phone number is stored with it. */
+async function limiterKey(prefix: string, ...parts: string[]): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\u0000')));
+  return `${prefix}:${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
 /**
  * Every OTP is an SMS to a number the caller typed: resends are limited per flow (the count is
- * sealed in the flow token) and every send per phone number and order within a window (a new flow,
- * or an old token replayed, counts there too). Refused: 429 otp_resend_limited with Retry-After.
+ * sealed in the flow token), every send per phone number and order within a window (a new flow,
+ * or an old token replayed, counts there too), and every send to the phone number whatever the
+ * order (new orders do not multiply the SMS). Refused: 429 otp_resend_limited with Retry-After.
  */
 async function assertOtpSendAllowed(runtime: EndpointRuntime, order: MerchantOrder, state: FlowState): Promise<void> {
   const { settings, log } = runtime;
@@ -216,9 +217,14 @@ async function assertOtpSendAllowed(runtime: EndpointRuntime, order: MerchantOrd
     // This flow will not send again; by the time it has expired the customer may start a new one.
     throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(settings.flowLifetimeSeconds) } });
   }
-  const decision = await settings.otpSendLimiter.hit(await otpSendKey(order, state.phone_number));
-  if (!decision.allowed) {
-    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit: 'phone_and_order' });
+  const limits = [
+    ['phone', settings.otpPhoneLimiter, await limiterKey('otp-phone', state.phone_number)],
+    ['phone_and_order', settings.otpSendLimiter, await limiterKey('otp', order.merchant_reference, state.phone_number)],
+  ] as const;
+  for (const [limit, limiter, key] of limits) {
+    const decision = await limiter.hit(key);
+    if (decision.allowed) continue;
+    log.warn('otp_resend_limited', { merchant_reference: order.merchant_reference, limit });
     throw new EndpointRefusal('otp_resend_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
   }
 }

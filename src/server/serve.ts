@@ -68,10 +68,12 @@ export interface ServeOptions {
   /** How often the reconciler looks for due watches (default every 5 s). */
   readonly reconcilePollIntervalMs?: number;
   /**
-   * Counts the OTPs sent per phone number and order (default: in memory). Give several instances
-   * one shared limiter (see rate-limit.ts).
+   * Counts the OTPs sent per phone number and order (default: the store's counters). Give several
+   * instances one shared limiter (see rate-limit.ts).
    */
   readonly otpSendLimiter?: RateLimiter;
+  /** Counts the OTPs sent per phone number, whatever the order (default: the store's counters). */
+  readonly otpPhoneLimiter?: RateLimiter;
   /** Waits of the webhook's retries (default: 2 s doubling to 5 minutes, looked for every second). */
   readonly webhookRetry?: { readonly firstRetryMs?: number; readonly maxRetryMs?: number; readonly pollIntervalMs?: number };
   /** Retries of an order lookup the shop did not answer (default 2, the first after 200 ms). */
@@ -230,6 +232,7 @@ export async function serve(
       ...(config.resultUrl === undefined ? { resultProofs: proofs } : {}),
       reconcile: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
       ...(options.otpSendLimiter ? { otpSendLimiter: options.otpSendLimiter } : {}),
+      ...(options.otpPhoneLimiter ? { otpPhoneLimiter: options.otpPhoneLimiter } : {}),
       logger,
       fetch: fetchImpl,
       onResult,

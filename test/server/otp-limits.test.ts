@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import type { RateLimiter } from '../../src/server/rate-limit.ts';
 import { ELEMENTS_ORIGIN, setup, type Harness } from './harness.ts';
 
@@ -36,7 +37,7 @@ describe('OTP resends within one flow', () => {
     assert.equal(refused.status, 429);
     assert.deepEqual(refused.body.error, {
       code: 'otp_resend_limited',
-      message: 'تم إرسال عدد كبير من الرموز لهذا الطلب؛ يرجى الانتظار قبل طلب رمز آخر.',
+      message: 'تم إرسال عدد كبير من الرموز؛ يرجى الانتظار قبل طلب رمز آخر.',
     });
     assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
     assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 4);
@@ -80,6 +81,27 @@ describe('OTP sends per phone number and order', () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.headers.get('retry-after'), '42');
     assert.match(refused.headers.get('access-control-expose-headers') ?? '', /retry-after/i);
+  });
+
+  it('counts every send to one phone number across orders: new orders do not multiply the SMS', async () => {
+    const orders = new InMemoryOrderStore(
+      ['order-a', 'order-b', 'order-c'].map((reference) => ({ merchant_reference: reference, amount: 250_000, currency: 'EGP' })),
+    );
+    const harness = setup({ resolveOrder: orders.resolve });
+    const statuses: number[] = [];
+    for (const reference of ['order-a', 'order-b', 'order-c']) {
+      const order = { merchant_reference: reference, language: 'en' } as const;
+      for (let send = 0; send < 4; send++) {
+        const verified = await harness.post('/financing/verify-customer', { ...order, phone_number: PHONE });
+        statuses.push((await harness.post('/financing/otp', { ...order, flow: verified.body.flow })).status);
+      }
+    }
+    // Four per order stays within each order's five; the phone's tenth is the last one sent.
+    assert.deepEqual(statuses, [...Array<number>(10).fill(200), 429, 429]);
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 10);
+    const refused = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'otp_resend_limited');
+    assert.deepEqual(refused.map((line) => line.limit), ['phone', 'phone']);
+    assert.ok(!harness.logs.join('\n').includes(PHONE), 'no phone number in the logs');
   });
 
   it('takes a shared limiter, and gives it keys that hold no phone number', async () => {

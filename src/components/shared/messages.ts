@@ -120,8 +120,8 @@ export const sharedEn: SharedMessages = {
       'A payment for this order is already under way (a bill waiting to be paid, or a card check). Finish it, or try again in a few minutes.',
     otpResendLimited: (minutes) =>
       minutes === undefined
-        ? 'Too many codes have been sent for this order. Please wait before asking for another.'
-        : `Too many codes have been sent for this order. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+        ? 'Too many codes have been sent. Please wait before asking for another.'
+        : `Too many codes have been sent. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
     serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
     currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
     requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',

@@ -341,7 +341,7 @@ describe('<pg-financing-otp>', () => {
       );
       shadowQuery(el, 'button.resend-button').click();
       await settled(el);
-      expect(status(el)).to.equal('تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد ١٠ دقائق.');
+      expect(status(el)).to.equal('تم إرسال عدد كبير من الرموز. يمكنك طلب رمز جديد بعد ١٠ دقائق.');
       expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(true);
       expect(textOf(shadowQuery(el, '[part~="countdown"]'))).to.contain('١٠:٠٠');
       clock.advance(600_000);

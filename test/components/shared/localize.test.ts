@@ -77,13 +77,13 @@ describe('message catalogs', () => {
     const en = sharedMessages.en;
     expect(describeRequestError({ kind: 'refused', code: 'order_already_paid' }, en)).to.equal('This order has already been paid. There is nothing more to pay.');
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 890 }, en)).to.equal(
-      'Too many codes have been sent for this order. You can ask for a new one in 15 minutes.',
+      'Too many codes have been sent. You can ask for a new one in 15 minutes.',
     );
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited' }, en)).to.equal(
-      'Too many codes have been sent for this order. Please wait before asking for another.',
+      'Too many codes have been sent. Please wait before asking for another.',
     );
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 60 }, ar)).to.equal(
-      'تم إرسال عدد كبير من الرموز لهذا الطلب. يمكنك طلب رمز جديد بعد دقيقة واحدة.',
+      'تم إرسال عدد كبير من الرموز. يمكنك طلب رمز جديد بعد دقيقة واحدة.',
     );
   });
 

@@ -135,7 +135,6 @@ export async function startNetwork(): Promise<TestNetwork> {
     ...settings,
   });
   let endpoint = endpointWith();
-  let configured = false;
 
   const endpointHandler = http.all(`${ENDPOINT}/*`, async ({ request }) => {
     endpointRequests.push(await record(request));
@@ -181,7 +180,6 @@ export async function startNetwork(): Promise<TestNetwork> {
       ),
     configureEndpoint: (settings) => {
       endpoint = endpointWith(settings);
-      configured = true;
     },
     use: (...handlers) => worker.use(...handlers),
     reset: () => {
@@ -192,10 +190,8 @@ export async function startNetwork(): Promise<TestNetwork> {
       hold = undefined;
       clock = systemClock;
       gateway.reset();
-      if (configured) {
-        endpoint = endpointWith();
-        configured = false;
-      }
+      // A new endpoint each test: its settings and its counters (the OTP limits) start again.
+      endpoint = endpointWith();
     },
     stop: () => {
       worker.stop();
