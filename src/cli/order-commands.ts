@@ -40,8 +40,6 @@ const ORDER_OPTIONS = {
 /** What an operator reads when CHECK_STATUS holds nothing under the reference. */
 const NO_ORDER = 'no order with this reference at the gateway';
 
-/** States from which no VOID_AUTHORIZATION can succeed: refused before the question, nothing sent. */
-
 /** How --svc-id reads in every command's usage. */
 const GATEWAY_ID_USAGE = `  --svc-id ID       the gateway's id of the order (also --fort-id ID); sent under the wire name
                     PG_GATEWAY_REFERENCE_FIELD sets: svc_id (default) or fort_id`;

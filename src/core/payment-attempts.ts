@@ -7,6 +7,7 @@
  * Every shell (the endpoint's payment routes and return, the reconciler) maps references with these
  * functions only, so a result is always reported under the merchant's order reference.
  */
+import type { Language } from './language.ts';
 import { BILL_ISSUED, isPaidState, type OrderState } from './order-status.ts';
 
 /** Attempts an order may have: the first, and eight more after abandoned 3-D Secure checks. */
@@ -45,6 +46,12 @@ export function attemptOf(reference: string): PaymentAttempt {
 export function isAttemptReference(reference: string): boolean {
   return attemptOf(reference).attempt > 1;
 }
+
+/** Why an order reference that {@link isAttemptReference} is refused, in each language. */
+export const ATTEMPT_REFERENCE_REFUSAL: Readonly<Record<Language, string>> = {
+  en: 'merchant_reference: must not end in ".pg2" to ".pg9", which are kept for new payment attempts',
+  ar: 'merchant_reference: يجب ألا ينتهي بـ ".pg2" إلى ".pg9"، فهذه محجوزة لمحاولات الدفع الجديدة',
+};
 
 /** The merchant's order reference of a gateway merchant_reference (itself for a first attempt). */
 export function orderReferenceOf(reference: string): string {

@@ -169,5 +169,5 @@ export function toWireFieldError(error: FieldError, field: GatewayReferenceField
   return name === error.field && message === error.message ? error : { ...error, field: name, message };
 }
 
-/** The reference's inside name as one value of an "must be one of: a, b" list, in English or Arabic. */
+/** The reference's inside name as one value of a "must be one of: a, b" list, in English or Arabic. */
 const ALLOWED_REFERENCE = new RegExp(`(?<=[:,،] )${GATEWAY_REFERENCE}(?=[,،]|$)`, 'g');

@@ -391,6 +391,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const root = config.apiRoot;
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
   const now = config.now ?? (() => new Date());
+  const gatewayTimeoutMs = config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  /** An OTP limiter on the store's counters (every instance counts every instance's SMS), else in memory. */
+  const defaultLimiter = (limit: number, windowSeconds: number): RateLimiter =>
+    store ? storeRateLimiter(store.limits, { limit, windowSeconds, now }) : new InMemoryRateLimiter({ limit, windowSeconds, now });
   return {
     ...connectionOf(config),
     gatewayReferenceField: config.gatewayReferenceField ?? DEFAULT_GATEWAY_REFERENCE_FIELD,
@@ -411,11 +415,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     billLifetimeMinutes: config.billLifetimeMinutes ?? DEFAULT_BILL_LIFETIME_MINUTES,
     flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
     trustedProxyHops: config.trustedProxyHops ?? 0,
-    gatewayTimeoutMs: config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
-    orderCheckTimeoutMs: Math.min(
-      config.orderCheckTimeoutMs ?? DEFAULT_ORDER_CHECK_TIMEOUT_MS,
-      config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS,
-    ),
+    gatewayTimeoutMs,
+    orderCheckTimeoutMs: Math.min(config.orderCheckTimeoutMs ?? DEFAULT_ORDER_CHECK_TIMEOUT_MS, gatewayTimeoutMs),
     resultLedger: config.resultLedger ?? store?.results ?? new InMemoryResultLedger(),
     store,
     watches: store?.watches,
@@ -423,15 +424,9 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     resultProofs: config.resultProofs,
     otpResendsPerFlow: config.otpResendsPerFlow ?? DEFAULT_OTP_RESENDS_PER_FLOW,
     otpSendLimiter:
-      config.otpSendLimiter ??
-      (store
-        ? storeRateLimiter(store.limits, { limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })
-        : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_WINDOW, windowSeconds: DEFAULT_OTP_WINDOW_SECONDS, now })),
+      config.otpSendLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_WINDOW, DEFAULT_OTP_WINDOW_SECONDS),
     otpPhoneLimiter:
-      config.otpPhoneLimiter ??
-      (store
-        ? storeRateLimiter(store.limits, { limit: DEFAULT_OTP_SENDS_PER_PHONE, windowSeconds: DEFAULT_OTP_PHONE_WINDOW_SECONDS, now })
-        : new InMemoryRateLimiter({ limit: DEFAULT_OTP_SENDS_PER_PHONE, windowSeconds: DEFAULT_OTP_PHONE_WINDOW_SECONDS, now })),
+      config.otpPhoneLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_PHONE, DEFAULT_OTP_PHONE_WINDOW_SECONDS),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
     check3ds: config.check3ds,

@@ -12,7 +12,7 @@ import { hideCardNumbers } from '../core/card-number.ts';
 import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, ROUTES, type RouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
-import { isAttemptReference } from '../core/payment-attempts.ts';
+import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
 import { readAt } from '../core/shape.ts';
 import { compiled } from '../gateway/compiled.ts';
 import { StoreUnavailableError } from '../store/store.ts';
@@ -91,11 +91,6 @@ const SERVER_FIELDS: readonly string[] = [
 const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {
   en: 'is set by the merchant server, never by the browser',
   ar: 'يحدده خادم التاجر وليس المتصفح',
-};
-
-const RESERVED_REFERENCE_MESSAGE: Readonly<Record<Language, string>> = {
-  en: 'merchant_reference: must not end in ".pg2" to ".pg9", which are kept for new payment attempts',
-  ar: 'merchant_reference: يجب ألا ينتهي بـ ".pg2" إلى ".pg9"، فهذه محجوزة لمحاولات الدفع الجديدة',
 };
 
 const ROUTE_NAMES: ReadonlyMap<string, RouteName> = new Map(
@@ -241,7 +236,7 @@ async function runJsonRoute(
   const input = parsed.data as { merchant_reference: string; amount?: number; currency?: string };
   if (isAttemptReference(input.merchant_reference)) {
     log.warn('order_reference_reserved', { merchant_reference: input.merchant_reference });
-    throw new EndpointRefusal('invalid_request', { field: 'merchant_reference', message: RESERVED_REFERENCE_MESSAGE });
+    throw new EndpointRefusal('invalid_request', { field: 'merchant_reference', message: ATTEMPT_REFERENCE_REFUSAL });
   }
   // The browser named this reference: the merchant's resolver checks the order is the caller's.
   const lookup = { request, route: routeName, referenceSource: 'browser' } as const;

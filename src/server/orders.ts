@@ -6,7 +6,7 @@
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
 import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoint-api.ts';
 import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-status.ts';
-import { isAttemptReference } from '../core/payment-attempts.ts';
+import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
 
 export interface MerchantOrder {
@@ -77,7 +77,7 @@ export function assertMerchantOrder(order: MerchantOrder): void {
     throw new TypeError('merchant_reference: 1 to 40 letters, digits, "-", "_" or "."');
   }
   if (isAttemptReference(order.merchant_reference)) {
-    throw new TypeError('merchant_reference: must not end in ".pg2" to ".pg9", which are kept for new payment attempts');
+    throw new TypeError(ATTEMPT_REFERENCE_REFUSAL.en);
   }
   currencyExponent(order.currency);
   parseWireAmount(order.amount);

@@ -63,7 +63,6 @@ const expiryReader = propertyReader((value): string =>
  * @cssstate expired - The bill shown has expired.
  */
 export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
-
   static override properties: ElementProperties = {
     currency: { converter: textReader },
     amount: { converter: amountReader },

@@ -53,7 +53,6 @@ const productsReader = propertyReader((value): FinancingProduct[] => (Array.isAr
  * @cssstate pending - A request to the merchant endpoint is in flight.
  */
 export class PgFinancingOtp extends LazyPgElement<FinancingOtpMessages> {
-
   static override properties: ElementProperties = {
     products: { attribute: false, converter: productsReader },
     currency: { converter: textReader },

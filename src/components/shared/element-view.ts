@@ -209,4 +209,3 @@ export abstract class LazyPgElement<Messages extends SharedMessages> extends PgE
   /** The view has just been created: hand it what the element was told before it existed. */
   protected viewArrived(_view: ElementView<AnyLazyElement<Messages>, Messages>): void {}
 }
-
