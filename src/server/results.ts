@@ -38,7 +38,7 @@ import type { Logger } from '../log/logger.ts';
 import type { MerchantOrder } from './orders.ts';
 import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
-import type { NewWatch } from '../store/store.ts';
+import type { NewWatch, PaymentWatch } from '../store/store.ts';
 import { endsWatch, resultWatch } from './watches.ts';
 
 type Answer = Readonly<Record<string, unknown>>;
@@ -416,21 +416,36 @@ export async function watchPayment(runtime: EndpointRuntime, watch: NewWatch | u
  * gateway's verified refusal, not a duplicate reference; a request refused before it was signed, or
  * one that never left), the watch is taken back: the order's earlier watch, if one was open, is put
  * back; else the watch ends (`not_sent`).
+ *
+ * The watch is written only over the order's watch as the caller read it before deciding to send
+ * (`seen`; read here when not given), and taken back only while it is still this one: when another
+ * request for the same order wrote its own in between, nothing is sent or overwritten, and the
+ * customer is told the order is in progress (`order_in_progress`, logged `order_raced`).
  */
-export async function sendWatched<T>(runtime: EndpointRuntime, watch: NewWatch, send: () => Promise<T>): Promise<T> {
+export async function sendWatched<T>(
+  runtime: EndpointRuntime,
+  watch: NewWatch,
+  send: () => Promise<T>,
+  seen?: { readonly watch: PaymentWatch | undefined },
+): Promise<T> {
   const { watches, now } = runtime.settings;
   if (!watches) return send();
-  const earlier = await watches.get(watch.merchant_reference);
-  await watches.watch(watch, now());
+  const earlier = seen ? seen.watch : await watches.get(watch.merchant_reference);
+  const at = now();
+  if (!(await watches.watchIfUnchanged(watch, at, earlier))) {
+    runtime.log.info('order_raced', { merchant_reference: watch.merchant_reference });
+    throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
+  }
+  const mine = { created_at: at.toISOString() };
   try {
     return await send();
   } catch (error) {
     if (error instanceof EndpointRefusal && !leavesSomethingToWatch(error)) {
       if (earlier && earlier.ended_at === undefined) {
         const { checks: _checks, created_at: _created, last_error: _error, ended_at: _ended, end_reason: _reason, ...open } = earlier;
-        await watches.watch(open, now());
+        await watches.watchIfUnchanged(open, now(), mine);
       } else {
-        await watches.end(watch.merchant_reference, now(), 'not_sent');
+        await watches.end(watch.merchant_reference, now(), 'not_sent', mine);
       }
     }
     throw error;

@@ -21,11 +21,13 @@ import {
 } from '../core/endpoint-api.ts';
 import { filterPlans, InstallmentError, planQuote, type InstallmentIssuer } from '../core/installments.ts';
 import { VOUCHER_CURRENCY } from '../core/partners.ts';
+import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
   installmentsPlansRequest,
   installmentsPlansResponse,
+  type BillPresentmentResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
@@ -116,14 +118,16 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     }
     refuseOrderPaidByMerchant(runtime, order);
     const reference = order.merchant_reference;
-    const kept = keptBillOf(await settings.watches?.get(reference), order, settings.now().getTime());
+    const seen = { watch: await settings.watches?.get(reference) };
+    const kept = keptBillOf(seen.watch, order, settings.now().getTime());
     const status = await orderStatusBeforePayment(runtime, reference, language);
+    const showAgain = (bill: BillResult): BillResult => {
+      log.info('bill_shown_again', { merchant_reference: reference });
+      return bill;
+    };
     // The bill already issued for this order, still waiting at the partner's counter (or the
     // gateway cannot say): shown again as it was, not issued twice.
-    if (kept && (status === undefined || status.state === 'pending')) {
-      log.info('bill_shown_again', { merchant_reference: reference });
-      return kept;
-    }
+    if (kept && (status === undefined || status.state === 'pending')) return showAgain(kept);
     refuseUnpayableStatus(runtime, reference, status);
     // The merchant's name for the customer is sent as the gateway takes it, or not at all: an
     // optional field never stops a bill (the browser's was checked as typed, by the route's schema).
@@ -136,28 +140,38 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     const basis = { ...order, language };
     // Watched from before it is sent: paid at the partner's counter, or cancelled at its expiry,
     // the reconciler asks, even if the answer with the bill number never arrives.
-    const answer = await sendWatched(runtime, billWatch(basis, expiry, now, settings.watchSettings), async () => {
-      const issued = await gateway.call({
-        operation: 'BILL_PRESENTMENT',
-        schema: billPresentmentRequest,
-        answerSchema: billPresentmentResponse,
-        language,
-        browserFields: [
-          ...(input.customer_name === undefined ? [] : ['customer_name']),
-          ...(input.customer_email === undefined ? [] : ['customer_email']),
-        ],
-        params: {
-          service_command: 'BILL_PRESENTMENT',
-          ...orderParams(settings, order, language),
-          request_expiry_date: formatDateTimeWithOffset(expiry),
-          payment_partner: partner,
-          customer_name: customerName,
-          customer_email: input.customer_email ?? order.customer_email,
-        },
-      });
-      requireSuccess(issued, language);
-      return issued;
-    });
+    let answer: BillPresentmentResponse;
+    try {
+      answer = await sendWatched(runtime, billWatch(basis, expiry, now, settings.watchSettings), async () => {
+        const issued = await gateway.call({
+          operation: 'BILL_PRESENTMENT',
+          schema: billPresentmentRequest,
+          answerSchema: billPresentmentResponse,
+          language,
+          browserFields: [
+            ...(input.customer_name === undefined ? [] : ['customer_name']),
+            ...(input.customer_email === undefined ? [] : ['customer_email']),
+          ],
+          params: {
+            service_command: 'BILL_PRESENTMENT',
+            ...orderParams(settings, order, language),
+            request_expiry_date: formatDateTimeWithOffset(expiry),
+            payment_partner: partner,
+            customer_name: customerName,
+            customer_email: input.customer_email ?? order.customer_email,
+          },
+        });
+        requireSuccess(issued, language);
+        return issued;
+      }, seen);
+    } catch (error) {
+      // Another request for this order (a second tab, a double tap) issued its bill meanwhile, or
+      // got it issued first: that bill is the one to show, once it is kept.
+      const raced = error instanceof EndpointRefusal && (error.code === 'order_in_progress' || error.details.responseCode === DUPLICATE_REFERENCE);
+      const issuedMeanwhile = raced ? keptBillOf(await settings.watches?.get(reference), order, settings.now().getTime()) : undefined;
+      if (!issuedMeanwhile) throw error;
+      return showAgain(issuedMeanwhile);
+    }
     if (answer.bill_number === undefined) {
       log.error('bill_number_missing', { merchant_reference: reference });
       throw new EndpointRefusal('gateway_unreachable');

@@ -21,6 +21,7 @@ import type {
   StoredResult,
   WatchChange,
   WatchStore,
+  WatchVersion,
 } from './store.ts';
 
 interface ResultRow {
@@ -161,6 +162,12 @@ class MemoryWatches implements WatchStore {
     });
   }
 
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
+    if (this.rows.get(watch.merchant_reference)?.created_at !== seen?.created_at) return false;
+    await this.watch(watch, now);
+    return true;
+  }
+
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {
     const due = [...this.rows.values()]
       .filter((watch) => watch.ended_at === undefined && Date.parse(watch.next_check_at) <= now.getTime())
@@ -198,9 +205,10 @@ class MemoryWatches implements WatchStore {
     return moved;
   }
 
-  async end(merchantReference: string, at: Date, reason: string): Promise<void> {
+  async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
     const watch = this.rows.get(merchantReference);
     if (!watch || watch.ended_at !== undefined) return;
+    if (only && watch.created_at !== only.created_at) return;
     this.rows.set(merchantReference, { ...watch, ended_at: at.toISOString(), end_reason: reason });
   }
 

@@ -41,6 +41,7 @@ import {
   type StoredResult,
   type WatchChange,
   type WatchStore,
+  type WatchVersion,
 } from './store.ts';
 
 /** How long a call waits for a connection before answering `connection`: a dead server answers promptly. */
@@ -192,6 +193,14 @@ const STATE_CONDITION: Record<NonNullable<ResultFilter['state']>, string> = {
   all: 'TRUE',
 };
 
+const WATCH_UPSERT = `
+    INSERT INTO pg_checkout_watches (${WATCH_COLUMNS})
+    VALUES (${WATCH_COLUMNS.split(', ').map((_, index) => `$${index + 1}`).join(', ')})
+    ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_COLUMNS.split(', ')
+      .filter((column) => column !== 'merchant_reference')
+      .map((column) => `${column} = EXCLUDED.${column}`)
+      .join(', ')}`;
+
 const SQL = {
   insertResult: `
     INSERT INTO pg_checkout_results (idempotency_key, merchant_reference, result, recorded_at, next_attempt_at)
@@ -227,13 +236,10 @@ const SQL = {
   redeliver: 'UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = $2 WHERE idempotency_key = $1',
   resultsOfOrder: 'SELECT result::text AS result FROM pg_checkout_results WHERE merchant_reference = $1 ORDER BY seq',
 
-  upsertWatch: `
-    INSERT INTO pg_checkout_watches (${WATCH_COLUMNS})
-    VALUES (${WATCH_COLUMNS.split(', ').map((_, index) => `$${index + 1}`).join(', ')})
-    ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_COLUMNS.split(', ')
-      .filter((column) => column !== 'merchant_reference')
-      .map((column) => `${column} = EXCLUDED.${column}`)
-      .join(', ')}`,
+  upsertWatch: WATCH_UPSERT,
+  // No row yet, or the row read before (by its created_at, the last parameter; none read: no row may be there).
+  upsertWatchIfUnchanged: `${WATCH_UPSERT}
+    WHERE pg_checkout_watches.created_at = $${WATCH_COLUMNS.split(', ').length + 1}::bigint`,
   // Answered as they were when claimed (memory does the same): `due` holds the rows before the hold.
   claimDueWatches: `
     WITH claimed AS (
@@ -254,7 +260,9 @@ const SQL = {
       last_error = CASE WHEN $6 THEN last_error ELSE $7 END
     WHERE merchant_reference = $1 AND ended_at IS NULL`,
   deferAllWatches: 'UPDATE pg_checkout_watches SET next_check_at = $1 WHERE ended_at IS NULL AND next_check_at < $1',
-  endWatch: 'UPDATE pg_checkout_watches SET ended_at = $2, end_reason = $3 WHERE merchant_reference = $1 AND ended_at IS NULL',
+  endWatch: `
+    UPDATE pg_checkout_watches SET ended_at = $2, end_reason = $3
+    WHERE merchant_reference = $1 AND ended_at IS NULL AND ($4::bigint IS NULL OR created_at = $4::bigint)`,
   getWatch: `SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches WHERE merchant_reference = $1`,
   listWatches: `
     SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
@@ -390,6 +398,15 @@ class PostgresWatches implements WatchStore {
     );
   }
 
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
+    const row = newWatchRow(watch, now);
+    const { rowCount } = await this.#conn.query(SQL.upsertWatchIfUnchanged, [
+      ...WATCH_COLUMNS.split(', ').map((column) => row[column as keyof WatchRow]),
+      seen ? msOf(seen.created_at, 'created_at') : null,
+    ]);
+    return (rowCount ?? 0) > 0;
+  }
+
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {
     const { rows } = await this.#conn.query<WatchRow>(SQL.claimDueWatches, [now.getTime(), rowLimit(limit), until.getTime()]);
     return rows.map(watchOf);
@@ -412,8 +429,8 @@ class PostgresWatches implements WatchStore {
     return rowCount ?? 0;
   }
 
-  async end(merchantReference: string, at: Date, reason: string): Promise<void> {
-    await this.#conn.query(SQL.endWatch, [merchantReference, at.getTime(), reason]);
+  async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
+    await this.#conn.query(SQL.endWatch, [merchantReference, at.getTime(), reason, only ? msOf(only.created_at, 'created_at') : null]);
   }
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {

@@ -41,6 +41,7 @@ import {
   type StoredResult,
   type WatchChange,
   type WatchStore,
+  type WatchVersion,
 } from './store.ts';
 
 /** How long a write waits for another process's write lock before answering `busy`. */
@@ -301,6 +302,7 @@ const WATCH_REPLACED = WATCH_COLUMNS.split(', ')
 class SqliteWatches implements WatchStore {
   readonly #conn: Connection;
   readonly #upsert: Statement;
+  readonly #upsertIfUnchanged: Statement;
   readonly #due: Statement;
   readonly #hold: Statement;
   readonly #update: Statement;
@@ -315,6 +317,11 @@ class SqliteWatches implements WatchStore {
     this.#upsert = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})
       ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}`);
+    // No row yet, or the row read before (by its created_at; none read: no row may be there).
+    this.#upsertIfUnchanged = conn.prepare(`
+      INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})
+      ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}
+      WHERE pg_checkout_watches.created_at = :seen_created_at`);
     this.#due = conn.prepare(`
       SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
       WHERE ended_at IS NULL AND next_check_at <= :now
@@ -333,7 +340,7 @@ class SqliteWatches implements WatchStore {
     );
     this.#end = conn.prepare(`
       UPDATE pg_checkout_watches SET ended_at = :at, end_reason = :reason
-      WHERE merchant_reference = :reference AND ended_at IS NULL`);
+      WHERE merchant_reference = :reference AND ended_at IS NULL AND (:only IS NULL OR created_at = :only)`);
     this.#get = conn.prepare(`SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches WHERE merchant_reference = ?`);
     this.#list = conn.prepare(`
       SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
@@ -344,6 +351,11 @@ class SqliteWatches implements WatchStore {
   async watch(watch: NewWatch, now: Date): Promise<void> {
     const row = newWatchRow(watch, now);
     this.#conn.write(() => this.#upsert.run(row));
+  }
+
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
+    const row = { ...newWatchRow(watch, now), seen_created_at: seen ? msOf(seen.created_at, 'created_at') : null };
+    return this.#conn.write(() => this.#upsertIfUnchanged.run(row).changes > 0);
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {
@@ -374,8 +386,9 @@ class SqliteWatches implements WatchStore {
     return this.#conn.write(() => Number(this.#deferAll.run({ until: until.getTime() }).changes));
   }
 
-  async end(merchantReference: string, at: Date, reason: string): Promise<void> {
-    this.#conn.write(() => this.#end.run({ reference: merchantReference, at: at.getTime(), reason }));
+  async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
+    const created = only ? msOf(only.created_at, 'created_at') : null;
+    this.#conn.write(() => this.#end.run({ reference: merchantReference, at: at.getTime(), reason, only: created }));
   }
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {

@@ -150,6 +150,12 @@ export interface WatchChange {
 export interface WatchStore {
   /** Starts watching, or replaces the order's watch (its schedule and counts start again). */
   watch(watch: NewWatch, now: Date): Promise<void>;
+  /**
+   * `watch`, only while the order's watch is still the one the caller read (`seen`, told by its
+   * `created_at`; undefined: none). Writes nothing and answers false when another request wrote the
+   * order's watch in between: two requests for one order cannot overwrite each other's.
+   */
+  watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean>;
   /** Takes at most `limit` active watches due at `now` and holds them until `until`. */
   claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]>;
   /** Records a question asked and when to ask again. No effect on an ended watch. */
@@ -159,12 +165,15 @@ export interface WatchStore {
    * asked for quiet, and every instance sharing the store must keep it). Returns how many moved.
    */
   deferAll(until: Date): Promise<number>;
-  /** Ends the order's watch. */
-  end(merchantReference: string, at: Date, reason: string): Promise<void>;
+  /** Ends the order's watch; with `only`, only while it is still that watch (unchanged since it was written). */
+  end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void>;
   get(merchantReference: string): Promise<PaymentWatch | undefined>;
   /** Watches, oldest first: active ones, or all. */
   list(filter: { readonly active?: boolean; readonly limit: number }): Promise<PaymentWatch[]>;
 }
+
+/** Which write of an order's watch this is: every `watch` starts a new one. */
+export type WatchVersion = Pick<PaymentWatch, 'created_at'>;
 
 /** A JSON object as the store keeps it. */
 export type JsonObject = { readonly [name: string]: unknown };

@@ -47,12 +47,68 @@ async function postReturn(harness: Harness, reference: string, fields: Record<st
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-function world() {
+/** A gate on the endpoint's calls to the fake gateway: holds one chosen call until released. */
+interface Gate {
+  /** Settles when the held call has come (and, held `after`, the gateway has carried it out). */
+  readonly arrived: Promise<void>;
+  release(): void;
+}
+
+/**
+ * The endpoint's way to the gateway, with gates: a call held `before` has not reached the gateway
+ * until released; one held `after` was carried out at once, and its answer waits.
+ */
+function gatedGateway() {
+  let gatewayFetch: typeof fetch | undefined;
+  const calls = new Map<string, number>();
+  const gates: { operation: string; nth: number; when: 'before' | 'after'; arrive: () => void; released: Promise<void> }[] = [];
+  const fetchThrough: typeof fetch = async (input, init) => {
+    const params = JSON.parse(String(init?.body)) as Record<string, string>;
+    const operation = params['service_command'] ?? params['query_command'] ?? params['command'] ?? '';
+    const nth = (calls.get(operation) ?? 0) + 1;
+    calls.set(operation, nth);
+    const gate = gates.find((held) => held.operation === operation && held.nth === nth);
+    if (gate?.when === 'before') {
+      gate.arrive();
+      await gate.released;
+    }
+    const answer = await gatewayFetch!(input, init);
+    if (gate?.when === 'after') {
+      gate.arrive();
+      await gate.released;
+    }
+    return answer;
+  };
+  return {
+    fetch: fetchThrough,
+    connect(to: typeof fetch) {
+      gatewayFetch = to;
+    },
+    /** Holds the `nth` call of `operation` (counted from 1), `before` the gateway sees it or `after` it answered. */
+    hold(operation: string, nth: number, when: 'before' | 'after'): Gate {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      gates.push({ operation, nth, when, arrive, released });
+      return { arrived, release };
+    },
+  };
+}
+
+function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {}) {
   let clock = START.getTime();
   const now = () => new Date(clock);
   const store = createMemoryStore();
   const reported: VerifiedResult[] = [];
-  const harness = setup({ store, resultLedger: undefined, now, onResult: (result) => void reported.push(result) });
+  const harness = setup({
+    store,
+    resultLedger: undefined,
+    now,
+    onResult: (result) => void reported.push(result),
+    ...(options.gates ? { fetch: options.gates.fetch } : {}),
+  });
+  options.gates?.connect(harness.gateway.fetch);
   const logs: string[] = [];
   const log = createJsonLogger((line) => logs.push(line));
   const gatewayState: { down: boolean; limited?: { readonly retryAfter?: string } | undefined } = { down: false };
@@ -136,6 +192,83 @@ describe('the reconciler', () => {
     assert.equal(offline.body.bill_number, first.body.bill_number);
     assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
     assert.equal(w.harness.logs.filter((line) => JSON.parse(line).event === 'bill_shown_again').length, 2);
+  });
+
+  it('shows a second request the bill the first issued while it was asking, and keeps that bill', async () => {
+    const gates = gatedGateway();
+    const w = world({ gates });
+    // The first request's BILL_PRESENTMENT waits before the gateway; the second's CHECK_STATUS is
+    // answered "not found" meanwhile, and its answer waits until the first bill is issued and kept.
+    const firstSent = gates.hold('BILL_PRESENTMENT', 1, 'before');
+    const secondAsked = gates.hold('CHECK_STATUS', 2, 'after');
+    const first = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    await firstSent.arrived;
+    const second = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'ar' });
+    await secondAsked.arrived;
+    w.advance(1000);
+    firstSent.release();
+    const issued = await first;
+    assert.equal(issued.status, 200);
+    secondAsked.release();
+    const shown = await second;
+    assert.equal(shown.status, 200, JSON.stringify(shown.body));
+    assert.equal(shown.body.bill_number, issued.body.bill_number);
+    assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1, 'one bill, not a second sent and refused as a duplicate');
+    const later = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(later.body.bill_number, issued.body.bill_number, 'the bill is still kept for the next request');
+    assert.equal(w.harness.logs.filter((line) => JSON.parse(line).event === 'order_raced').length, 1);
+  });
+
+  it('tells a second request the order is in progress while the first is issuing its bill, and sends nothing', async () => {
+    const gates = gatedGateway();
+    const w = world({ gates });
+    // Both requests read the order before either wrote a watch; the first then sends its bill.
+    const firstAsked = gates.hold('CHECK_STATUS', 1, 'after');
+    const secondAsked = gates.hold('CHECK_STATUS', 2, 'after');
+    const firstSent = gates.hold('BILL_PRESENTMENT', 1, 'before');
+    const first = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    await firstAsked.arrived;
+    const second = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    await secondAsked.arrived;
+    w.advance(1000);
+    firstAsked.release();
+    await firstSent.arrived;
+    secondAsked.release();
+    const refused = await second;
+    assert.deepEqual([refused.status, refused.body.error?.code, refused.body.error?.field], [409, 'order_in_progress', 'merchant_reference']);
+    firstSent.release();
+    const issued = await first;
+    assert.equal(issued.status, 200);
+    assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
+    const again = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(again.body.bill_number, issued.body.bill_number);
+    const watch = await w.store.watches.get('order-1001');
+    assert.deepEqual([watch?.kind, watch?.ended_at], ['bill', undefined]);
+  });
+
+  it("never takes back another request's watch: a refused bill leaves the bill sent after it watched", async () => {
+    const gates = gatedGateway();
+    const w = world({ gates });
+    let bills = 0;
+    // The first bill is refused (its answer held back a while); the second is issued, but its answer is lost.
+    w.harness.gateway.answer('BILL_PRESENTMENT', () =>
+      ++bills === 1
+        ? { code: '31002' }
+        : { code: '30000', fields: { bill_number: '12345678901234' }, tamper: ({ signature: _dropped, ...unsigned }) => unsigned },
+    );
+    const refusedAnswer = gates.hold('BILL_PRESENTMENT', 1, 'after');
+    const refused = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    await refusedAnswer.arrived;
+    w.advance(1000);
+    const lost = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    assert.equal(lost.status, 502);
+    refusedAnswer.release();
+    assert.equal((await refused).body.error?.code, 'gateway_refused');
+    const watch = await w.store.watches.get('order-1001');
+    assert.deepEqual([watch?.kind, watch?.ended_at], ['bill', undefined], 'the issued bill is still watched');
+    w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000042' });
+    w.advance(2 * MINUTE);
+    assert.equal((await w.reconciler.runDue()).reported, 1);
   });
 
   it('shows no bill again once it is paid, or past its expiry', async () => {

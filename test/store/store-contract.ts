@@ -416,6 +416,47 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         assert.equal(await store.watches.get('order-9'), undefined);
       });
 
+      describe('watchIfUnchanged', () => {
+        it('writes while the order has no watch and none was read', async () => {
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(0), undefined), true);
+          assert.equal((await store.watches.get('order-1'))?.created_at, iso(0));
+        });
+
+        it("replaces the watch read, and answers false, writing nothing, once another request's has replaced it", async () => {
+          await store.watches.watch(watchOf('order-1'), at(0));
+          const read = await store.watches.get('order-1');
+          // Another request's watch, with what it kept, lands after this request read the order's.
+          const kept = { bill: { bill_number: '12345678901234' } };
+          await store.watches.watch(watchOf('order-1', { detail: kept }), at(5));
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(9), read), false);
+          assert.deepEqual((await store.watches.get('order-1'))?.detail, kept, 'the other request keeps what it wrote');
+          const now = await store.watches.get('order-1');
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1', { last_state: 'captured' }), at(12), now), true);
+          assert.deepEqual(await store.watches.get('order-1'), {
+            ...watchOf('order-1', { last_state: 'captured' }),
+            next_check_at: iso(12),
+            checks: 0,
+            created_at: iso(12),
+          });
+        });
+
+        it('does not write over a watch that appeared after none was read', async () => {
+          await store.watches.watch(watchOf('order-1', { last_state: 'captured' }), at(3));
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(4), undefined), false);
+          assert.equal((await store.watches.get('order-1'))?.last_state, 'captured');
+        });
+
+        it("counts the reconciler's questions and an end as the same watch", async () => {
+          await store.watches.watch(watchOf('order-1'), at(0));
+          const read = await store.watches.get('order-1');
+          await store.watches.claimDue(at(0), at(60), 10);
+          await store.watches.update('order-1', { next_check_at: iso(120), checked: 1 });
+          await store.watches.end('order-1', at(130), 'expired');
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(200), read), true);
+          assert.equal((await store.watches.get('order-1'))?.ended_at, undefined);
+        });
+      });
+
       describe('claimDue', () => {
         it('takes active due watches by next check, as they were, and holds them until `until`', async () => {
           await store.watches.watch(watchOf('order-a', { next_check_at: iso(3) }), at(0));
@@ -519,6 +560,17 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           });
           await store.watches.end('order-9', at(5), 'paid');
           assert.equal(await store.watches.get('order-9'), undefined);
+        });
+
+        it('with `only`, ends the watch only while it is that write, not a newer one', async () => {
+          await store.watches.watch(watchOf('order-1'), at(0));
+          const mine = await store.watches.get('order-1');
+          await store.watches.watch(watchOf('order-1', { last_state: 'captured' }), at(5));
+          await store.watches.end('order-1', at(6), 'not_sent', mine);
+          assert.equal((await store.watches.get('order-1'))?.ended_at, undefined, "another request's watch stays open");
+          const theirs = await store.watches.get('order-1');
+          await store.watches.end('order-1', at(7), 'not_sent', theirs);
+          assert.equal((await store.watches.get('order-1'))?.end_reason, 'not_sent');
         });
       });
 
