@@ -163,7 +163,8 @@ class MemoryWatches implements WatchStore {
   }
 
   async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
-    if (this.rows.get(watch.merchant_reference)?.created_at !== seen?.created_at) return false;
+    const current = this.rows.get(watch.merchant_reference);
+    if (current && current.created_at !== seen?.created_at) return false;
     await this.watch(watch, now);
     return true;
   }

@@ -152,8 +152,9 @@ export interface WatchStore {
   watch(watch: NewWatch, now: Date): Promise<void>;
   /**
    * `watch`, only while the order's watch is still the one the caller read (`seen`, told by its
-   * `created_at`; undefined: none). Writes nothing and answers false when another request wrote the
-   * order's watch in between: two requests for one order cannot overwrite each other's.
+   * `created_at`; undefined: none), or there is none (pruned since, say). Writes nothing and answers
+   * false when another request wrote the order's watch in between: two requests for one order
+   * cannot overwrite each other's.
    */
   watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean>;
   /** Takes at most `limit` active watches due at `now` and holds them until `until`. */

@@ -446,6 +446,16 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           assert.equal((await store.watches.get('order-1'))?.last_state, 'captured');
         });
 
+        it('writes when the watch read is gone (pruned since)', async () => {
+          await store.watches.watch(watchOf('order-1'), at(0));
+          const read = await store.watches.get('order-1');
+          await store.watches.end('order-1', at(1), 'paid');
+          await store.prune({ acknowledgedBefore: at(2), endedBefore: at(2), ordersBefore: at(2), now: at(2) });
+          assert.equal(await store.watches.get('order-1'), undefined);
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(3), read), true);
+          assert.equal((await store.watches.get('order-1'))?.created_at, iso(3));
+        });
+
         it("counts the reconciler's questions and an end as the same watch", async () => {
           await store.watches.watch(watchOf('order-1'), at(0));
           const read = await store.watches.get('order-1');
