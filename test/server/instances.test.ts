@@ -6,7 +6,8 @@
  * Each result is recorded once (one row per key in the database, one `payment_result` line across
  * both logs, the other four `payment_result_replayed`) and delivered once (the shop sees each key
  * exactly once), everything finishes within a bound (no deadlock between the instances), and
- * neither instance logs an error.
+ * neither instance logs an error. And a cash bill asked of both instances at once is issued once,
+ * both customers are shown it, and the database keeps it for the next request.
  *
  * PostgreSQL comes from test/support/postgres.ts (a cluster of Debian's `postgresql` package in a
  * temporary folder, or the server PG_TEST_DATABASE_URL names). Without one the test is skipped,
@@ -133,5 +134,45 @@ describe('two instances on one PostgreSQL database behind a round-robin front', 
     } finally {
       await store.close();
     }
+  });
+
+  it('issue one cash bill for two requests at once, one to each, and keep it for the next', async (t) => {
+    if (!world.postgres) {
+      t.skip(world.skipReason);
+      return;
+    }
+    const { gateway } = world;
+    const { settings } = await world.database('pg-instances-bill-');
+    const env = { ...settings, PG_VOUCHER_PARTNER_CODE: 'FAWRY' };
+    const [one, two] = [await startServe({ env, port: await freePort() }), await startServe({ env, port: await freePort() })] as const;
+    const reference = 'twice-asked-1';
+    const askBill = (instance: ServeProcess) =>
+      fetch(`${instance.url}/bill`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: instance.url },
+        body: JSON.stringify({ merchant_reference: reference, language: 'en' }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { bill_number?: string; error?: { code: string } } }));
+    // Both instances read the order and ask the gateway before either has sent a bill: the gateway
+    // answers each "not found", and holds the answers.
+    const firstAsked = gateway.holdNext('CHECK_STATUS');
+    const first = askBill(one);
+    await firstAsked.arrived;
+    const secondAsked = gateway.holdNext('CHECK_STATUS');
+    const second = askBill(two);
+    await secondAsked.arrived;
+    // The first goes on: it issues the bill and keeps it in the database.
+    firstAsked.release();
+    const issued = await first;
+    assert.equal(issued.status, 200);
+    // The second goes on after that, with the "not found" it was given before.
+    secondAsked.release();
+    const shown = await second;
+    assert.deepEqual([shown.status, shown.body.bill_number], [200, issued.body.bill_number], JSON.stringify(shown.body));
+    assert.equal(gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT' && request.reference === reference).length, 1, 'one bill issued');
+    assert.equal(two.events('order_raced').length, 1);
+    // The kept bill survived both writes: either instance shows it again.
+    const later = await askBill(one);
+    assert.deepEqual([later.status, later.body.bill_number], [200, issued.body.bill_number]);
+    assert.deepEqual([...one.errors(), ...two.errors()], []);
   });
 });
