@@ -150,6 +150,12 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
   };
 }
 
+/** The customer's browser asks the endpoint for order-1001's cash bill. */
+const askBill = (w: ReturnType<typeof world>, language: 'en' | 'ar' = 'en') => w.harness.post('/bill', { merchant_reference: 'order-1001', language });
+
+/** How many lines of the endpoint's log are `event`. */
+const eventCount = (w: ReturnType<typeof world>, event: string) => w.harness.logs.filter((line) => JSON.parse(line).event === event).length;
+
 describe('the reconciler', () => {
   it('reports a bill paid at the counter once, after it was issued and while nobody is on the page', async () => {
     const w = world();
@@ -201,9 +207,9 @@ describe('the reconciler', () => {
     // answered "not found" meanwhile, and its answer waits until the first bill is issued and kept.
     const firstSent = gates.hold('BILL_PRESENTMENT', 1, 'before');
     const secondAsked = gates.hold('CHECK_STATUS', 2, 'after');
-    const first = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const first = askBill(w);
     await firstSent.arrived;
-    const second = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'ar' });
+    const second = askBill(w, 'ar');
     await secondAsked.arrived;
     w.advance(1000);
     firstSent.release();
@@ -214,9 +220,9 @@ describe('the reconciler', () => {
     assert.equal(shown.status, 200, JSON.stringify(shown.body));
     assert.equal(shown.body.bill_number, issued.body.bill_number);
     assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1, 'one bill, not a second sent and refused as a duplicate');
-    const later = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const later = await askBill(w);
     assert.equal(later.body.bill_number, issued.body.bill_number, 'the bill is still kept for the next request');
-    assert.equal(w.harness.logs.filter((line) => JSON.parse(line).event === 'order_raced').length, 1);
+    assert.equal(eventCount(w, 'order_raced'), 1);
   });
 
   it('tells a second request the order is in progress while the first is issuing its bill, and sends nothing', async () => {
@@ -226,9 +232,9 @@ describe('the reconciler', () => {
     const firstAsked = gates.hold('CHECK_STATUS', 1, 'after');
     const secondAsked = gates.hold('CHECK_STATUS', 2, 'after');
     const firstSent = gates.hold('BILL_PRESENTMENT', 1, 'before');
-    const first = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const first = askBill(w);
     await firstAsked.arrived;
-    const second = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const second = askBill(w);
     await secondAsked.arrived;
     w.advance(1000);
     firstAsked.release();
@@ -240,7 +246,7 @@ describe('the reconciler', () => {
     const issued = await first;
     assert.equal(issued.status, 200);
     assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
-    const again = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const again = await askBill(w);
     assert.equal(again.body.bill_number, issued.body.bill_number);
     const watch = await w.store.watches.get('order-1001');
     assert.deepEqual([watch?.kind, watch?.ended_at], ['bill', undefined]);
@@ -257,10 +263,10 @@ describe('the reconciler', () => {
         : { code: '30000', fields: { bill_number: '12345678901234' }, tamper: ({ signature: _dropped, ...unsigned }) => unsigned },
     );
     const refusedAnswer = gates.hold('BILL_PRESENTMENT', 1, 'after');
-    const refused = w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const refused = askBill(w);
     await refusedAnswer.arrived;
     w.advance(1000);
-    const lost = await w.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
+    const lost = await askBill(w);
     assert.equal(lost.status, 502);
     refusedAnswer.release();
     assert.equal((await refused).body.error?.code, 'gateway_refused');
