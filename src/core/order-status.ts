@@ -267,6 +267,16 @@ export function resultKeyOf(result: {
 }
 
 /**
+ * The stable key of a cash bill's issue (`order-1001:39420452089063:pending`): the bill's number
+ * stands for the payment id a bill's answer does not carry, so a new bill for the same order, after
+ * the first was cancelled at its expiry, is a result of its own. Paid at the partner's counter, the
+ * payment gets its key from CHECK_STATUS as any other (`order-1001:1700000042:captured`).
+ */
+export function billKeyOf(merchantReference: string, billNumber: string): string {
+  return `${merchantReference}:${billNumber}:pending`;
+}
+
+/**
  * The stable key of a card saved without a payment (a TOKENIZATION the gateway confirmed):
  * `{merchant_reference}:card_saved:{token digest}`, where the digest is the first 16 hex digits of
  * the token's SHA-256 (`fileDigest(tokenName, 'sha256')`). A tokenization has no payment id and no

@@ -3,7 +3,7 @@
  * webhook, the durable store): what the gateway stated server to server, checked against the
  * merchant's order, under a stable idempotency key. Types only.
  */
-import type { PaymentResult } from './endpoint-api.ts';
+import type { BillResult, PaymentResult } from './endpoint-api.ts';
 import type { OrderState, OrderStatus } from './order-status.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { OrderState, OrderStatus } from './order-status.ts';
 export type ResultKind = 'payment' | 'saved_card';
 
 /** Where a result came from. */
-export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'reconcile';
+export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'bill' | 'reconcile';
 
 /**
  * A payment outcome the gateway has stated server to server, handed to `onResult` once per
@@ -25,6 +25,8 @@ export interface VerifiedResult extends PaymentResult {
    * Where the result came from: the return URL, merchant-page completion, financing PURCHASE, or
    * `save-card`: a card saved without a payment (then `order_state` is `not_found`, nothing was
    * charged, and `saved_card` names the token). Never ship an order on a `save-card` result.
+   * `bill`: a cash bill issued for the order, `pending` until it is paid at the partner's counter or
+   * cancelled at its expiry (then `reconcile` reports it); `bill` says what to tell the customer.
    * `reconcile`: a change the service found by asking CHECK_STATUS after the customer had left (a
    * bill paid at the counter or cancelled at its expiry, an authorization voided at the end of its
    * hold, a 3-D Secure check finished or abandoned, a capture whose answer was lost).
@@ -63,6 +65,12 @@ export interface VerifiedResult extends PaymentResult {
    * for the back office's recurring charges; it never reaches the browser.
    */
   readonly saved_card?: SavedCard;
+  /**
+   * The cash bill of a `bill` result, as the customer was shown it: its number, the partner whose
+   * counters take it and when it expires. Show it on the order's page or send it to the customer;
+   * hold the order until the expiry.
+   */
+  readonly bill?: IssuedBillDetails;
   /** The plan of an installments payment: the one the gateway's page returned, or the element's choice. */
   readonly installments?: InstallmentsChoice;
   /**
@@ -98,3 +106,5 @@ export interface InstallmentsChoice {
   readonly issuer_code?: string;
 }
 
+/** What a shop needs of an issued cash bill to show it again or send it to the customer. */
+export type IssuedBillDetails = Pick<BillResult, 'bill_number' | 'payment_partner' | 'request_expiry_date'>;

@@ -9,7 +9,7 @@ import { parseShaType, type ShaType } from '../core/signature.ts';
 import { ORDER_TOKEN_HEADER, ROUTES, type BillResult } from '../core/endpoint-api.ts';
 import { DEFAULT_GATEWAY_REFERENCE_FIELD, type GatewayReferenceField } from '../core/wire-names.ts';
 
-export type { InstallmentsChoice, SavedCard, VerifiedResult } from '../core/verified-result.ts';
+export type { InstallmentsChoice, IssuedBillDetails, SavedCard, VerifiedResult } from '../core/verified-result.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import {
   apiRoot,

@@ -15,6 +15,7 @@ export {
   type EnvConfig,
   type InstallmentsChoice,
   type IssuedBill,
+  type IssuedBillDetails,
   type SavedCard,
   type VerifiedResult,
   FRAMED_RETURN_PARAMETER,

@@ -16,6 +16,7 @@ import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
 import {
+  billKeyOf,
   DUPLICATE_REFERENCE,
   isPaidState,
   orderStateOfAnswer,
@@ -29,7 +30,7 @@ import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts'
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
 import { fileDigest } from '../core/signature.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
-import type { EndpointSettings, InstallmentsChoice, SavedCard, VerifiedResult } from './config.ts';
+import type { EndpointSettings, InstallmentsChoice, IssuedBillDetails, SavedCard, VerifiedResult } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
@@ -158,6 +159,20 @@ export function resultOfAnswer(
     source,
     log,
   });
+}
+
+/**
+ * An issued cash bill as the shop hears it (`onResult`, the standalone service's webhook): a
+ * `pending` payment of the order under the bill's own key, with what the customer was shown, so
+ * the shop can show the bill again or send it, and hold the order until its expiry. Paid or
+ * cancelled, the reconciler reports it under the key CHECK_STATUS gives it.
+ */
+export function issuedBillResult(answer: Answer, order: MerchantOrder, bill: IssuedBillDetails, language: Language, log: Logger): VerifiedResult {
+  return {
+    ...resultOfAnswer(answer, order, 'bill', language, log),
+    idempotency_key: billKeyOf(order.merchant_reference, bill.bill_number),
+    bill: { bill_number: bill.bill_number, payment_partner: bill.payment_partner, request_expiry_date: bill.request_expiry_date },
+  };
 }
 
 /**
@@ -502,10 +517,16 @@ export async function recordAndReport(result: VerifiedResult, reporting: ResultR
   return { result, first: true, ...(answered instanceof Response ? { answered } : {}) };
 }
 
+/** How the endpoint records and reports results: its ledger (the store's, when it has one) and the merchant's `onResult`. */
+export function reportingOf(runtime: EndpointRuntime): ResultReporting {
+  const { settings, log } = runtime;
+  return { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now };
+}
+
 /** A result of a request (a return, a financing purchase): recorded, reported once, and watched while not final. */
 export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime, language: Language): Promise<ReportedResult> {
-  const { settings, log } = runtime;
-  const reported = await recordAndReport(result, { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now }, request);
+  const { settings } = runtime;
+  const reported = await recordAndReport(result, reportingOf(runtime), request);
   if (reported.first) {
     const watch = resultWatch(result, language, settings.now().getTime(), settings.watchSettings);
     if (watch) await watchPayment(runtime, watch);

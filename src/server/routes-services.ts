@@ -33,7 +33,7 @@ import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
 import { orderStatusBeforePayment, queryOrderStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
-import { forMerchantHooks, sendWatched, watchPayment } from './results.ts';
+import { forMerchantHooks, issuedBillResult, recordAndReport, reportingOf, sendWatched, watchPayment } from './results.ts';
 import { billWatch, keptBillOf } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -186,6 +186,14 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     };
     log.info('bill_issued', { merchant_reference: reference, amount: fromMinorUnits(order.amount, VOUCHER_CURRENCY) });
     await watchPayment(runtime, billWatch(basis, expiry, now, settings.watchSettings, bill));
+    // The shop hears of it as the order's pending payment (onResult, the service's webhook), recorded
+    // before the customer is shown it. The bill is issued and watched whatever the merchant's hook
+    // does: a hook that fails is logged, and the customer still gets the bill.
+    try {
+      await recordAndReport(issuedBillResult(answer, order, bill, language, log), reportingOf(runtime), request);
+    } catch (error) {
+      log.error('bill_report_failed', { merchant_reference: reference, error });
+    }
     await settings.onBill?.({ ...bill, gateway: forMerchantHooks(answer) }, request);
     return bill;
   },

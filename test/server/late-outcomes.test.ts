@@ -112,11 +112,18 @@ function assertReportedOnceInOrder(reference: string, states: readonly string[])
 }
 
 describe('outcomes after the customer has left, reported to the shop by the reconciler', () => {
-  it('(a) a bill issued, the service killed and restarted, then paid at the partner: the shop hears captured', async () => {
+  it('(a) a bill issued, the service killed and restarted, then paid at the partner: the shop hears pending with the bill, then captured', async () => {
     const reference = 'demo-1004';
     const billNumber = await issueBill(reference);
     await service.kill('SIGKILL');
     service = await startServe({ env: settings, port, sandbox: true });
+    // The bill reaches the shop, with what to tell the customer, whether or not it was delivered before the kill.
+    const issued = await reported(reference, 'pending');
+    assert.deepEqual([issued.source, issued.outcome, issued.key], ['bill', 'pending', `${reference}:${billNumber}:pending`]);
+    const bill = shop.stored.get(issued.key)?.['bill'] as Record<string, unknown> | undefined;
+    assert.equal(bill?.['bill_number'], billNumber);
+    assert.match(String(bill?.['request_expiry_date']), /^\d{4}-\d{2}-\d{2}T/);
+    assert.equal(typeof bill?.['payment_partner'], 'string');
     const paid = await sandboxTool('pay-bill', { bill_number: billNumber });
     assert.ok(paid, 'the partner took the payment');
     const delivery = await reported(reference, 'captured');
@@ -124,10 +131,10 @@ describe('outcomes after the customer has left, reported to the shop by the reco
     assert.equal(delivery.outcome, 'success');
     assert.equal(shop.stored.get(delivery.key)?.['amount'], 4_500);
     assert.equal(shop.stored.get(delivery.key)?.['currency'], 'EGP');
-    assertReportedOnceInOrder(reference, ['captured']);
+    assertReportedOnceInOrder(reference, ['pending', 'captured']);
   });
 
-  it('(b) a bill left unpaid past its expiry: the shop hears failed', async () => {
+  it('(b) a bill left unpaid past its expiry: the shop hears pending, then failed', async () => {
     const reference = 'demo-1001';
     await issueBill(reference);
     await sandboxTool('advance-clock', { seconds: 3 * 24 * 3600 });
@@ -135,7 +142,7 @@ describe('outcomes after the customer has left, reported to the shop by the reco
     assert.equal(delivery.source, 'reconcile');
     assert.equal(delivery.outcome, 'failure');
     assert.equal(shop.stored.get(delivery.key)?.['response_code'], '31001', 'the bill expired');
-    assertReportedOnceInOrder(reference, ['failed']);
+    assertReportedOnceInOrder(reference, ['pending', 'failed']);
   });
 
   it('(c) an authorization left past its hold: the shop hears authorized, then voided', async () => {

@@ -163,6 +163,17 @@ describe('the reconciler', () => {
     assert.equal(issued.status, 200);
     const watch = await w.store.watches.get('order-1001');
     assert.equal(watch?.kind, 'bill');
+    // The shop heard of the bill as the order's pending payment, with what the customer was shown.
+    assert.deepEqual(
+      w.reported.map((result) => [result.idempotency_key, result.source, result.outcome, result.order_state, result.bill?.bill_number, result.amount]),
+      [[`order-1001:${issued.body.bill_number}:pending`, 'bill', 'pending', 'pending', issued.body.bill_number, 250_000]],
+    );
+    assert.deepEqual(w.reported[0]?.bill, {
+      bill_number: issued.body.bill_number,
+      payment_partner: issued.body.payment_partner,
+      request_expiry_date: issued.body.request_expiry_date,
+    });
+    w.reported.length = 0;
     w.harness.gateway.holds('order-1001', 'bill_issued', { svcId: '1700000042' });
 
     w.advance(2 * MINUTE);
@@ -198,6 +209,23 @@ describe('the reconciler', () => {
     assert.equal(offline.body.bill_number, first.body.bill_number);
     assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
     assert.equal(w.harness.logs.filter((line) => JSON.parse(line).event === 'bill_shown_again').length, 2);
+    assert.deepEqual(w.reported.map((result) => result.idempotency_key), [`order-1001:${first.body.bill_number}:pending`], 'the shop heard of the bill once');
+  });
+
+  it('shows the customer the bill even when the merchant\'s onResult fails on it, and logs that', async () => {
+    const store = createMemoryStore();
+    const harness = setup({
+      store,
+      resultLedger: undefined,
+      onResult: () => {
+        throw new Error('the shop is down');
+      },
+    });
+    const issued = await harness.post('/bill', { merchant_reference: 'order-1001', language: 'ar' });
+    assert.equal(issued.status, 200, JSON.stringify(issued.body));
+    assert.match(String(issued.body.bill_number), /^\d+$/);
+    assert.equal(harness.logs.filter((line) => JSON.parse(line).event === 'bill_report_failed').length, 1);
+    assert.equal((await store.watches.get('order-1001'))?.kind, 'bill', 'watched all the same: its payment will be reported');
   });
 
   it('shows a second request the bill the first issued while it was asking, and keeps that bill', async () => {
@@ -290,9 +318,14 @@ describe('the reconciler', () => {
     lapsed.advance(3 * DAY);
     // Cancelled at its expiry: the order is payable again, with a new bill.
     lapsed.harness.gateway.holds('order-1001', 'declined');
+    lapsed.harness.gateway.answer('BILL_PRESENTMENT', () => ({ code: '30000', fields: { bill_number: '22222222222222' } }));
     const renewed = await lapsed.harness.post('/bill', { merchant_reference: 'order-1001', language: 'en' });
     assert.equal(renewed.status, 200);
     assert.equal(lapsed.harness.gateway.callsOf('BILL_PRESENTMENT').length, 2);
+    const pending = lapsed.reported.filter((result) => result.source === 'bill').map((result) => result.bill?.bill_number);
+    assert.equal(pending.length, 2, 'the new bill is a result of its own');
+    assert.equal(pending[1], renewed.body.bill_number);
+    assert.notEqual(pending[0], pending[1]);
   });
 
   it('watches a bill whose answer was lost, and reports it once when it is paid at the counter', async () => {
