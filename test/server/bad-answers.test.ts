@@ -82,6 +82,17 @@ function mutatingGateway(operation: string) {
   };
 }
 
+/** The endpoint on a memory store, its answers to `operation` mutated, and a new EGP order for each run. */
+function mutatedWorld(operation: string) {
+  const gateway = mutatingGateway(operation);
+  const harness = setup({ store: createMemoryStore(), resultLedger: undefined, fetch: gateway.fetch });
+  gateway.connect(harness);
+  let orders = 0;
+  // A new order each time: what one answer left behind does not decide the next.
+  const newOrder = (prefix: string): string => harness.orders.add({ merchant_reference: `${prefix}-${++orders}`, amount: 250_000, currency: 'EGP' }).merchant_reference;
+  return { gateway, harness, newOrder };
+}
+
 function checkRefusal(status: number, body: unknown, language: 'en' | 'ar') {
   assert.notEqual(status, 500, `failed inside: ${JSON.stringify(body)}`);
   if (status === 200) return;
@@ -93,16 +104,11 @@ function checkRefusal(status: number, body: unknown, language: 'en' | 'ar') {
 
 describe("the gateway's answer, broken or forged on its way back", () => {
   it('never shows a bill number the gateway did not sign, and never fails inside', async () => {
-    const gateway = mutatingGateway('BILL_PRESENTMENT');
-    const harness = setup({ store: createMemoryStore(), resultLedger: undefined, fetch: gateway.fetch });
-    gateway.connect(harness);
-    let reference = 0;
+    const { gateway, harness, newOrder } = mutatedWorld('BILL_PRESENTMENT');
     await fc.assert(
       fc.asyncProperty(mutation, fc.constantFrom('en' as const, 'ar' as const), async (change, language) => {
         gateway.current.change = change;
-        // A new order each time: what one answer left behind does not decide the next.
-        const merchant_reference = `bad-bill-${++reference}`;
-        harness.orders.add({ merchant_reference, amount: 250_000, currency: 'EGP' });
+        const merchant_reference = newOrder('bad-bill');
         const { status, body } = await harness.post(ROUTES.bill, { merchant_reference, language });
         checkRefusal(status, body, language);
         if (status === 200) {
@@ -115,14 +121,10 @@ describe("the gateway's answer, broken or forged on its way back", () => {
   });
 
   it('reports a financing purchase paid only from the gateway\'s signed answer, and never fails inside', async () => {
-    const gateway = mutatingGateway('PURCHASE');
-    const harness = setup({ store: createMemoryStore(), resultLedger: undefined, fetch: gateway.fetch });
-    gateway.connect(harness);
-    let reference = 0;
+    const { gateway, harness, newOrder } = mutatedWorld('PURCHASE');
     await fc.assert(
       fc.asyncProperty(mutation, fc.constantFrom('en' as const, 'ar' as const), async (change, language) => {
-        const merchant_reference = `bad-purchase-${++reference}`;
-        harness.orders.add({ merchant_reference, amount: 250_000, currency: 'EGP' });
+        const merchant_reference = newOrder('bad-purchase');
         const order = { merchant_reference, language };
         const step = async (route: string, extra: Record<string, unknown>) => {
           const answer = await harness.post(route, { ...order, ...extra });
