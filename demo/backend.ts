@@ -64,6 +64,9 @@ export function createDemoBackend(origin: string, logs = false): DemoBackend {
     resultUrl: '/result.html',
     onResult: (result) => {
       orders.recordResult(result);
+      // A cash bill's issue (source 'bill', pending) is shown from the bill itself (onBill) and the
+      // gateway's CHECK_STATUS, until its payment's own result arrives.
+      if (result.source === 'bill') return;
       // The result page shows the order's current result: a later one never takes a paid one's place.
       if (orders.resultOf(result.merchant_reference) === result) results.set(result.merchant_reference, result);
     },
