@@ -41,6 +41,11 @@ export const billVoucherStyles = css`
     margin: 0;
   }
 
+  /* The bill number has a row of its own: in a column as narrow as the others it would overflow. */
+  .details > .row:first-child {
+    grid-column: 1 / -1;
+  }
+
   .details dt {
     color: var(--pg-color-muted, #52606d);
   }

@@ -438,6 +438,20 @@ describe('<pg-bill-voucher>', () => {
       expect(network.endpointRequests).to.have.length(0);
     });
 
+    it('keeps every detail within its own space at any width, the bill number included (English and Arabic)', async () => {
+      for (const language of ['en', 'ar'] as const) {
+        const el = await storedVoucher({ language });
+        for (const width of [320, 600, 900, 1280]) {
+          el.style.display = 'block';
+          el.style.inlineSize = `${width}px`;
+          await el.updateComplete;
+          for (const row of shadowQueryAll(el, '.details > .row')) {
+            expect(row.scrollWidth, `${language}, ${width} px: ${textOf(row)}`).to.be.at.most(row.clientWidth + 1);
+          }
+        }
+      }
+    });
+
     it('on an Arabic page names the partner and the viewer’s time zone in Arabic', async () => {
       const el = await fixture<PgBillVoucher>(html`
         <pg-bill-voucher
