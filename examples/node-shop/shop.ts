@@ -95,8 +95,16 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
   app.get('/checkout', (c) => {
     const order = ownOrder(c, c.req.query('merchant_reference') ?? '');
     if (!order) return c.notFound();
-    return page(c, 'Checkout', html`<p>Order <span id="order-ref">${order.merchant_reference}</span></p>
-<pg-checkout mode="redirect" language="en" endpoint="${serviceUrl}" merchant-reference="${order.merchant_reference}" order-token="${order.token}"></pg-checkout>`);
+    const reference = order.merchant_reference;
+    // Cash: the service issues a bill the customer pays at an outlet; the webhook brings it here too.
+    if (c.req.query('method') === 'cash') {
+      return page(c, 'Pay in cash', html`<p>Order <span id="order-ref">${reference}</span></p>
+<pg-bill-voucher language="en" endpoint="${serviceUrl}" merchant-reference="${reference}" order-token="${order.token}" currency="EGP" amount="${String(order.amount)}"></pg-bill-voucher>
+<p><a id="order-page" href="/result?merchant_reference=${reference}">Your order</a></p>`);
+    }
+    return page(c, 'Checkout', html`<p>Order <span id="order-ref">${reference}</span></p>
+<pg-checkout mode="redirect" language="en" endpoint="${serviceUrl}" merchant-reference="${reference}" order-token="${order.token}"></pg-checkout>
+<p><a id="pay-cash" href="/checkout?merchant_reference=${reference}&amp;method=cash">Pay in cash at an outlet instead</a></p>`);
   });
 
   // PG_ORDER_URL: the order, for the customer holding its token (or for the gateway's verified return).
@@ -129,6 +137,13 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     if (!ownOrder(c, reference)) return c.notFound();
     const result = [...results.values()].filter((r) => r['merchant_reference'] === reference).at(-1);
     if (!result) return page(c, 'Waiting for the payment result', html`<p id="outcome" data-outcome="waiting">This page refreshes by itself.</p>`, true);
+    // A cash bill waiting to be paid: shown again from what the webhook stored, with no request.
+    const bill = result['source'] === 'bill' && result['outcome'] === 'pending' ? (result['bill'] as Record<string, string> | undefined) : undefined;
+    if (bill) {
+      return page(c, 'Pay your bill', html`<p id="outcome" data-outcome="pending">Pay this bill at an outlet before it expires.</p>
+<pg-bill-voucher language="en" bill-number="${bill['bill_number'] ?? ''}" expires="${bill['request_expiry_date'] ?? ''}" payment-partner="${bill['payment_partner'] ?? ''}" amount="${String(result['amount'] ?? '')}"></pg-bill-voucher>
+<p><a href="/">Back to the shop</a></p>`);
+    }
     return page(c, result['outcome'] === 'success' ? 'Thank you for your order' : 'Payment not completed',
       html`<p id="outcome" data-outcome="${String(result['outcome'])}">${String(result['response_message'])}</p>
 <dl><dt>Order</dt><dd>${reference}</dd><dt>Gateway code</dt><dd id="response-code">${String(result['response_code'])}</dd>

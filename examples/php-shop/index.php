@@ -92,11 +92,19 @@ if ($method === 'GET' && $path === '/checkout') {
         page('Order not found', '<p><a href="/">Back to the shop</a></p>');
         return;
     }
-    page('Checkout', '<p>Order <span id="order-ref">' . e($order['merchant_reference']) . '</span></p>'
-        . '<pg-checkout mode="redirect" language="en"'
-        . ' endpoint="' . e(service_url()) . '"'
-        . ' merchant-reference="' . e($order['merchant_reference']) . '"'
-        . ' order-token="' . e($order['token']) . '"></pg-checkout>');
+    $reference = $order['merchant_reference'];
+    $element = ' language="en" endpoint="' . e(service_url()) . '" merchant-reference="' . e($reference) . '"'
+        . ' order-token="' . e($order['token']) . '"';
+    // Cash: the service issues a bill the customer pays at an outlet; the webhook brings it here too.
+    if (($_GET['method'] ?? '') === 'cash') {
+        page('Pay in cash', '<p>Order <span id="order-ref">' . e($reference) . '</span></p>'
+            . '<pg-bill-voucher' . $element . ' currency="EGP" amount="' . e((string) $order['amount']) . '"></pg-bill-voucher>'
+            . '<p><a id="order-page" href="/result?merchant_reference=' . e(urlencode($reference)) . '">Your order</a></p>');
+        return;
+    }
+    page('Checkout', '<p>Order <span id="order-ref">' . e($reference) . '</span></p>'
+        . '<pg-checkout mode="redirect"' . $element . '></pg-checkout>'
+        . '<p><a id="pay-cash" href="/checkout?merchant_reference=' . e(urlencode($reference)) . '&amp;method=cash">Pay in cash at an outlet instead</a></p>');
     return;
 }
 
@@ -111,6 +119,15 @@ if ($method === 'GET' && $path === '/result') {
         page('Order not found', '<p><a href="/">Back to the shop</a></p>');
     } elseif ($result === null) {
         page('Waiting for the payment result', '<p id="outcome" data-outcome="waiting">This page refreshes by itself.</p>', true);
+    } elseif (($result['source'] ?? '') === 'bill' && $result['outcome'] === 'pending' && isset($result['bill']['bill_number'])) {
+        // A cash bill waiting to be paid: shown again from what the webhook stored, with no request.
+        $bill = $result['bill'];
+        page('Pay your bill', '<p id="outcome" data-outcome="pending">Pay this bill at an outlet before it expires.</p>'
+            . '<pg-bill-voucher language="en" bill-number="' . e($bill['bill_number']) . '"'
+            . ' expires="' . e((string) ($bill['request_expiry_date'] ?? '')) . '"'
+            . ' payment-partner="' . e((string) ($bill['payment_partner'] ?? '')) . '"'
+            . ' amount="' . e((string) ($result['amount'] ?? '')) . '"></pg-bill-voucher>'
+            . '<p><a href="/">Back to the shop</a></p>');
     } else {
         $paid = $result['outcome'] === 'success';
         page($paid ? 'Thank you for your order' : 'Payment not completed',
