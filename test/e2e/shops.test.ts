@@ -128,11 +128,17 @@ for (const shopUnderTest of SHOPS) {
       rmSync(dataDir, { recursive: true, force: true });
     });
 
-    it('takes a card payment: the webhook delivers the verified result and the shop shows it', async () => {
+    /** A new page, with every page error, console error and CSP violation collected in `problems`. */
+    async function checkoutPage(): Promise<{ page: Page; problems: string[] }> {
       const page: Page = await browser.context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
       page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      return { page, problems };
+    }
+
+    it('takes a card payment: the webhook delivers the verified result and the shop shows it', async () => {
+      const { page, problems } = await checkoutPage();
       const scripts: string[] = [];
       page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
       await page.goto(`${shopUrl}/`);
@@ -165,10 +171,7 @@ for (const shopUnderTest of SHOPS) {
     });
 
     it('issues a cash bill: the webhook brings its number, and the order page shows the voucher again without asking', async () => {
-      const page: Page = await browser.context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(error.message));
-      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      const { page, problems } = await checkoutPage();
       const billRequests: string[] = [];
       page.on('request', (request) => new URL(request.url()).pathname.endsWith('/bill') && billRequests.push(request.url()));
       await page.goto(`${shopUrl}/`);
