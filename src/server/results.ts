@@ -40,7 +40,7 @@ import type { MerchantOrder } from './orders.ts';
 import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
 import type { NewWatch, PaymentWatch } from '../store/store.ts';
-import { endsWatch, resultWatch } from './watches.ts';
+import { billDetailsOf, endsWatch, resultWatch } from './watches.ts';
 
 type Answer = Readonly<Record<string, unknown>>;
 
@@ -171,7 +171,7 @@ export function issuedBillResult(answer: Answer, order: MerchantOrder, bill: Iss
   return {
     ...resultOfAnswer(answer, order, 'bill', language, log),
     idempotency_key: billKeyOf(order.merchant_reference, bill.bill_number),
-    bill: { bill_number: bill.bill_number, payment_partner: bill.payment_partner, request_expiry_date: bill.request_expiry_date },
+    bill: billDetailsOf(bill),
   };
 }
 

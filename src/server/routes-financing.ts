@@ -30,6 +30,7 @@ import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
+import { fileDigest } from '../core/signature.ts';
 import {
   customerVerifyRequest,
   customerVerifyResponse,
@@ -197,10 +198,9 @@ function productsFor(
   ];
 }
 
-/** A limiter's key: `prefix` and a digest of `parts`, so no phone number is stored with it. */
+/** A limiter's key: `prefix` and a SHA-256 digest of `parts`, so no phone number is stored with it. */
 async function limiterKey(prefix: string, ...parts: string[]): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(parts.join('\u0000')));
-  return `${prefix}:${Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+  return `${prefix}:${await fileDigest(parts.join('\u0000'), 'sha256')}`;
 }
 
 /**

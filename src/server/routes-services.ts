@@ -35,6 +35,7 @@ import { orderStatusBeforePayment, queryOrderStatus, refuseOrderPaidByMerchant, 
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, issuedBillResult, recordAndReport, reportingOf, sendWatched, watchPayment } from './results.ts';
 import { billWatch, keptBillOf } from './watches.ts';
+import type { PaymentWatch } from '../store/store.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
@@ -119,7 +120,8 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     refuseOrderPaidByMerchant(runtime, order);
     const reference = order.merchant_reference;
     const seen = { watch: await settings.watches?.get(reference) };
-    const kept = keptBillOf(seen.watch, order, settings.now().getTime());
+    const keptIn = (watch: PaymentWatch | undefined) => keptBillOf(watch, order, settings.now().getTime());
+    const kept = keptIn(seen.watch);
     const status = await orderStatusBeforePayment(runtime, reference, language);
     const showAgain = (bill: BillResult): BillResult => {
       log.info('bill_shown_again', { merchant_reference: reference });
@@ -168,7 +170,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
       // Another request for this order (a second tab, a double tap) issued its bill meanwhile, or
       // got it issued first: that bill is the one to show, once it is kept.
       const raced = error instanceof EndpointRefusal && (error.code === 'order_in_progress' || error.details.responseCode === DUPLICATE_REFERENCE);
-      const issuedMeanwhile = raced ? keptBillOf(await settings.watches?.get(reference), order, settings.now().getTime()) : undefined;
+      const issuedMeanwhile = raced ? keptIn(await settings.watches?.get(reference)) : undefined;
       if (!issuedMeanwhile) throw error;
       return showAgain(issuedMeanwhile);
     }

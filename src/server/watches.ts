@@ -17,7 +17,7 @@
  */
 import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
-import type { VerifiedResult } from '../core/verified-result.ts';
+import type { IssuedBillDetails, VerifiedResult } from '../core/verified-result.ts';
 import { billResult, type BillResult } from '../core/endpoint-results.ts';
 import { isRecord, read } from '../core/shape.ts';
 import type { NewWatch, PaymentWatch, WatchKind } from '../store/store.ts';
@@ -140,22 +140,22 @@ export function threeDsWatch(basis: WatchBasis, now: number, settings: WatchSett
   return newWatch('in_progress', basis, 'pending', now + PAGE_SESSION_MS, now, settings);
 }
 
-/** What a bill watch keeps of the issued bill, to show the same bill again (`keptBillOf`); the order gives the rest. */
-export interface KeptBill {
-  readonly bill_number: string;
-  readonly payment_partner: string;
-  readonly request_expiry_date: string;
+/**
+ * What is kept of an issued bill (by its watch, to show it again; in its `pending` result, for the
+ * shop): its number, partner and expiry, and nothing else of what it was given. The order gives the rest.
+ */
+export function billDetailsOf(bill: IssuedBillDetails): IssuedBillDetails {
+  const { bill_number, payment_partner, request_expiry_date } = bill;
+  return { bill_number, payment_partner, request_expiry_date };
 }
 
 /**
  * A cash bill, payable until `expiresAt`: written before BILL_PRESENTMENT is sent (no `bill` yet:
  * an answer lost on the way back still leaves the bill watched), then again with the bill issued.
  */
-export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings, bill?: KeptBill): NewWatch {
+export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings, bill?: IssuedBillDetails): NewWatch {
   const watch = newWatch('bill', basis, 'pending', expiresAt, now, settings);
-  if (bill === undefined) return watch;
-  const { bill_number, payment_partner, request_expiry_date } = bill;
-  return { ...watch, detail: { bill: { bill_number, payment_partner, request_expiry_date } } };
+  return bill === undefined ? watch : { ...watch, detail: { bill: billDetailsOf(bill) } };
 }
 
 /**
