@@ -446,12 +446,11 @@ export async function sendWatched<T>(
   const { watches, now } = runtime.settings;
   if (!watches) return send();
   const earlier = seen ? seen.watch : await watches.get(watch.merchant_reference);
-  const at = now();
-  if (!(await watches.watchIfUnchanged(watch, at, earlier))) {
+  const mine = await watches.watchIfUnchanged(watch, now(), earlier);
+  if (!mine) {
     runtime.log.info('order_raced', { merchant_reference: watch.merchant_reference });
     throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
   }
-  const mine = { created_at: at.toISOString() };
   try {
     return await send();
   } catch (error) {

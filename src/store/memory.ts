@@ -152,21 +152,28 @@ class MemoryWatches implements WatchStore {
   readonly rows = new Map<string, PaymentWatch>();
 
   async watch(watch: NewWatch, now: Date): Promise<void> {
+    this.#write(watch, now);
+  }
+
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined> {
+    const current = this.rows.get(watch.merchant_reference);
+    if (current && current.created_at !== seen?.created_at) return undefined;
+    return { created_at: this.#write(watch, now) };
+  }
+
+  #write(watch: NewWatch, now: Date): string {
     const { next_check_at, ...rest } = watch;
+    const replaced = this.rows.get(watch.merchant_reference);
+    const created = replaced ? Math.max(now.getTime(), Date.parse(replaced.created_at) + 1) : now.getTime();
+    const createdAt = new Date(created).toISOString();
     this.rows.delete(watch.merchant_reference);
     this.rows.set(watch.merchant_reference, {
       ...rest,
       next_check_at: next_check_at ?? now.toISOString(),
       checks: 0,
-      created_at: now.toISOString(),
+      created_at: createdAt,
     });
-  }
-
-  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
-    const current = this.rows.get(watch.merchant_reference);
-    if (current && current.created_at !== seen?.created_at) return false;
-    await this.watch(watch, now);
-    return true;
+    return createdAt;
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {

@@ -11,6 +11,7 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Logger } from '../log/logger.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import {
+  isoOf,
   migratePostgres,
   msOf,
   newWatchRow,
@@ -198,7 +199,12 @@ const WATCH_UPSERT = `
     VALUES (${WATCH_COLUMNS.split(', ').map((_, index) => `$${index + 1}`).join(', ')})
     ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_COLUMNS.split(', ')
       .filter((column) => column !== 'merchant_reference')
-      .map((column) => `${column} = EXCLUDED.${column}`)
+      .map((column) =>
+        // Always after the replaced watch's (WatchStore.watch).
+        column === 'created_at'
+          ? 'created_at = GREATEST(EXCLUDED.created_at, pg_checkout_watches.created_at + 1)'
+          : `${column} = EXCLUDED.${column}`,
+      )
       .join(', ')}`;
 
 const SQL = {
@@ -239,7 +245,8 @@ const SQL = {
   upsertWatch: WATCH_UPSERT,
   // No row yet, or the row read before (by its created_at, the last parameter; none read: no row may be there).
   upsertWatchIfUnchanged: `${WATCH_UPSERT}
-    WHERE pg_checkout_watches.created_at = $${WATCH_COLUMNS.split(', ').length + 1}::bigint`,
+    WHERE pg_checkout_watches.created_at = $${WATCH_COLUMNS.split(', ').length + 1}::bigint
+    RETURNING created_at`,
   // Answered as they were when claimed (memory does the same): `due` holds the rows before the hold.
   claimDueWatches: `
     WITH claimed AS (
@@ -398,13 +405,13 @@ class PostgresWatches implements WatchStore {
     );
   }
 
-  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined> {
     const row = newWatchRow(watch, now);
-    const { rowCount } = await this.#conn.query(SQL.upsertWatchIfUnchanged, [
+    const { rows } = await this.#conn.query<{ created_at: number }>(SQL.upsertWatchIfUnchanged, [
       ...WATCH_COLUMNS.split(', ').map((column) => row[column as keyof WatchRow]),
       seen ? msOf(seen.created_at, 'created_at') : null,
     ]);
-    return (rowCount ?? 0) > 0;
+    return rows[0] && { created_at: isoOf(rows[0].created_at) };
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Database, Statement } from 'libsql';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import {
+  isoOf,
   migrateSqlite,
   msOf,
   newWatchRow,
@@ -293,10 +294,17 @@ class SqliteResults implements ResultStore {
   }
 }
 
-/** Every column but the key, taken from the new row: `watch()` replaces the order's watch whole. */
+/**
+ * Every column but the key, taken from the new row: `watch()` replaces the order's watch whole;
+ * its `created_at` is always after the replaced one's (WatchStore.watch).
+ */
 const WATCH_REPLACED = WATCH_COLUMNS.split(', ')
   .filter((column) => column !== 'merchant_reference')
-  .map((column) => `${column} = excluded.${column}`)
+  .map((column) =>
+    column === 'created_at'
+      ? 'created_at = MAX(excluded.created_at, pg_checkout_watches.created_at + 1)'
+      : `${column} = excluded.${column}`,
+  )
   .join(', ');
 
 class SqliteWatches implements WatchStore {
@@ -321,7 +329,8 @@ class SqliteWatches implements WatchStore {
     this.#upsertIfUnchanged = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})
       ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}
-      WHERE pg_checkout_watches.created_at = :seen_created_at`);
+      WHERE pg_checkout_watches.created_at = :seen_created_at
+      RETURNING created_at`);
     this.#due = conn.prepare(`
       SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
       WHERE ended_at IS NULL AND next_check_at <= :now
@@ -353,9 +362,11 @@ class SqliteWatches implements WatchStore {
     this.#conn.write(() => this.#upsert.run(row));
   }
 
-  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean> {
+  async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined> {
     const row = { ...newWatchRow(watch, now), seen_created_at: seen ? msOf(seen.created_at, 'created_at') : null };
-    return this.#conn.write(() => this.#upsertIfUnchanged.run(row).changes > 0);
+    // `.all()`: a RETURNING statement left half-read by `.get()` keeps COMMIT from finishing.
+    const [written] = this.#conn.write(() => this.#upsertIfUnchanged.all(row)) as { created_at: number }[];
+    return written && { created_at: isoOf(written.created_at) };
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {

@@ -148,15 +148,21 @@ export interface WatchChange {
 }
 
 export interface WatchStore {
-  /** Starts watching, or replaces the order's watch (its schedule and counts start again). */
+  /**
+   * Starts watching, or replaces the order's watch (its schedule and counts start again). A write
+   * is always told apart from the one it replaces: its `created_at` is `now`, or 1 ms after the
+   * replaced watch's when `now` is not later (two writes within one millisecond, or an instance
+   * whose clock is behind another's).
+   */
   watch(watch: NewWatch, now: Date): Promise<void>;
   /**
    * `watch`, only while the order's watch is still the one the caller read (`seen`, told by its
    * `created_at`; undefined: none), or there is none (pruned since, say). Writes nothing and answers
-   * false when another request wrote the order's watch in between: two requests for one order
-   * cannot overwrite each other's.
+   * undefined when another request wrote the order's watch in between: two requests for one order
+   * cannot overwrite each other's. Answers the version written, to end or replace it later only
+   * while it is still this one.
    */
-  watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<boolean>;
+  watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined>;
   /** Takes at most `limit` active watches due at `now` and holds them until `until`. */
   claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]>;
   /** Records a question asked and when to ask again. No effect on an ended watch. */

@@ -418,20 +418,22 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
 
       describe('watchIfUnchanged', () => {
         it('writes while the order has no watch and none was read', async () => {
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(0), undefined), true);
+          assert.deepEqual(await store.watches.watchIfUnchanged(watchOf('order-1'), at(0), undefined), { created_at: iso(0) });
           assert.equal((await store.watches.get('order-1'))?.created_at, iso(0));
         });
 
-        it("replaces the watch read, and answers false, writing nothing, once another request's has replaced it", async () => {
+        it("replaces the watch read, and answers nothing, writing nothing, once another request's has replaced it", async () => {
           await store.watches.watch(watchOf('order-1'), at(0));
           const read = await store.watches.get('order-1');
           // Another request's watch, with what it kept, lands after this request read the order's.
           const kept = { bill: { bill_number: '12345678901234' } };
           await store.watches.watch(watchOf('order-1', { detail: kept }), at(5));
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(9), read), false);
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(9), read), undefined);
           assert.deepEqual((await store.watches.get('order-1'))?.detail, kept, 'the other request keeps what it wrote');
           const now = await store.watches.get('order-1');
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1', { last_state: 'captured' }), at(12), now), true);
+          assert.deepEqual(await store.watches.watchIfUnchanged(watchOf('order-1', { last_state: 'captured' }), at(12), now), {
+            created_at: iso(12),
+          });
           assert.deepEqual(await store.watches.get('order-1'), {
             ...watchOf('order-1', { last_state: 'captured' }),
             next_check_at: iso(12),
@@ -442,7 +444,7 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
 
         it('does not write over a watch that appeared after none was read', async () => {
           await store.watches.watch(watchOf('order-1', { last_state: 'captured' }), at(3));
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(4), undefined), false);
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(4), undefined), undefined);
           assert.equal((await store.watches.get('order-1'))?.last_state, 'captured');
         });
 
@@ -452,7 +454,7 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           await store.watches.end('order-1', at(1), 'paid');
           await store.prune({ acknowledgedBefore: at(2), endedBefore: at(2), ordersBefore: at(2), now: at(2) });
           assert.equal(await store.watches.get('order-1'), undefined);
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(3), read), true);
+          assert.deepEqual(await store.watches.watchIfUnchanged(watchOf('order-1'), at(3), read), { created_at: iso(3) });
           assert.equal((await store.watches.get('order-1'))?.created_at, iso(3));
         });
 
@@ -462,8 +464,33 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           await store.watches.claimDue(at(0), at(60), 10);
           await store.watches.update('order-1', { next_check_at: iso(120), checked: 1 });
           await store.watches.end('order-1', at(130), 'expired');
-          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(200), read), true);
+          assert.deepEqual(await store.watches.watchIfUnchanged(watchOf('order-1'), at(200), read), { created_at: iso(200) });
           assert.equal((await store.watches.get('order-1'))?.ended_at, undefined);
+        });
+
+        it('tells two writes within one millisecond apart, so the first cannot end or replace the second', async () => {
+          const first = await store.watches.watchIfUnchanged(watchOf('order-1'), at(7), undefined);
+          // A second request (on another instance, say) reads the first's watch and replaces it in the same millisecond.
+          const second = await store.watches.watchIfUnchanged(watchOf('order-1', { last_state: 'captured' }), at(7), first);
+          assert.ok(first && second);
+          assert.notDeepEqual(second, first);
+          assert.equal(await store.watches.watchIfUnchanged(watchOf('order-1'), at(7), first), undefined);
+          await store.watches.end('order-1', at(8), 'not_sent', first);
+          const kept = await store.watches.get('order-1');
+          assert.equal(kept?.ended_at, undefined, "the first request's take-back leaves the second's watch");
+          assert.equal(kept?.last_state, 'captured');
+          await store.watches.end('order-1', at(8), 'not_sent', second);
+          assert.equal((await store.watches.get('order-1'))?.end_reason, 'not_sent');
+        });
+
+        it('writes after the replaced watch even from a clock that is behind', async () => {
+          await store.watches.watch(watchOf('order-1'), at(50));
+          const read = await store.watches.get('order-1');
+          const written = await store.watches.watchIfUnchanged(watchOf('order-1'), at(40), read);
+          const oneMsAfter = (time: string): string => new Date(Date.parse(time) + 1).toISOString();
+          assert.deepEqual(written, { created_at: oneMsAfter(iso(50)) });
+          await store.watches.watch(watchOf('order-1'), at(10));
+          assert.equal((await store.watches.get('order-1'))?.created_at, oneMsAfter(oneMsAfter(iso(50))));
         });
       });
 
