@@ -8,17 +8,28 @@ import { StoreUnavailableError } from '../store/store.ts';
 
 export interface BackgroundLoop {
   start(options?: { readonly runAtOnce?: boolean }): void;
-  /** Stops the timer and waits for a round under way. */
+  /** Stops the timer, tells a round under way to stop after its current step, and waits for it. */
   stop(): Promise<void>;
 }
 
-export function backgroundLoop(round: () => Promise<unknown>, intervalMs: number, log: Logger, failureEvent: string): BackgroundLoop {
+/** What a round reads between two steps (a question, a delivery): the service is stopping, so end here. */
+export interface RoundControl {
+  readonly stopping: boolean;
+}
+
+export function backgroundLoop(
+  round: (control: RoundControl) => Promise<unknown>,
+  intervalMs: number,
+  log: Logger,
+  failureEvent: string,
+): BackgroundLoop {
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<void> | undefined;
+  const control = { stopping: false };
 
   const pass = (): void => {
     if (running) return;
-    running = round()
+    running = round(control)
       .then(() => undefined)
       .catch((error: unknown) => {
         // The store is down: the monitored store has said so once; the next round tries again.
@@ -32,11 +43,13 @@ export function backgroundLoop(round: () => Promise<unknown>, intervalMs: number
   return {
     start(options = {}) {
       if (timer) return;
+      control.stopping = false;
       timer = setInterval(pass, intervalMs);
       (timer as { unref?: () => void }).unref?.();
       if (options.runAtOnce) pass();
     },
     async stop() {
+      control.stopping = true;
       if (timer) clearInterval(timer);
       timer = undefined;
       await running;

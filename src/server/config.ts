@@ -218,6 +218,11 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
 /** Days acknowledged results and ended watches are kept (`PG_RETENTION_DAYS`). */
 export const DEFAULT_RETENTION_DAYS = 30;
+/**
+ * Seconds `serve` lets requests under way finish once told to stop (`PG_SHUTDOWN_GRACE_SECONDS`):
+ * under the 10 seconds Docker waits before it kills a container.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 8;
 export const DEFAULT_HOST = '127.0.0.1';
 
 // ---- Checks of the endpoint's own settings (the connection's are in gateway/settings.ts) ----
@@ -485,6 +490,8 @@ export interface EnvConfig
   readonly authorizationHoldDays: number;
   /** Acknowledged results and ended watches are kept this long, then pruned (`PG_RETENTION_DAYS`). */
   readonly retentionDays: number;
+  /** How long requests under way may finish once `serve` is told to stop (`PG_SHUTDOWN_GRACE_SECONDS`). */
+  readonly shutdownGraceSeconds: number;
 }
 
 /** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
@@ -521,6 +528,7 @@ export const ENV_VARIABLES = {
   PG_RECONCILE_INTERVAL_SECONDS: `shortest wait between two questions about one watched payment (default ${DEFAULT_RECONCILE_INTERVAL_SECONDS})`,
   PG_AUTHORIZATION_HOLD_DAYS: `days an authorization holds the money before the gateway voids it (default ${DEFAULT_AUTHORIZATION_HOLD_DAYS})`,
   PG_RETENTION_DAYS: `days acknowledged results and ended watches are kept before they are pruned (default ${DEFAULT_RETENTION_DAYS})`,
+  PG_SHUTDOWN_GRACE_SECONDS: `seconds requests under way may take to finish after SIGTERM or SIGINT, before they are cut (default ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`,
 } as const;
 
 export type EnvVariable = keyof typeof ENV_VARIABLES;
@@ -643,6 +651,7 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
   const reconcileIntervalSeconds = number('PG_RECONCILE_INTERVAL_SECONDS', DEFAULT_RECONCILE_INTERVAL_SECONDS, 1, 86_400);
   const authorizationHoldDays = number('PG_AUTHORIZATION_HOLD_DAYS', DEFAULT_AUTHORIZATION_HOLD_DAYS, 1, 30);
   const retentionDays = number('PG_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 3650);
+  const shutdownGraceSeconds = number('PG_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 0, 3600);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -677,5 +686,6 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
     reconcileIntervalSeconds,
     authorizationHoldDays,
     retentionDays,
+    shutdownGraceSeconds,
   };
 }

@@ -32,7 +32,7 @@ import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
 import type { PaymentWatch, Store } from '../store/store.ts';
-import { backgroundLoop } from './background.ts';
+import { backgroundLoop, type RoundControl } from './background.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
@@ -71,9 +71,9 @@ export interface PassSummary {
 
 export interface Reconciler {
   /** One pass over the watches due now. */
-  runDue(): Promise<PassSummary>;
+  runDue(control?: RoundControl): Promise<PassSummary>;
   start(): void;
-  /** Stops the loop and waits for a pass under way. */
+  /** Stops the loop: a pass under way ends after its current question, the watches it had not asked about due again at once; waits for it. */
   stop(): Promise<void>;
 }
 
@@ -260,7 +260,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return resultWatch(result, watch.language, at, settings);
   };
 
-  const runDue = async (): Promise<PassSummary> => {
+  const runDue = async (control?: RoundControl): Promise<PassSummary> => {
     const at = now();
     const counts = { asked: 0, reported: 0, ended: 0, failed: 0 };
     // The gateway asked for quiet: nothing is claimed, so nothing is asked, until then.
@@ -268,6 +268,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
     let failuresInARow = 0;
     for (const [index, watch] of due.entries()) {
+      if (control?.stopping) {
+        // The service is stopping: the rest are due again at once, for another instance or after the restart.
+        const next = new Date(Math.max(now().getTime(), quietUntil)).toISOString();
+        for (const rest of due.slice(index)) await store.watches.update(rest.merchant_reference, { next_check_at: next, checked: 0 });
+        log.info('reconcile_stopped', { left: due.length - index });
+        break;
+      }
       const askedToWait = now().getTime() < quietUntil;
       if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait) {
         // Hand the rest back for the next pass rather than holding them for the whole claim.

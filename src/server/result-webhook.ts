@@ -13,7 +13,7 @@
 import type { VerifiedResult } from './config.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ResultStore, StoredResult } from '../store/store.ts';
-import { backgroundLoop } from './background.ts';
+import { backgroundLoop, type RoundControl } from './background.ts';
 import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
 import { webhookTypeOf, type ResultWebhook } from './shop-protocol.ts';
 
@@ -33,10 +33,10 @@ export interface ResultWebhookSender {
   /** Delivers the result with this key now, if it is due and first in its order's line; true once acknowledged. */
   deliverNow(key: string): Promise<boolean>;
   /** Delivers every result that is due (what the background sender runs). */
-  deliverDue(): Promise<void>;
+  deliverDue(control?: RoundControl): Promise<void>;
   /** Starts the background sender. */
   start(): void;
-  /** Stops it and waits for a delivery under way. */
+  /** Stops it: a pass under way ends after its current delivery; waits for it. */
   stop(): Promise<void>;
 }
 
@@ -89,10 +89,12 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     return entry ? deliver(entry) : false;
   };
 
-  const deliverDue = async (): Promise<void> => {
+  const deliverDue = async (control?: RoundControl): Promise<void> => {
     const now = options.now();
     const due = await results.claimDue(now, claimUntil(now), BATCH);
     for (const entry of due) {
+      // Stopping: the rest stay due once their claim lapses, for this instance after a restart or another one.
+      if (control?.stopping) break;
       const delivered = await deliver(entry);
       // While the shop is down, one failed delivery a pass is enough: the others stay held until
       // their claim lapses and are tried again after it, without counting an attempt they did not make.

@@ -9,7 +9,7 @@
  * results itself (results routes), and without `PG_RESULT_URL` the customer lands on the service's
  * own result page. Without `PG_ORDER_URL` it serves its demo orders. See docs/standalone.md.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { configFromEnv, ConfigError, type EndpointConfig, type VerifiedResult } from './config.ts';
 import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
@@ -103,7 +103,17 @@ export interface RunningServer {
   /** Asks the gateway about watched payments; runs in the background. */
   readonly reconciler: Reconciler;
   readonly endpoint: MerchantEndpoint;
-  close(): Promise<void>;
+  /**
+   * Stops as a deploy wants it: takes no new connection (a load balancer's next health check is
+   * refused, and it sends the traffic elsewhere), closes the idle kept-alive ones, answers the
+   * requests under way with `Connection: close` once they finish, and stops the reconciler and the
+   * webhook sender after their current question or delivery; what is still running after
+   * `graceMs` (default `PG_SHUTDOWN_GRACE_SECONDS`) is cut. Then the store is closed. Nothing is
+   * lost by a cut: a call that may have moved money is watched before it is sent, and a result is
+   * committed before anyone is told of it. Answers how many requests were cut. Calling it again
+   * answers the same stop.
+   */
+  close(options?: { readonly graceMs?: number }): Promise<{ readonly cut: number }>;
 }
 
 /**
@@ -214,13 +224,44 @@ export async function serve(
   const publicUrl = (config.publicUrl ?? url).replace(/\/+$/, '');
   const pruneTimer = setInterval(() => void prune(store, config.retentionDays, now, log), PRUNE_INTERVAL_MS);
   (pruneTimer as { unref?: () => void }).unref?.();
-  const close = async () => {
+  // Once stopping: the requests under way, told apart from the kept-alive connections that carry none.
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_incoming: IncomingMessage, outgoing: ServerResponse) => {
+    inFlight.add(outgoing);
+    if (draining && !outgoing.headersSent) outgoing.setHeader('connection', 'close');
+    outgoing.once('close', () => {
+      inFlight.delete(outgoing);
+      if (draining) server.closeIdleConnections();
+    });
+  });
+  const shutDown = async (graceMs: number): Promise<{ cut: number }> => {
+    draining = true;
     clearInterval(pruneTimer);
-    await reconciler.stop();
-    await webhook?.stop();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    log.info('stopping', { in_flight: inFlight.size, grace_ms: graceMs });
+    for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.setHeader('connection', 'close');
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(() => resolve('deadline'), graceMs);
+    });
+    const finished = Promise.all([closed, reconciler.stop(), webhook?.stop()]).then(() => 'finished' as const);
+    const ended = await Promise.race([finished, deadline]);
+    clearTimeout(timer);
+    const cut = ended === 'deadline' ? inFlight.size : 0;
+    if (ended === 'deadline') {
+      log.warn('stop_deadline', { cut, grace_ms: graceMs });
+      server.closeAllConnections();
+      await closed;
+    }
     if (ownStore) await store.close();
+    log.info('stopped', { cut });
+    return { cut };
   };
+  let stopping: Promise<{ cut: number }> | undefined;
+  const close = (options: { readonly graceMs?: number } = {}) =>
+    (stopping ??= shutDown(options.graceMs ?? config.shutdownGraceSeconds * 1000));
   try {
     endpoint = createMerchantEndpoint({
       ...config,

@@ -57,6 +57,7 @@ describe('configFromEnv', () => {
       PG_RECONCILE_INTERVAL_SECONDS: '30',
       PG_AUTHORIZATION_HOLD_DAYS: '5',
       PG_RETENTION_DAYS: '90',
+      PG_SHUTDOWN_GRACE_SECONDS: '25',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -88,6 +89,7 @@ describe('configFromEnv', () => {
       reconcileIntervalSeconds: 30,
       authorizationHoldDays: 5,
       retentionDays: 90,
+      shutdownGraceSeconds: 25,
       shopUrl: 'https://shop.example/',
       hookTimeoutMs: 2500,
     });
@@ -188,6 +190,7 @@ describe('configFromEnv', () => {
       ['PG_GATEWAY_BASE_URL', 'https://api.gateway.test/FortAPI', /PG_GATEWAY_BASE_URL must be a host URL without a path/],
       ['PG_PORT', 'eighty', /PG_PORT must be a whole number from 0 to 65535/],
       ['PG_PORT', '70000', /PG_PORT must be a whole number/],
+      ['PG_SHUTDOWN_GRACE_SECONDS', '8s', /PG_SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 3600/],
       ['PG_ALLOWED_ORIGINS', '*', /PG_ALLOWED_ORIGINS must list origins such as https:\/\/shop.example; "\*" is refused/],
       ['PG_ALLOWED_ORIGINS', 'https://shop.example/checkout', /PG_ALLOWED_ORIGINS must list origins/],
       ['PG_MERCHANT_IDENTIFIER', 'merchant 01!', /PG_MERCHANT_IDENTIFIER must be 1 to 20 letters or digits/],

@@ -455,6 +455,44 @@ describe('the reconciler', () => {
     }
   });
 
+  it('stops a round after its current question when the service stops, the watches it did not ask about due again at once', async () => {
+    const w = world();
+    for (const reference of ['order-1001', 'order-2002', 'order-3003']) {
+      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
+      await w.store.watches.watch(
+        {
+          merchant_reference: reference,
+          kind: 'authorization',
+          language: 'en',
+          last_state: 'authorized',
+          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
+          next_check_at: START.toISOString(),
+        },
+        START,
+      );
+    }
+    // The service is told to stop while the round asks its first question: the round reads it before the second.
+    let reads = 0;
+    const summary = await w.reconciler.runDue({
+      get stopping() {
+        reads += 1;
+        return reads > 1;
+      },
+    });
+    assert.equal(summary.asked, 1, 'the question under way is finished, no other is asked');
+    const watches = await w.store.watches.list({ active: true, limit: 10 });
+    assert.deepEqual(
+      watches.map((watch) => [watch.checks, watch.next_check_at === START.toISOString()]),
+      [
+        [1, false],
+        [0, true],
+        [0, true],
+      ],
+      'the asked one is scheduled on; the other two are not held for the claim but due now, for another instance',
+    );
+    assert.ok(w.logs.some((line) => JSON.parse(line).event === 'reconcile_stopped' && JSON.parse(line).left === 2));
+  });
+
   it('asks nothing before the Retry-After of a 429, about that payment or any other, and asks again after it', async () => {
     const w = world();
     const due = { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0, 'order-4004': MINUTE };
