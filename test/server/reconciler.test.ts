@@ -150,6 +150,24 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
   };
 }
 
+/** Orders authorized at the gateway, each watched and due now. */
+async function watchAuthorizations(w: ReturnType<typeof world>, references: readonly string[]): Promise<void> {
+  for (const reference of references) {
+    w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
+    await w.store.watches.watch(
+      {
+        merchant_reference: reference,
+        kind: 'authorization',
+        language: 'en',
+        last_state: 'authorized',
+        expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
+        next_check_at: START.toISOString(),
+      },
+      START,
+    );
+  }
+}
+
 /** The customer's browser asks the endpoint for order-1001's cash bill. */
 const askBill = (w: ReturnType<typeof world>, language: 'en' | 'ar' = 'en') => w.harness.post('/bill', { merchant_reference: 'order-1001', language });
 
@@ -428,20 +446,7 @@ describe('the reconciler', () => {
 
   it('waits longer when the gateway does not answer, and pauses the round after two unanswered questions', async () => {
     const w = world();
-    for (const reference of ['order-1001', 'order-2002', 'order-3003']) {
-      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
-      await w.store.watches.watch(
-        {
-          merchant_reference: reference,
-          kind: 'authorization',
-          language: 'en',
-          last_state: 'authorized',
-          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
-          next_check_at: START.toISOString(),
-        },
-        START,
-      );
-    }
+    await watchAuthorizations(w, ['order-1001', 'order-2002', 'order-3003']);
     w.gatewayState.down = true;
     const round = await w.reconciler.runDue();
     assert.deepEqual([round.asked, round.failed], [2, 2], 'the third is handed back, not asked');
@@ -457,20 +462,7 @@ describe('the reconciler', () => {
 
   it('stops a round after its current question when the service stops, the watches it did not ask about due again at once', async () => {
     const w = world();
-    for (const reference of ['order-1001', 'order-2002', 'order-3003']) {
-      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
-      await w.store.watches.watch(
-        {
-          merchant_reference: reference,
-          kind: 'authorization',
-          language: 'en',
-          last_state: 'authorized',
-          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
-          next_check_at: START.toISOString(),
-        },
-        START,
-      );
-    }
+    await watchAuthorizations(w, ['order-1001', 'order-2002', 'order-3003']);
     // The service is told to stop while the round asks its first question: the round reads it before the second.
     let reads = 0;
     const summary = await w.reconciler.runDue({
