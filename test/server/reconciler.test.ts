@@ -150,9 +150,9 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
   };
 }
 
-/** Orders authorized at the gateway, each watched and due now. */
-async function watchAuthorizations(w: ReturnType<typeof world>, references: readonly string[]): Promise<void> {
-  for (const reference of references) {
+/** Orders authorized at the gateway, each watched and due this long after START. */
+async function watchAuthorizations(w: ReturnType<typeof world>, due: Readonly<Record<string, number>>): Promise<void> {
+  for (const [reference, after] of Object.entries(due)) {
     w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
     await w.store.watches.watch(
       {
@@ -161,7 +161,7 @@ async function watchAuthorizations(w: ReturnType<typeof world>, references: read
         language: 'en',
         last_state: 'authorized',
         expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
-        next_check_at: START.toISOString(),
+        next_check_at: new Date(START.getTime() + after).toISOString(),
       },
       START,
     );
@@ -446,7 +446,7 @@ describe('the reconciler', () => {
 
   it('waits longer when the gateway does not answer, and pauses the round after two unanswered questions', async () => {
     const w = world();
-    await watchAuthorizations(w, ['order-1001', 'order-2002', 'order-3003']);
+    await watchAuthorizations(w, { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0 });
     w.gatewayState.down = true;
     const round = await w.reconciler.runDue();
     assert.deepEqual([round.asked, round.failed], [2, 2], 'the third is handed back, not asked');
@@ -462,7 +462,7 @@ describe('the reconciler', () => {
 
   it('stops a round after its current question when the service stops, the watches it did not ask about due again at once', async () => {
     const w = world();
-    await watchAuthorizations(w, ['order-1001', 'order-2002', 'order-3003']);
+    await watchAuthorizations(w, { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0 });
     // The service is told to stop while the round asks its first question: the round reads it before the second.
     let reads = 0;
     const summary = await w.reconciler.runDue({
@@ -487,21 +487,7 @@ describe('the reconciler', () => {
 
   it('asks nothing before the Retry-After of a 429, about that payment or any other, and asks again after it', async () => {
     const w = world();
-    const due = { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0, 'order-4004': MINUTE };
-    for (const [reference, after] of Object.entries(due)) {
-      w.harness.gateway.holds(reference, 'authorized', { svcId: `17000001${reference.slice(-2)}` });
-      await w.store.watches.watch(
-        {
-          merchant_reference: reference,
-          kind: 'authorization',
-          language: 'en',
-          last_state: 'authorized',
-          expires_at: new Date(START.getTime() + 9 * DAY).toISOString(),
-          next_check_at: new Date(START.getTime() + after).toISOString(),
-        },
-        START,
-      );
-    }
+    await watchAuthorizations(w, { 'order-1001': 0, 'order-2002': 0, 'order-3003': 0, 'order-4004': MINUTE });
     w.gatewayState.limited = { retryAfter: '600' };
     const round = await w.reconciler.runDue();
     assert.deepEqual([round.asked, round.failed], [1, 1], 'one 429 is enough: the round stops at once');
