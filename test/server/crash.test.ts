@@ -10,47 +10,23 @@
  * faults the tests switch) run in this test process; the service runs in a child process that is
  * killed with SIGKILL.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
 import { createResultProofs } from '../../src/server/result-proof.ts';
 import { openStore } from '../../src/store/open.ts';
 import type { StoredResult } from '../../src/store/store.ts';
 import { MERCHANT_IDENTIFIER, REQUEST_PHRASE } from './fake-gateway.ts';
-import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
-import { freePort, killAll, removeTempDirs, runCli, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
+import { freePort, runCli, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
 import { postReturn, signedReturn, signedTokenization } from './support/returns.ts';
-import { SHOP_SECRET, startShop, type TestShop } from './support/shop.ts';
+import { serviceWorld } from './support/service-world.ts';
+import { SHOP_SECRET } from './support/shop.ts';
 
-let gateway: HttpGateway;
-let shop: TestShop;
-
-before(async () => {
-  [gateway, shop] = await Promise.all([startHttpGateway(), startShop()]);
-});
-
-afterEach(async () => {
-  await killAll();
-  shop.reset();
-  gateway.fake.reset();
-});
-
-after(async () => {
-  await killAll();
-  await Promise.all([gateway.close(), shop.stop()]);
-  removeTempDirs();
-});
+const world = serviceWorld();
 
 /** The service's settings: this test's gateway and shop, the store in `dataDir`. */
 function settings(dataDir: string, hookTimeoutMs: number): Record<string, string> {
-  return {
-    ...gateway.env,
-    PG_DATA_DIR: dataDir,
-    PG_ORDER_URL: shop.orderUrl,
-    PG_RESULT_WEBHOOK_URL: shop.webhookUrl,
-    PG_HOOK_SECRET: SHOP_SECRET,
-    PG_HOOK_TIMEOUT_MS: String(hookTimeoutMs),
-  };
+  return world.settings(dataDir, { PG_HOOK_TIMEOUT_MS: String(hookTimeoutMs) });
 }
 
 interface Payment {
@@ -66,7 +42,7 @@ interface Payment {
 
 /** An order paid at the gateway (CHECK_STATUS says captured, or authorized), and its signed return. */
 async function paid(reference: string, svcId: string, state: Payment['state'] = 'captured'): Promise<Payment> {
-  gateway.fake.holds(reference, state, { svcId, amount: 250_000 });
+  world.gateway.fake.holds(reference, state, { svcId, amount: 250_000 });
   const body = await signedReturn(reference, state === 'captured' ? { svcId } : { svcId, command: 'AUTHORIZATION', code: '02000' });
   return { reference, svcId, state, key: `${reference}:${svcId}:${state}`, body };
 }
@@ -139,10 +115,10 @@ async function assertSettled(
   expectedErrors: readonly string[] = [],
 ): Promise<void> {
   for (const payment of payments) {
-    assert.equal(shop.acknowledgedCount(payment.key), 1, `${payment.key} acknowledged once`);
-    assert.equal(shop.stored.get(payment.key)?.['idempotency_key'], payment.key);
+    assert.equal(world.shop.acknowledgedCount(payment.key), 1, `${payment.key} acknowledged once`);
+    assert.equal(world.shop.stored.get(payment.key)?.['idempotency_key'], payment.key);
     const keysOfOrder = payments.filter((other) => other.reference === payment.reference).map((other) => other.key);
-    for (const delivery of shop.deliveries.filter((entry) => entry.merchantReference === payment.reference)) {
+    for (const delivery of world.shop.deliveries.filter((entry) => entry.merchantReference === payment.reference)) {
       assert.ok(keysOfOrder.includes(delivery.key), `every delivery of ${payment.reference} carries a key it had before the crash (${delivery.key})`);
       assert.equal(delivery.valid, true, 'every delivery is signed with the shared secret');
     }
@@ -151,7 +127,7 @@ async function assertSettled(
   await until(async () => (await pendingKeys(service)).length === 0, 'the service to record the acknowledgements');
   const pagesBefore = await Promise.all(payments.map((payment) => resultPage(service, payment.reference)));
   for (const page of pagesBefore) assert.match(page, /<main data-outcome="success">/);
-  const deliveriesBefore = shop.deliveries.length;
+  const deliveriesBefore = world.shop.deliveries.length;
   const replayedBefore = service.events('payment_result_replayed').length;
   for (const payment of payments) await returnOf(service, payment);
   await until(
@@ -159,7 +135,7 @@ async function assertSettled(
     'the replayed returns to be logged as replays',
   );
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-  assert.equal(shop.deliveries.length, deliveriesBefore, 'an acknowledged result is never delivered again, even when its return is replayed');
+  assert.equal(world.shop.deliveries.length, deliveriesBefore, 'an acknowledged result is never delivered again, even when its return is replayed');
   assert.deepEqual(await pendingKeys(service), []);
   assert.deepEqual(await Promise.all(payments.map((payment) => resultPage(service, payment.reference))), pagesBefore);
   assert.deepEqual(
@@ -183,12 +159,12 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const dataDir = tempDir('pg-crash-a-');
     const port = await freePort();
     const payments = await Promise.all([1, 2, 3].map((n) => paid(`crash-a-${n}`, `17000001${n}`)));
-    shop.mode = 'refuse';
+    world.shop.mode = 'refuse';
     const first = await startServe({ env: settings(dataDir, 1_000), port });
     for (const payment of payments) await returnOf(first, payment);
     // Recorded, tried at once, refused.
     for (const payment of payments) {
-      const modes = shop.deliveriesOf(payment.key).map((delivery) => delivery.mode);
+      const modes = world.shop.deliveriesOf(payment.key).map((delivery) => delivery.mode);
       assert.ok(modes.length >= 1 && modes.every((mode) => mode === 'refuse'), `${payment.key} was tried and refused`);
     }
     // One more order with two results: authorized, then captured (the same payment, two keys).
@@ -196,10 +172,10 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     await returnOf(first, authorized);
     const captured = await paid('crash-a-4', '1700000114', 'captured');
     await returnOf(first, captured);
-    assert.deepEqual(shop.deliveriesOf(captured.key), [], 'the later result of an order waits for the earlier one');
+    assert.deepEqual(world.shop.deliveriesOf(captured.key), [], 'the later result of an order waits for the earlier one');
     const all = [...payments, authorized, captured];
     const keys = all.map((payment) => payment.key).sort();
-    assert.equal(shop.stored.size, 0);
+    assert.equal(world.shop.stored.size, 0);
     await first.kill('SIGKILL');
 
     const second = await startServe({ env: settings(dataDir, 1_000), port });
@@ -214,11 +190,11 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     for (const payment of payments) assert.match(failing.stdout, new RegExp(`${payment.key}.*status 503`), 'the last failure is shown');
     assert.deepEqual((await pendingKeys(second)).sort(), keys);
 
-    shop.mode = 'ok';
-    await until(() => all.every((payment) => shop.acknowledgedCount(payment.key) === 1), 'every result stored by the shop');
-    assert.equal(shop.stored.size, all.length);
+    world.shop.mode = 'ok';
+    await until(() => all.every((payment) => world.shop.acknowledgedCount(payment.key) === 1), 'every result stored by the shop');
+    assert.equal(world.shop.stored.size, all.length);
     assert.deepEqual(
-      shop.deliveries.filter((delivery) => delivery.merchantReference === 'crash-a-4' && delivery.mode === 'ok').map((delivery) => delivery.orderState),
+      world.shop.deliveries.filter((delivery) => delivery.merchantReference === 'crash-a-4' && delivery.mode === 'ok').map((delivery) => delivery.orderState),
       ['authorized', 'captured'],
       'one order’s results reach the shop in the order they were recorded',
     );
@@ -234,24 +210,24 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const dataDir = tempDir('pg-crash-b-');
     const port = await freePort();
     const payment = await paid('crash-b-1', '1700000201');
-    shop.mode = 'hang';
+    world.shop.mode = 'hang';
     const first = await startServe({ env: settings(dataDir, 2_000), port });
     // SIGKILL the moment the delivery has reached the shop, while the service waits for its answer.
-    shop.onDelivery = (delivery) => delivery.key === payment.key && first.child.kill('SIGKILL');
+    world.shop.onDelivery = (delivery) => delivery.key === payment.key && first.child.kill('SIGKILL');
     const returning = returnInFlight(first, payment);
-    await until(() => shop.deliveriesOf(payment.key).length === 1, 'the first delivery to reach the shop');
+    await until(() => world.shop.deliveriesOf(payment.key).length === 1, 'the first delivery to reach the shop');
     await first.kill('SIGKILL');
-    shop.onDelivery = undefined;
+    world.shop.onDelivery = undefined;
     assert.equal(await returning, 'cut', 'the process died while the delivery was under way');
-    assert.equal(shop.stored.size, 0);
+    assert.equal(world.shop.stored.size, 0);
 
-    shop.mode = 'ok';
+    world.shop.mode = 'ok';
     const restartedAt = Date.now();
     const second = await startServe({ env: settings(dataDir, 2_000), port });
-    await until(() => shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
+    await until(() => world.shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
     // The claim of the killed delivery lapses (2 × 2 s + 1 s) before the new process takes the result.
     assert.ok(Date.now() - restartedAt < 15_000, 'delivered again within a bounded time');
-    assert.deepEqual(shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['hang', 'ok']);
+    assert.deepEqual(world.shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['hang', 'ok']);
     await assertSettled(second, dataDir, [payment]);
   });
 
@@ -259,21 +235,21 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const dataDir = tempDir('pg-crash-c-');
     const port = await freePort();
     const payment = await paid('crash-c-1', '1700000301');
-    shop.mode = 'store-then-hang';
+    world.shop.mode = 'store-then-hang';
     const first = await startServe({ env: settings(dataDir, 2_000), port });
     // SIGKILL the moment the shop has stored the result, before it answers.
-    shop.onDelivery = (delivery) => delivery.key === payment.key && first.child.kill('SIGKILL');
+    world.shop.onDelivery = (delivery) => delivery.key === payment.key && first.child.kill('SIGKILL');
     const returning = returnInFlight(first, payment);
-    await until(() => shop.stored.has(payment.key), 'the shop to store the result');
+    await until(() => world.shop.stored.has(payment.key), 'the shop to store the result');
     await first.kill('SIGKILL');
-    shop.onDelivery = undefined;
+    world.shop.onDelivery = undefined;
     assert.equal(await returning, 'cut', 'the process died before the shop’s answer');
 
-    shop.mode = 'ok';
+    world.shop.mode = 'ok';
     const second = await startServe({ env: settings(dataDir, 2_000), port });
-    await until(() => shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
-    assert.deepEqual(shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['store-then-hang', 'ok']);
-    assert.equal([...shop.stored.keys()].filter((key) => key.startsWith('crash-c-1:')).length, 1, 'the shop holds the result once');
+    await until(() => world.shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
+    assert.deepEqual(world.shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['store-then-hang', 'ok']);
+    assert.equal([...world.shop.stored.keys()].filter((key) => key.startsWith('crash-c-1:')).length, 1, 'the shop holds the result once');
     await assertSettled(second, dataDir, [payment]);
   });
 
@@ -281,18 +257,18 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const dataDir = tempDir('pg-crash-c2-');
     const port = await freePort();
     const payment = await paid('crash-c-2', '1700000302');
-    shop.mode = 'store-then-destroy';
+    world.shop.mode = 'store-then-destroy';
     const first = await startServe({ env: settings(dataDir, 2_000), port });
     const returning = returnInFlight(first, payment);
-    await until(() => shop.stored.has(payment.key), 'the shop to store the result');
+    await until(() => world.shop.stored.has(payment.key), 'the shop to store the result');
     await first.kill('SIGKILL');
     await returning;
 
-    shop.mode = 'ok';
+    world.shop.mode = 'ok';
     const second = await startServe({ env: settings(dataDir, 2_000), port });
-    await until(() => shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
-    assert.deepEqual(shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['store-then-destroy', 'ok']);
-    assert.equal([...shop.stored.keys()].filter((key) => key.startsWith('crash-c-2:')).length, 1, 'the shop holds the result once');
+    await until(() => world.shop.acknowledgedCount(payment.key) === 1, 'the delivery after the restart');
+    assert.deepEqual(world.shop.deliveriesOf(payment.key).map((delivery) => delivery.mode), ['store-then-destroy', 'ok']);
+    assert.equal([...world.shop.stored.keys()].filter((key) => key.startsWith('crash-c-2:')).length, 1, 'the shop holds the result once');
     await assertSettled(second, dataDir, [payment]);
   });
 
@@ -304,25 +280,25 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const tokenization = await signedTokenization(reference, 'tok-crash-d');
     const env = { ...settings(dataDir, 2_000), PG_RECONCILE_INTERVAL_SECONDS: '1' };
     const first = await startServe({ env, port });
-    const charge = gateway.holdNext('PURCHASE');
+    const charge = world.gateway.holdNext('PURCHASE');
     const returning = returnInFlight(first, { reference, svcId: '', state: 'captured', key: '', body: new URLSearchParams(tokenization).toString() });
     // The gateway has charged the card; its answer is on its way when the process dies.
     await charge.arrived;
     await first.kill('SIGKILL');
     charge.release();
     assert.equal(await returning, 'cut', 'the customer\'s browser saw no answer');
-    assert.equal(shop.deliveries.length, 0, 'nobody was told before the crash');
-    const held = gateway.fake.held(reference);
+    assert.equal(world.shop.deliveries.length, 0, 'nobody was told before the crash');
+    const held = world.gateway.fake.held(reference);
     assert.equal(held?.state, 'captured', 'the gateway holds the payment');
 
     const second = await startServe({ env, port });
     const key = `${reference}:${held?.svcId}:captured`;
-    await until(() => shop.acknowledgedCount(key) === 1, 'the payment to reach the shop after the restart', 20_000);
-    const delivered = shop.deliveriesOf(key)[0];
+    await until(() => world.shop.acknowledgedCount(key) === 1, 'the payment to reach the shop after the restart', 20_000);
+    const delivered = world.shop.deliveriesOf(key)[0];
     assert.deepEqual([delivered?.source, delivered?.outcome, delivered?.orderState], ['reconcile', 'success', 'captured']);
-    assert.equal(gateway.received.filter((request) => request.command === 'PURCHASE' && request.reference === reference).length, 1, 'charged once');
+    assert.equal(world.gateway.received.filter((request) => request.command === 'PURCHASE' && request.reference === reference).length, 1, 'charged once');
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
+    assert.equal(world.shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
     assert.deepEqual(second.errors(), []);
   });
 
@@ -332,7 +308,7 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     const reference = 'crash-e-1';
     const env = { ...settings(dataDir, 2_000), PG_RECONCILE_INTERVAL_SECONDS: '1', PG_VOUCHER_PARTNER_CODE: 'FAWRY' };
     const first = await startServe({ env, port });
-    const issuing = gateway.holdNext('BILL_PRESENTMENT');
+    const issuing = world.gateway.holdNext('BILL_PRESENTMENT');
     const asked = fetch(`${first.url}/bill`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: first.url },
@@ -346,7 +322,7 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     await first.kill('SIGKILL');
     issuing.release();
     assert.equal(await asked, 'cut', 'the customer saw no bill');
-    assert.equal(gateway.fake.held(reference)?.state, 'bill_issued');
+    assert.equal(world.gateway.fake.held(reference)?.state, 'bill_issued');
 
     const second = await startServe({ env, port });
     // The customer asks again: the number never arrived, so the order waits for that bill.
@@ -358,14 +334,14 @@ describe('kill -9 between the gateway’s confirmation and the shop’s acknowle
     assert.equal(again.status, 409);
     assert.equal(((await again.json()) as { error: { code: string } }).error.code, 'order_in_progress');
     // Paid at the partner's counter while nobody is on the page.
-    const svcId = gateway.fake.held(reference)?.svcId ?? '';
-    gateway.fake.holds(reference, 'captured', { svcId, amount: 250_000 });
+    const svcId = world.gateway.fake.held(reference)?.svcId ?? '';
+    world.gateway.fake.holds(reference, 'captured', { svcId, amount: 250_000 });
     const key = `${reference}:${svcId}:captured`;
-    await until(() => shop.acknowledgedCount(key) === 1, 'the bill\'s payment to reach the shop', 20_000);
-    assert.deepEqual([shop.deliveriesOf(key)[0]?.source, shop.deliveriesOf(key)[0]?.orderState], ['reconcile', 'captured']);
-    assert.equal(gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT').length, 1, 'one bill issued');
+    await until(() => world.shop.acknowledgedCount(key) === 1, 'the bill\'s payment to reach the shop', 20_000);
+    assert.deepEqual([world.shop.deliveriesOf(key)[0]?.source, world.shop.deliveriesOf(key)[0]?.orderState], ['reconcile', 'captured']);
+    assert.equal(world.gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT').length, 1, 'one bill issued');
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-    assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
+    assert.equal(world.shop.deliveries.filter((delivery) => delivery.merchantReference === reference).length, 1, 'reported once');
     assert.deepEqual(second.errors(), []);
   });
 });

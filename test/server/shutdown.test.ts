@@ -10,46 +10,23 @@
  *     sent the gateway is watched, so its payment at the counter still reaches the shop once.
  * (c) A second signal stops the process at once.
  */
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHttpGateway, type HttpGateway } from './support/http-gateway.ts';
-import { freePort, killAll, removeTempDirs, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
-import { SHOP_SECRET, startShop, type TestShop } from './support/shop.ts';
+import { freePort, startServe, tempDir, until, type ServeProcess } from './support/processes.ts';
+import { serviceWorld } from './support/service-world.ts';
 
-let gateway: HttpGateway;
-let shop: TestShop;
-
-before(async () => {
-  [gateway, shop] = await Promise.all([startHttpGateway(), startShop()]);
-});
-
-afterEach(async () => {
-  await killAll();
-  shop.reset();
-  gateway.fake.reset();
-});
-
-after(async () => {
-  await killAll();
-  await Promise.all([gateway.close(), shop.stop()]);
-  removeTempDirs();
-});
+const world = serviceWorld();
 
 /** The fake gateway's number for every bill it issues. */
 const BILL_NUMBER = '12345678901234';
 
 function settings(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...gateway.env,
-    PG_DATA_DIR: dataDir,
-    PG_ORDER_URL: shop.orderUrl,
-    PG_RESULT_WEBHOOK_URL: shop.webhookUrl,
-    PG_HOOK_SECRET: SHOP_SECRET,
+  return world.settings(dataDir, {
     PG_HOOK_TIMEOUT_MS: '2000',
     PG_RECONCILE_INTERVAL_SECONDS: '1',
     PG_VOUCHER_PARTNER_CODE: 'FAWRY',
     ...extra,
-  };
+  });
 }
 
 /** The customer's bill request, as `<pg-bill-voucher>` sends it; resolves to its answer, or `cut`. */
@@ -84,7 +61,7 @@ describe('pg-checkout serve stopped by a signal', () => {
     const port = await freePort();
     const reference = 'stop-a-1';
     const first = await startServe({ env: settings(dataDir), port });
-    const issuing = gateway.holdNext('BILL_PRESENTMENT');
+    const issuing = world.gateway.holdNext('BILL_PRESENTMENT');
     const asked = askForBill(first, reference);
     await issuing.arrived;
     first.child.kill('SIGTERM');
@@ -103,13 +80,13 @@ describe('pg-checkout serve stopped by a signal', () => {
     assert.deepEqual(first.events('stopped').map((line) => line['cut']), [0]);
     assert.deepEqual(first.errors(), []);
     // Committed and reported before the customer was answered, so before the process ended.
-    assert.equal(shop.acknowledgedCount(`${reference}:${BILL_NUMBER}:pending`), 1, 'the shop heard of the bill');
+    assert.equal(world.shop.acknowledgedCount(`${reference}:${BILL_NUMBER}:pending`), 1, 'the shop heard of the bill');
 
     // After the restart (the deploy's new process) the same bill is shown again, never issued twice.
     const second = await startServe({ env: settings(dataDir), port });
     const again = await askForBill(second, reference);
     assert.ok(again !== 'cut' && again.status === 200 && again.body.bill_number === BILL_NUMBER, JSON.stringify(again));
-    assert.equal(gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT' && request.reference === reference).length, 1, 'one bill issued');
+    assert.equal(world.gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT' && request.reference === reference).length, 1, 'one bill issued');
     await second.kill('SIGTERM');
     assert.equal(await second.exited, 0, 'an idle service stops at once with 0');
   });
@@ -119,7 +96,7 @@ describe('pg-checkout serve stopped by a signal', () => {
     const port = await freePort();
     const reference = 'stop-b-1';
     const first = await startServe({ env: settings(dataDir, { PG_SHUTDOWN_GRACE_SECONDS: '1' }), port });
-    const issuing = gateway.holdNext('BILL_PRESENTMENT');
+    const issuing = world.gateway.holdNext('BILL_PRESENTMENT');
     const asked = askForBill(first, reference);
     await issuing.arrived;
     const signalled = Date.now();
@@ -133,19 +110,19 @@ describe('pg-checkout serve stopped by a signal', () => {
     assert.deepEqual(first.errors(), []);
 
     const second = await startServe({ env: settings(dataDir), port });
-    const svcId = gateway.fake.held(reference)?.svcId ?? '';
-    gateway.fake.holds(reference, 'captured', { svcId, amount: 250_000 });
+    const svcId = world.gateway.fake.held(reference)?.svcId ?? '';
+    world.gateway.fake.holds(reference, 'captured', { svcId, amount: 250_000 });
     const key = `${reference}:${svcId}:captured`;
-    await until(() => shop.acknowledgedCount(key) === 1, "the bill's payment to reach the shop", 20_000);
-    assert.equal(gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT' && request.reference === reference).length, 1, 'one bill issued');
-    assert.equal(shop.deliveries.filter((delivery) => delivery.merchantReference === reference && delivery.orderState === 'captured').length, 1);
+    await until(() => world.shop.acknowledgedCount(key) === 1, "the bill's payment to reach the shop", 20_000);
+    assert.equal(world.gateway.received.filter((request) => request.command === 'BILL_PRESENTMENT' && request.reference === reference).length, 1, 'one bill issued');
+    assert.equal(world.shop.deliveries.filter((delivery) => delivery.merchantReference === reference && delivery.orderState === 'captured').length, 1);
     assert.deepEqual(second.errors(), []);
   });
 
   it('(c) a second signal stops it at once', async () => {
     const port = await freePort();
     const first = await startServe({ env: settings(tempDir('pg-stop-c-'), { PG_SHUTDOWN_GRACE_SECONDS: '60' }), port });
-    const issuing = gateway.holdNext('BILL_PRESENTMENT');
+    const issuing = world.gateway.holdNext('BILL_PRESENTMENT');
     const asked = askForBill(first, 'stop-c-1');
     await issuing.arrived;
     first.child.kill('SIGTERM');
