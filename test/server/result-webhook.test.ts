@@ -1,7 +1,13 @@
 /**
- * The webhook sender's background pass when the service stops: the delivery under way finishes
- * and is acknowledged, no other is started, and the rest are delivered by the next sender (after
- * the restart, or another instance) once their claim lapses, each once.
+ * The result webhook's sender.
+ *
+ * Message types: a card saved without a payment is never a payment: it reaches the shop's webhook
+ * as a `saved_card` message (its result `kind: 'saved_card'`), payments as `payment_result`, and
+ * the schema a shop checks them with refuses one passed off as the other.
+ *
+ * Stopping: the delivery under way finishes and is acknowledged, no other is started, and the rest
+ * are delivered by the next sender (after the restart, or another instance) once their claim
+ * lapses, each once.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +15,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { createResultWebhook } from '../../src/server/result-webhook.ts';
 import { ShopAvailability } from '../../src/server/shop-client.ts';
+import { resultWebhook } from '../../src/server/shop-protocol.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -31,6 +38,60 @@ function paymentOf(reference: string): VerifiedResult {
     gateway: {},
   };
 }
+
+const payment = paymentOf('order-1');
+
+const savedCard: VerifiedResult = {
+  merchant_reference: 'signup-7',
+  outcome: 'success',
+  response_code: '18000',
+  response_message: 'Success',
+  status: '18',
+  source: 'save-card',
+  kind: 'saved_card',
+  idempotency_key: 'signup-7:card_saved:0123456789abcdef',
+  order_state: 'not_found',
+  saved_card: { token_name: 'TK1', confirmed: true, card_number: '411111******1111' },
+  gateway: {},
+};
+
+describe('the webhook’s message types', () => {
+  it('sends a saved card as saved_card and a payment as payment_result', async () => {
+    const store = createMemoryStore();
+    const bodies: { type: string; result: VerifiedResult }[] = [];
+    const webhook = createResultWebhook({
+      url: 'https://shop.example/pg-hooks/result',
+      secret: 'a-hook-secret-of-at-least-32-characters',
+      timeoutMs: 1000,
+      now: () => new Date(AT),
+      fetch: async (_input, init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return new Response('{}', { status: 200 });
+      },
+      results: store.results,
+      log: silentLogger,
+      availability: new ShopAvailability(silentLogger),
+    });
+    await store.results.record(payment, new Date('2026-11-26T09:59:00Z'));
+    await store.results.record(savedCard, new Date('2026-11-26T09:59:01Z'));
+    await webhook.deliverDue();
+    assert.deepEqual(
+      bodies.map((body) => [body.type, body.result.idempotency_key]),
+      [
+        ['payment_result', payment.idempotency_key],
+        ['saved_card', savedCard.idempotency_key],
+      ],
+    );
+    for (const body of bodies) assert.ok(resultWebhook.safeParse(body).success, body.type);
+  });
+
+  it('refuses, in the schema a shop checks with, a saved card passed off as a payment and the reverse', () => {
+    assert.equal(resultWebhook.safeParse({ type: 'payment_result', result: savedCard }).success, false);
+    assert.equal(resultWebhook.safeParse({ type: 'saved_card', result: payment }).success, false);
+    const { kind: _kind, ...olderPayment } = payment;
+    assert.equal(resultWebhook.safeParse({ type: 'payment_result', result: olderPayment }).success, true, 'a payment from before kinds existed');
+  });
+});
 
 function sender(store: Store, at: () => number, delivered: string[]) {
   return createResultWebhook({
