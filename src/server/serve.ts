@@ -242,20 +242,18 @@ export async function serve(
     for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.setHeader('connection', 'close');
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<'deadline'>((resolve) => {
-      timer = setTimeout(() => resolve('deadline'), graceMs);
-    });
-    const finished = Promise.all([closed, reconciler.stop(), webhook?.stop()]).then(() => 'finished' as const);
-    const ended = await Promise.race([finished, deadline]);
-    clearTimeout(timer);
-    const cut = ended === 'deadline' ? inFlight.size : 0;
-    if (ended === 'deadline') {
+    const finished = await settledWithin(Promise.all([closed, reconciler.stop(), webhook?.stop()]), graceMs);
+    const cut = finished === 'late' ? inFlight.size : 0;
+    if (finished === 'late') {
       log.warn('stop_deadline', { cut, grace_ms: graceMs });
       server.closeAllConnections();
       await closed;
     }
-    if (ownStore) await store.close();
+    // A database that hangs (a query of cut work never answered) does not keep the process from ending.
+    if (ownStore) {
+      const storeClosed = store.close().catch((error: unknown) => log.error('store_close_failed', { error }));
+      if ((await settledWithin(storeClosed, STORE_CLOSE_MS)) === 'late') log.warn('store_close_late', { after_ms: STORE_CLOSE_MS });
+    }
     log.info('stopped', { cut });
     return { cut };
   };
@@ -309,6 +307,22 @@ export async function serve(
     endpoint,
     close,
   };
+}
+
+/** How long a stopping service waits for its store to close. */
+const STORE_CLOSE_MS = 2_000;
+
+/** Whether `promise` settled within `ms` (a rejection is its caller's to handle); the timer does not outlive it. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<'settled' | 'late'> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => 'settled' as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How often acknowledged results, ended watches and old remembered orders are pruned. */
