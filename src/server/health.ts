@@ -4,16 +4,23 @@
  * says whether the gateway answers, asked at most once every 30 seconds with a CHECK_STATUS of a
  * reference no order uses (any verified answer, "not found" included, means it answers). A
  * gateway outage does not take the instance out of the balancer: every instance shares it.
+ *
+ * For monitoring, the body also counts what the store holds for the shop: results not yet
+ * acknowledged (the failing ones, and when the oldest was recorded: a shop that has stopped taking
+ * its webhook shows here long before anyone reads the log) and the payments still watched.
  */
 import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
-import type { Store } from '../store/store.ts';
+import type { ResultStore, Store, WatchStore } from '../store/store.ts';
 import { jsonResponse } from './http.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 
 export interface HealthOptions {
-  readonly store: Pick<Store, 'ping' | 'engine'>;
+  readonly store: Pick<Store, 'ping' | 'engine'> & {
+    readonly results: Pick<ResultStore, 'backlog'>;
+    readonly watches: Pick<WatchStore, 'countActive'>;
+  };
   readonly gateway: Pick<GatewayClient, 'call'>;
   readonly basePath: string;
   readonly now: () => Date;
@@ -60,9 +67,12 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
       return jsonResponse(405, { error: { code: 'method_not_allowed', message: 'GET only' } }, { allow: 'GET, HEAD' });
     }
     let store: { status: 'ok' | 'unavailable'; reason?: string };
+    let held = {};
     try {
       await options.store.ping();
       store = { status: 'ok' };
+      const [backlog, active] = await Promise.all([options.store.results.backlog(), options.store.watches.countActive()]);
+      held = { results: backlog, watches: { active } };
     } catch (error) {
       store = { status: 'unavailable', reason: error instanceof Error ? error.message.split('\n')[0] : 'failed' };
     }
@@ -70,6 +80,7 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
       status: store.status === 'ok' ? 'ok' : 'unavailable',
       store: { engine: options.store.engine, ...store },
       gateway: await gatewayHealth(),
+      ...held,
     };
     return jsonResponse(store.status === 'ok' ? 200 : 503, health, { 'cache-control': 'no-store' });
   };

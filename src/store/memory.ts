@@ -15,6 +15,7 @@ import type {
   RateCounter,
   RateDecision,
   RecordOutcome,
+  ResultBacklog,
   ResultFilter,
   ResultStore,
   Store,
@@ -128,6 +129,16 @@ class MemoryResults implements ResultStore {
     return furthestResult(this.#ordered().filter((row) => row.result.merchant_reference === merchantReference).map((row) => row.result));
   }
 
+  async backlog(): Promise<ResultBacklog> {
+    const undelivered = [...this.rows.values()].filter((row) => row.acknowledgedAt === undefined);
+    const oldest = Math.min(...undelivered.map((row) => row.recordedAt));
+    return {
+      undelivered: undelivered.length,
+      failing: undelivered.filter((row) => row.attempts > 0).length,
+      ...(undelivered.length === 0 ? {} : { oldest_recorded_at: iso(oldest) }),
+    };
+  }
+
   /** Due: unacknowledged, its time come, and no earlier result of its order still unacknowledged. */
   #isDue(row: ResultRow, now: number): boolean {
     if (row.acknowledgedAt !== undefined || row.nextAttemptAt > now) return false;
@@ -222,6 +233,10 @@ class MemoryWatches implements WatchStore {
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {
     return this.rows.get(merchantReference);
+  }
+
+  async countActive(): Promise<number> {
+    return [...this.rows.values()].filter((watch) => watch.ended_at === undefined).length;
   }
 
   async list(filter: { readonly active?: boolean; readonly limit: number }): Promise<PaymentWatch[]> {

@@ -11,7 +11,7 @@
 import type { Database } from 'libsql';
 import type { ClientBase } from 'pg';
 import type { VerifiedResult } from '../core/verified-result.ts';
-import { StoreOpenError, type JsonObject, type NewWatch, type PaymentWatch, type StoredResult } from './store.ts';
+import { StoreOpenError, type JsonObject, type NewWatch, type PaymentWatch, type ResultBacklog, type StoredResult } from './store.ts';
 
 export interface Migration {
   readonly version: number;
@@ -309,6 +309,21 @@ export function newWatchRow(watch: NewWatch, now: Date): WatchRow {
     ended_at: null,
     end_reason: null,
     detail: watch.detail === undefined ? null : JSON.stringify(watch.detail),
+  };
+}
+
+/** The unacknowledged results counted in SQL (`ResultStore.backlog`); PostgreSQL's counts arrive as numbers (int8 parser). */
+export interface BacklogRow {
+  readonly undelivered: number;
+  readonly failing: number;
+  readonly oldest: number | null;
+}
+
+export function backlogOf(row: BacklogRow): ResultBacklog {
+  return {
+    undelivered: Number(row.undelivered),
+    failing: Number(row.failing),
+    ...(row.oldest === null ? {} : { oldest_recorded_at: isoOf(Number(row.oldest)) }),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Logger } from '../log/logger.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import {
+  backlogOf,
   isoOf,
   migratePostgres,
   msOf,
@@ -19,6 +20,7 @@ import {
   storedResultOf,
   WATCH_COLUMNS,
   watchOf,
+  type BacklogRow,
   type ResultRow,
   type WatchRow,
 } from './migrations.ts';
@@ -36,6 +38,7 @@ import {
   type RateCounter,
   type RateDecision,
   type RecordOutcome,
+  type ResultBacklog,
   type ResultFilter,
   type ResultStore,
   type Store,
@@ -241,6 +244,9 @@ const SQL = {
   acknowledge: 'UPDATE pg_checkout_results SET acknowledged_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL',
   redeliver: 'UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = $2 WHERE idempotency_key = $1',
   resultsOfOrder: 'SELECT result::text AS result FROM pg_checkout_results WHERE merchant_reference = $1 ORDER BY seq',
+  resultBacklog: `
+    SELECT COUNT(*) AS undelivered, COUNT(*) FILTER (WHERE attempts > 0) AS failing, MIN(recorded_at) AS oldest
+    FROM pg_checkout_results WHERE acknowledged_at IS NULL`,
 
   upsertWatch: WATCH_UPSERT,
   // No row yet, or the row read before (by its created_at, the last parameter; none read: no row may be there).
@@ -271,6 +277,7 @@ const SQL = {
     UPDATE pg_checkout_watches SET ended_at = $2, end_reason = $3
     WHERE merchant_reference = $1 AND ended_at IS NULL AND ($4::bigint IS NULL OR created_at = $4::bigint)`,
   getWatch: `SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches WHERE merchant_reference = $1`,
+  countActiveWatches: 'SELECT COUNT(*) AS active FROM pg_checkout_watches WHERE ended_at IS NULL',
   listWatches: `
     SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
     WHERE NOT $1 OR ended_at IS NULL
@@ -388,6 +395,11 @@ class PostgresResults implements ResultStore {
     const { rows } = await this.#conn.query<{ result: string }>(SQL.resultsOfOrder, [merchantReference]);
     return furthestResult(rows.map((row) => JSON.parse(row.result) as VerifiedResult));
   }
+
+  async backlog(): Promise<ResultBacklog> {
+    const { rows } = await this.#conn.query<BacklogRow>(SQL.resultBacklog);
+    return backlogOf(rows[0] as BacklogRow);
+  }
 }
 
 class PostgresWatches implements WatchStore {
@@ -438,6 +450,11 @@ class PostgresWatches implements WatchStore {
 
   async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
     await this.#conn.query(SQL.endWatch, [merchantReference, at.getTime(), reason, only ? msOf(only.created_at, 'created_at') : null]);
+  }
+
+  async countActive(): Promise<number> {
+    const { rows } = await this.#conn.query<{ active: number }>(SQL.countActiveWatches);
+    return Number(rows[0]?.active ?? 0);
   }
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {

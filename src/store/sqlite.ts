@@ -12,6 +12,7 @@ import type { Database, Statement } from 'libsql';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import {
   isoOf,
+  backlogOf,
   migrateSqlite,
   msOf,
   newWatchRow,
@@ -19,6 +20,7 @@ import {
   storedResultOf,
   WATCH_COLUMNS,
   watchOf,
+  type BacklogRow,
   type ResultRow,
   type WatchRow,
 } from './migrations.ts';
@@ -36,6 +38,7 @@ import {
   type RateCounter,
   type RateDecision,
   type RecordOutcome,
+  type ResultBacklog,
   type ResultFilter,
   type ResultStore,
   type Store,
@@ -195,6 +198,7 @@ class SqliteResults implements ResultStore {
   readonly #acknowledge: Statement;
   readonly #redeliver: Statement;
   readonly #ofOrder: Statement;
+  readonly #backlog: Statement;
 
   constructor(conn: Connection) {
     this.#conn = conn;
@@ -227,6 +231,9 @@ class SqliteResults implements ResultStore {
     this.#redeliver = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = :at WHERE idempotency_key = :key`);
     this.#ofOrder = conn.prepare('SELECT result FROM pg_checkout_results WHERE merchant_reference = ? ORDER BY seq');
+    this.#backlog = conn.prepare(`
+      SELECT COUNT(*) AS undelivered, COALESCE(SUM(attempts > 0), 0) AS failing, MIN(recorded_at) AS oldest
+      FROM pg_checkout_results WHERE acknowledged_at IS NULL`);
   }
 
   async record(result: VerifiedResult, now = new Date()): Promise<RecordOutcome> {
@@ -292,6 +299,10 @@ class SqliteResults implements ResultStore {
     const rows = this.#conn.read(() => this.#ofOrder.all(merchantReference)) as { result: string }[];
     return furthestResult(rows.map((row) => JSON.parse(row.result) as VerifiedResult));
   }
+
+  async backlog(): Promise<ResultBacklog> {
+    return backlogOf(this.#conn.read(() => this.#backlog.get()) as BacklogRow);
+  }
 }
 
 /**
@@ -317,6 +328,7 @@ class SqliteWatches implements WatchStore {
   readonly #deferAll: Statement;
   readonly #end: Statement;
   readonly #get: Statement;
+  readonly #countActive: Statement;
   readonly #list: Statement;
 
   constructor(conn: Connection) {
@@ -351,6 +363,7 @@ class SqliteWatches implements WatchStore {
       UPDATE pg_checkout_watches SET ended_at = :at, end_reason = :reason
       WHERE merchant_reference = :reference AND ended_at IS NULL AND (:only IS NULL OR created_at = :only)`);
     this.#get = conn.prepare(`SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches WHERE merchant_reference = ?`);
+    this.#countActive = conn.prepare('SELECT COUNT(*) AS active FROM pg_checkout_watches WHERE ended_at IS NULL');
     this.#list = conn.prepare(`
       SELECT ${WATCH_COLUMNS} FROM pg_checkout_watches
       WHERE NOT :active OR ended_at IS NULL
@@ -400,6 +413,10 @@ class SqliteWatches implements WatchStore {
   async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
     const created = only ? msOf(only.created_at, 'created_at') : null;
     this.#conn.write(() => this.#end.run({ reference: merchantReference, at: at.getTime(), reason, only: created }));
+  }
+
+  async countActive(): Promise<number> {
+    return Number((this.#conn.read(() => this.#countActive.get()) as { active: number }).active);
   }
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {

@@ -88,6 +88,17 @@ export interface ResultStore {
   redeliver(key: string, at: Date): Promise<boolean>;
   /** The order's furthest result so far (core `canMoveOrderState`), acknowledged or not. */
   latestFor(merchantReference: string): Promise<VerifiedResult | undefined>;
+  /** What the shop has not acknowledged yet, for monitoring (the health route). */
+  backlog(): Promise<ResultBacklog>;
+}
+
+export interface ResultBacklog {
+  /** Results the shop has not acknowledged. */
+  readonly undelivered: number;
+  /** Of those, the ones with at least one failed delivery. */
+  readonly failing: number;
+  /** When the oldest of them was recorded; absent when there is none. */
+  readonly oldest_recorded_at?: string;
 }
 
 /** What makes a payment worth watching after the customer has left. */
@@ -177,6 +188,8 @@ export interface WatchStore {
   get(merchantReference: string): Promise<PaymentWatch | undefined>;
   /** Watches, oldest first: active ones, or all. */
   list(filter: { readonly active?: boolean; readonly limit: number }): Promise<PaymentWatch[]>;
+  /** How many watches are active, for monitoring (the health route). */
+  countActive(): Promise<number>;
 }
 
 /** Which write of an order's watch this is: every `watch` starts a new one. */

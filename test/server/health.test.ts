@@ -1,7 +1,7 @@
 /**
  * `GET {base}/health` of `pg-checkout serve`, as a load balancer asks it over loopback: 200 while
  * the store works, 503 while it does not; the body says whether the gateway answers, asked at
- * most every 30 seconds.
+ * most every 30 seconds, and, for monitoring, what waits for the shop and what is still watched.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,5 +79,41 @@ describe('the health route', () => {
     assert.match(failing.body['store']?.reason ?? '', /connection was lost/);
     down = false;
     assert.equal((await health(server)).status, 200);
+  });
+
+  it('counts the results the shop has not acknowledged, the failing ones and the oldest, and the payments still watched', async () => {
+    const store = createMemoryStore();
+    const { server } = await start({ store });
+    const empty = (await health(server)).body;
+    assert.deepEqual([empty['results'], empty['watches']], [{ undelivered: 0, failing: 0 }, { active: 0 }]);
+    const recorded = (reference: string, at: string) =>
+      store.results.record(
+        {
+          merchant_reference: reference,
+          outcome: 'success',
+          response_code: '14000',
+          response_message: 'Success',
+          status: '14',
+          svc_id: '1700000001',
+          source: 'return',
+          kind: 'payment',
+          idempotency_key: `${reference}:1700000001:captured`,
+          order_state: 'captured',
+          gateway: {},
+        },
+        new Date(at),
+      );
+    await recorded('order-1', '2026-11-26T08:00:00.000Z');
+    await recorded('order-2', '2026-11-26T09:00:00.000Z');
+    // The shop's webhook refused the first: it still waits, and it is failing.
+    await store.results.recordFailure('order-1:1700000001:captured', new Date('2026-11-26T08:05:00.000Z'), 'status 500');
+    await store.watches.watch(
+      { merchant_reference: 'order-3', kind: 'bill', language: 'en', last_state: 'pending', expires_at: '2026-11-30T00:00:00.000Z' },
+      new Date('2026-11-26T09:30:00.000Z'),
+    );
+    const { status, body } = await health(server);
+    assert.equal(status, 200, 'a backlog does not take the instance out of the balancer');
+    assert.deepEqual(body['results'], { undelivered: 2, failing: 1, oldest_recorded_at: '2026-11-26T08:00:00.000Z' });
+    assert.deepEqual(body['watches'], { active: 1 });
   });
 });

@@ -363,6 +363,23 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           assert.deepEqual(await store.results.latestFor('order-1'), authorized);
         });
       });
+
+      describe('backlog', () => {
+        it('counts what the shop has not acknowledged, the failing ones among them, and when the oldest was recorded', async () => {
+          assert.deepEqual(await store.results.backlog(), { undelivered: 0, failing: 0 });
+          await store.results.record(resultOf('order-1', 'captured'), at(10));
+          await store.results.record(resultOf('order-2', 'captured'), at(20));
+          await store.results.record(resultOf('order-3', 'authorized'), at(30));
+          await store.results.recordFailure('order-2:1700000004:captured', at(80), 'status 503');
+          await store.results.recordFailure('order-3:1700000004:authorized', at(90), 'timeout');
+          await store.results.acknowledge('order-1:1700000004:captured', at(40));
+          assert.deepEqual(await store.results.backlog(), { undelivered: 2, failing: 2, oldest_recorded_at: iso(20) });
+          await store.results.acknowledge('order-2:1700000004:captured', at(100));
+          assert.deepEqual(await store.results.backlog(), { undelivered: 1, failing: 1, oldest_recorded_at: iso(30) });
+          await store.results.record(resultOf('order-4', 'captured'), at(110));
+          assert.deepEqual(await store.results.backlog(), { undelivered: 2, failing: 1, oldest_recorded_at: iso(30) });
+        });
+      });
     });
 
     describe('watches', () => {
@@ -622,6 +639,17 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           assert.deepEqual(references(await store.watches.list({ active: false, limit: 2 })), ['order-b', 'order-a']);
           assert.deepEqual(references(await store.watches.list({ active: true, limit: 1 })), ['order-b']);
           assert.deepEqual((await store.watches.list({ limit: 10 }))[1], await store.watches.get('order-a'));
+        });
+      });
+
+      describe('countActive', () => {
+        it('counts the active watches, not the ended ones', async () => {
+          assert.equal(await store.watches.countActive(), 0);
+          await store.watches.watch(watchOf('order-a'), at(1));
+          await store.watches.watch(watchOf('order-b'), at(2));
+          await store.watches.watch(watchOf('order-c'), at(3));
+          await store.watches.end('order-b', at(4), 'paid');
+          assert.equal(await store.watches.countActive(), 2);
         });
       });
     });
