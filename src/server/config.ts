@@ -132,6 +132,15 @@ export interface EndpointConfig extends GatewayConnection {
    */
   readonly otpPhoneLimiter?: RateLimiter;
   /**
+   * Cards put to use for one order in an hour (default 10): each hosted payment page signed, each
+   * charge completing a card taken on the merchant's page or the embedded page, each card saved.
+   * Past it the endpoint refuses (`card_attempts_limited`, 429): stolen cards tried one after the
+   * other on one order (card testing) cost the merchant fees and the account's standing.
+   */
+  readonly cardAttemptsPerHour?: number;
+  /** Counts the cards of `cardAttemptsPerHour` (default: the store's counters, else in memory). */
+  readonly cardAttemptLimiter?: RateLimiter;
+  /**
    * `payment_partner` of the cash-voucher partner, as the gateway account names it. Without it the
    * bill route answers `service_not_configured` and signs nothing.
    */
@@ -188,6 +197,7 @@ export interface EndpointSettings extends GatewayConnection {
   readonly otpResendsPerFlow: number;
   readonly otpSendLimiter: RateLimiter;
   readonly otpPhoneLimiter: RateLimiter;
+  readonly cardAttemptLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
   readonly check3ds: 'YES' | 'NO' | undefined;
@@ -213,6 +223,8 @@ export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
 /** OTPs sent to one phone number in one window, across every order. */
 export const DEFAULT_OTP_SENDS_PER_PHONE = 10;
 export const DEFAULT_OTP_PHONE_WINDOW_SECONDS = 60 * 60;
+/** Cards put to use for one order in an hour (card testing): hosted pages signed, charges completed, cards saved. */
+export const DEFAULT_CARD_ATTEMPTS_PER_HOUR = 10;
 /** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
@@ -376,11 +388,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
   check('reconcile.intervalSeconds', config.reconcile?.intervalSeconds, wholeNumber(1, 86_400), false);
   check('reconcile.authorizationHoldDays', config.reconcile?.authorizationHoldDays, wholeNumber(1, 30), false);
-  if (config.otpSendLimiter !== undefined && typeof config.otpSendLimiter.hit !== 'function') {
-    problems.push({ name: 'otpSendLimiter', message: 'must have hit(key)' });
-  }
-  if (config.otpPhoneLimiter !== undefined && typeof config.otpPhoneLimiter.hit !== 'function') {
-    problems.push({ name: 'otpPhoneLimiter', message: 'must have hit(key)' });
+  check('cardAttemptsPerHour', config.cardAttemptsPerHour, wholeNumber(1, 1000), false);
+  for (const name of ['otpSendLimiter', 'otpPhoneLimiter', 'cardAttemptLimiter'] as const) {
+    const limiter = config[name];
+    if (limiter !== undefined && typeof limiter.hit !== 'function') problems.push({ name, message: 'must have hit(key)' });
   }
   check('voucherPartnerCode', config.voucherPartnerCode, partnerCode('payment_partner'), false);
   check('financingPartnerCode', config.financingPartnerCode, partnerCode('payment_option'), false);
@@ -397,7 +408,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
   const now = config.now ?? (() => new Date());
   const gatewayTimeoutMs = config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
-  /** An OTP limiter on the store's counters (every instance counts every instance's SMS), else in memory. */
+  /** A limiter on the store's counters (every instance counts every instance's SMS and cards), else in memory. */
   const defaultLimiter = (limit: number, windowSeconds: number): RateLimiter =>
     store ? storeRateLimiter(store.limits, { limit, windowSeconds, now }) : new InMemoryRateLimiter({ limit, windowSeconds, now });
   return {
@@ -432,6 +443,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
       config.otpSendLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_WINDOW, DEFAULT_OTP_WINDOW_SECONDS),
     otpPhoneLimiter:
       config.otpPhoneLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_PHONE, DEFAULT_OTP_PHONE_WINDOW_SECONDS),
+    cardAttemptLimiter: config.cardAttemptLimiter ?? defaultLimiter(config.cardAttemptsPerHour ?? DEFAULT_CARD_ATTEMPTS_PER_HOUR, 3600),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,
     check3ds: config.check3ds,
@@ -492,6 +504,8 @@ export interface EnvConfig
   readonly retentionDays: number;
   /** How long requests under way may finish once `serve` is told to stop (`PG_SHUTDOWN_GRACE_SECONDS`). */
   readonly shutdownGraceSeconds: number;
+  /** Cards put to use for one order in an hour (`PG_CARD_ATTEMPTS_PER_HOUR`). */
+  readonly cardAttemptsPerHour: number;
 }
 
 /** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
@@ -528,6 +542,7 @@ export const ENV_VARIABLES = {
   PG_RECONCILE_INTERVAL_SECONDS: `shortest wait between two questions about one watched payment (default ${DEFAULT_RECONCILE_INTERVAL_SECONDS})`,
   PG_AUTHORIZATION_HOLD_DAYS: `days an authorization holds the money before the gateway voids it (default ${DEFAULT_AUTHORIZATION_HOLD_DAYS})`,
   PG_RETENTION_DAYS: `days acknowledged results and ended watches are kept before they are pruned (default ${DEFAULT_RETENTION_DAYS})`,
+  PG_CARD_ATTEMPTS_PER_HOUR: `cards put to use for one order in an hour (hosted pages signed, charges, cards saved) before the endpoint refuses more: card testing (default ${DEFAULT_CARD_ATTEMPTS_PER_HOUR})`,
   PG_SHUTDOWN_GRACE_SECONDS: `seconds requests under way may take to finish after SIGTERM or SIGINT, before they are cut (default ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`,
 } as const;
 
@@ -652,6 +667,7 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
   const authorizationHoldDays = number('PG_AUTHORIZATION_HOLD_DAYS', DEFAULT_AUTHORIZATION_HOLD_DAYS, 1, 30);
   const retentionDays = number('PG_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 3650);
   const shutdownGraceSeconds = number('PG_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 0, 3600);
+  const cardAttemptsPerHour = number('PG_CARD_ATTEMPTS_PER_HOUR', DEFAULT_CARD_ATTEMPTS_PER_HOUR, 1, 1000);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -687,5 +703,6 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
     authorizationHoldDays,
     retentionDays,
     shutdownGraceSeconds,
+    cardAttemptsPerHour,
   };
 }

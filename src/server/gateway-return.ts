@@ -42,6 +42,7 @@ import {
 import { verifySignature } from '../core/signature.ts';
 import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
+import { countCardAttempt } from './card-attempts.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
@@ -282,6 +283,12 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     ...(settings.check3ds ? { check_3ds: settings.check3ds } : {}),
   };
 
+  // Card testing: past the order's limit the card is not charged, so no issuer's answer is learnt
+  // here. What the gateway holds for the order is reported instead (a return posted again after the
+  // order was paid is still shown paid); else the order's failure, with the reason.
+  if (!(await countCardAttempt(runtime, attempt.merchant_reference, 'charge')).allowed) {
+    return confirmAndDeliver(tokenization, order, 'merchant-page', flow, 'card_attempts_limited');
+  }
   // Written before the charge: a process killed while the gateway charges the card leaves this
   // watch, and the reconciler reports what the gateway did, whether the customer comes back or not.
   await watchPayment(runtime, unconfirmedWatch({ ...attempt, language }, settings.now().getTime(), settings.watchSettings));

@@ -1,13 +1,20 @@
 /**
  * A small limiter for what costs money or can be abused at someone else's expense: the financing
- * OTP, sent by SMS to a number the caller types. The endpoint asks `hit(key)` before each send.
+ * OTP, sent by SMS to a number the caller types, and the cards tried on one order (card testing).
+ * The endpoint asks `hit(key)` before each send or each card put to use.
  *
  * The default counts in this process's memory, so one instance limits alone. Several instances
  * share one limiter: implement `hit` on a shared store as a fixed window per key, e.g. Redis
  * `INCR key` then `EXPIRE key window NX`, allowed while the count is within the limit, with
  * `retryAfterSeconds` from the key's `TTL`. Keys are opaque digests: no phone number is stored.
  */
+import { fileDigest } from '../core/signature.ts';
 import type { RateCounter } from '../store/store.ts';
+
+/** A limiter's key: `prefix` and a SHA-256 digest of `parts`, so no phone number or reference is stored with it. */
+export async function limiterKey(prefix: string, ...parts: string[]): Promise<string> {
+  return `${prefix}:${await fileDigest(parts.join('\u0000'), 'sha256')}`;
+}
 
 export interface RateLimitDecision {
   /** False when the key has used up its window. */

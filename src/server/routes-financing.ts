@@ -30,7 +30,6 @@ import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
-import { fileDigest } from '../core/signature.ts';
 import {
   customerVerifyRequest,
   customerVerifyResponse,
@@ -42,6 +41,7 @@ import {
   otpVerifyResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
+import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
 import { assertOrderPayable } from './gateway-status.ts';
@@ -196,11 +196,6 @@ function productsFor(
       product_category: 'general',
     },
   ];
-}
-
-/** A limiter's key: `prefix` and a SHA-256 digest of `parts`, so no phone number is stored with it. */
-async function limiterKey(prefix: string, ...parts: string[]): Promise<string> {
-  return `${prefix}:${await fileDigest(parts.join('\u0000'), 'sha256')}`;
 }
 
 /**

@@ -25,6 +25,7 @@ import { fieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { hostedPaymentRequest, installmentsMerchantPageMerchantFields, tokenizationMerchantFields } from '../core/schemas/index.ts';
 import { signParams } from '../core/signature.ts';
+import { assertCardAttemptAllowed } from './card-attempts.ts';
 import type { EndpointSettings } from './config.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
@@ -101,6 +102,8 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
     };
     const browserFields = input.customer_email === undefined ? [] : ['customer_email'];
     const check = { operation: input.command, schema: hostedPaymentRequest, browserFields, language };
+    // The card is typed on the gateway's page this form opens: one card tried for the order.
+    await assertCardAttemptAllowed(runtime, attempt.merchant_reference, 'hosted_page');
     const form = await signedForm(runtime, params, check, false);
     // The customer may pay on the gateway's page and never come back: the reconciler will ask.
     await watchPayment(runtime, formWatch({ ...attempt, language }, settings.now().getTime(), settings.watchSettings));
@@ -192,6 +195,8 @@ export const saveCardRoute: JsonRoute<unknown> = defineRoute<SaveCardRequest>({
       remember_me: 'YES',
     };
     const check = { operation: 'TOKENIZATION save card', schema: tokenizationMerchantFields, language };
+    // The gateway checks the card on the page this form opens, and tells the browser: one card tried.
+    await assertCardAttemptAllowed(runtime, order.merchant_reference, 'save_card');
     return signedForm(runtime, params, check, true);
   },
 });

@@ -58,6 +58,7 @@ describe('configFromEnv', () => {
       PG_AUTHORIZATION_HOLD_DAYS: '5',
       PG_RETENTION_DAYS: '90',
       PG_SHUTDOWN_GRACE_SECONDS: '25',
+      PG_CARD_ATTEMPTS_PER_HOUR: '20',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -90,6 +91,7 @@ describe('configFromEnv', () => {
       authorizationHoldDays: 5,
       retentionDays: 90,
       shutdownGraceSeconds: 25,
+      cardAttemptsPerHour: 20,
       shopUrl: 'https://shop.example/',
       hookTimeoutMs: 2500,
     });

@@ -48,6 +48,8 @@ export interface SharedMessages {
     readonly orderInProgress: string;
     /** Too many codes sent; `minutes` until another may be asked for, when the endpoint said (Retry-After). */
     readonly otpResendLimited: (minutes: number | undefined) => string;
+    /** Too many cards tried for this order within the hour (the endpoint's guard against card testing). */
+    readonly cardAttemptsLimited: string;
     readonly serviceNotConfigured: string;
     readonly currencyNotSupported: string;
     readonly requestUnreadable: string;
@@ -122,6 +124,7 @@ export const sharedEn: SharedMessages = {
       minutes === undefined
         ? 'Too many codes have been sent. Please wait before asking for another.'
         : `Too many codes have been sent. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+    cardAttemptsLimited: 'Too many cards have been tried for this order. Nothing was charged; please try again later.',
     serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
     currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
     requestUnreadable: 'The store’s payment service could not read this request. Please reload the page and try again.',

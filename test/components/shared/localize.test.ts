@@ -51,6 +51,7 @@ describe('message catalogs', () => {
       'order_already_paid',
       'order_in_progress',
       'otp_resend_limited',
+      'card_attempts_limited',
       'service_not_configured',
       'unsupported_media_type',
       'json_too_deep',

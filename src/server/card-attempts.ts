@@ -1,0 +1,31 @@
+/**
+ * Card testing: someone holding stolen card numbers tries them one after the other on a shop's
+ * checkout, to learn which are good. Each try costs the merchant the gateway's fee and the
+ * account's standing with the acquirer. The endpoint is where every try passes, so it counts the
+ * cards it puts to use for an order: each hosted payment page it signs (the card is typed there),
+ * each charge completing a card taken on the merchant's page or the embedded page, each card
+ * saved. Attempts of one order (`order.pg2`…) count as the order. Past the limit
+ * (`cardAttemptsPerHour`, default 10; counted in the store, so across instances) it refuses
+ * (`card_attempts_limited`, 429 with Retry-After where the answer is JSON) and logs
+ * `card_attempts_limited`, the signal to look at. The key is a digest of the order's reference.
+ */
+import { orderReferenceOf } from '../core/payment-attempts.ts';
+import { EndpointRefusal } from './errors.ts';
+import { limiterKey, type RateLimitDecision } from './rate-limit.ts';
+import type { EndpointRuntime } from './route.ts';
+
+/** Counts one card put to use for the order of `reference` (an attempt's reference counts as its order's). */
+export async function countCardAttempt(runtime: EndpointRuntime, reference: string, use: 'hosted_page' | 'charge' | 'save_card'): Promise<RateLimitDecision> {
+  const order = orderReferenceOf(reference);
+  const decision = await runtime.settings.cardAttemptLimiter.hit(await limiterKey('card', order));
+  if (!decision.allowed) runtime.log.warn('card_attempts_limited', { merchant_reference: order, use, retry_after_seconds: decision.retryAfterSeconds });
+  return decision;
+}
+
+/** `countCardAttempt`, refusing past the limit: for a JSON route, whose answer carries Retry-After. */
+export async function assertCardAttemptAllowed(runtime: EndpointRuntime, reference: string, use: 'hosted_page' | 'save_card'): Promise<void> {
+  const decision = await countCardAttempt(runtime, reference, use);
+  if (!decision.allowed) {
+    throw new EndpointRefusal('card_attempts_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
+  }
+}
