@@ -27,7 +27,7 @@
 import { EMBEDDED_CONFIRM_ROUTE, FRAMED_MESSAGE_TYPES, ROUTES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
 import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
-import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
+import { DUPLICATE_REFERENCE, isPaidState } from '../core/order-status.ts';
 import { orderReferenceOf } from '../core/payment-attempts.ts';
 import { classifyResponse } from '../core/response.ts';
 import {
@@ -43,6 +43,7 @@ import { verifySignature } from '../core/signature.ts';
 import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { countCardAttempt } from './card-attempts.ts';
+import { gatewayOrderStatus } from './gateway-status.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
@@ -284,10 +285,12 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   };
 
   // Card testing: past the order's limit the card is not charged, so no issuer's answer is learnt
-  // here. What the gateway holds for the order is reported instead (a return posted again after the
-  // order was paid is still shown paid); else the order's failure, with the reason.
+  // here, and the customer is told why. A return posted again after the order was paid still shows
+  // it paid.
   if (!(await countCardAttempt(runtime, attempt.merchant_reference, 'charge')).allowed) {
-    return confirmAndDeliver(tokenization, order, 'merchant-page', flow, 'card_attempts_limited');
+    const status = await gatewayOrderStatus(runtime, attempt.merchant_reference, language);
+    if (status && isPaidState(status.state)) return confirmAndDeliver(tokenization, order, 'merchant-page', flow);
+    return present.refused('card_attempts_limited', order.merchant_reference);
   }
   // Written before the charge: a process killed while the gateway charges the card leaves this
   // watch, and the reconciler reports what the gateway did, whether the customer comes back or not.
