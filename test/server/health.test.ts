@@ -9,6 +9,7 @@ import { silentLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
+import { resultOf } from '../store/store-contract.ts';
 import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
 
 const running: RunningServer[] = [];
@@ -86,27 +87,11 @@ describe('the health route', () => {
     const { server } = await start({ store });
     const empty = (await health(server)).body;
     assert.deepEqual([empty['results'], empty['watches']], [{ undelivered: 0, failing: 0 }, { active: 0 }]);
-    const recorded = (reference: string, at: string) =>
-      store.results.record(
-        {
-          merchant_reference: reference,
-          outcome: 'success',
-          response_code: '14000',
-          response_message: 'Success',
-          status: '14',
-          svc_id: '1700000001',
-          source: 'return',
-          kind: 'payment',
-          idempotency_key: `${reference}:1700000001:captured`,
-          order_state: 'captured',
-          gateway: {},
-        },
-        new Date(at),
-      );
+    const recorded = (reference: string, at: string) => store.results.record(resultOf(reference, 'captured'), new Date(at));
     await recorded('order-1', '2026-11-26T08:00:00.000Z');
     await recorded('order-2', '2026-11-26T09:00:00.000Z');
     // The shop's webhook refused the first: it still waits, and it is failing.
-    await store.results.recordFailure('order-1:1700000001:captured', new Date('2026-11-26T08:05:00.000Z'), 'status 500');
+    await store.results.recordFailure(resultOf('order-1', 'captured').idempotency_key, new Date('2026-11-26T08:05:00.000Z'), 'status 500');
     await store.watches.watch(
       { merchant_reference: 'order-3', kind: 'bill', language: 'en', last_state: 'pending', expires_at: '2026-11-30T00:00:00.000Z' },
       new Date('2026-11-26T09:30:00.000Z'),

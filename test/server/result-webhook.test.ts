@@ -18,26 +18,11 @@ import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { resultWebhook } from '../../src/server/shop-protocol.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { Store } from '../../src/store/store.ts';
+import { resultOf } from '../store/store-contract.ts';
 
 const AT = Date.parse('2026-11-26T10:00:00Z');
 
-function paymentOf(reference: string): VerifiedResult {
-  return {
-    merchant_reference: reference,
-    outcome: 'success',
-    response_code: '14000',
-    response_message: 'Success',
-    status: '14',
-    svc_id: '1700000001',
-    amount: 250_000,
-    currency: 'EGP',
-    source: 'return',
-    kind: 'payment',
-    idempotency_key: `${reference}:1700000001:captured`,
-    order_state: 'captured',
-    gateway: {},
-  };
-}
+const paymentOf = (reference: string): VerifiedResult => resultOf(reference, 'captured');
 
 const payment = paymentOf('order-1');
 
