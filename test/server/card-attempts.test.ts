@@ -21,13 +21,7 @@ function signHostedPage(on: Harness, reference: string, language: 'en' | 'ar' = 
 /** The gateway's return of a card taken on the merchant's page, posted by the customer's browser. */
 async function returnWithCard(on: Harness, reference: string, token: string) {
   const tokenization = await signedTokenization(reference, token, { return_url: `${SHOP_ORIGIN}${BASE_PATH}/return` });
-  const answer = await on.send(
-    new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(tokenization).toString(),
-    }),
-  );
+  const answer = await on.postReturn(tokenization);
   assert.equal(answer.status, 303);
   return new URL(answer.headers.get('location') ?? '', SHOP_ORIGIN).searchParams;
 }

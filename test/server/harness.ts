@@ -43,6 +43,8 @@ export interface Harness {
   /** Moves the endpoint's clock. */
   advance(ms: number): void;
   post(route: string, body: unknown, init?: PostInit): Promise<Answer>;
+  /** The gateway's return (its fields, as the customer's browser form-posts them to the return URL). */
+  postReturn(fields: Readonly<Record<string, string>>): Promise<Answer>;
   send(request: Request, context?: RequestContext): Promise<Answer>;
 }
 
@@ -118,6 +120,15 @@ export function setup(overrides: Partial<EndpointConfig> = {}): Harness {
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       return send(request, init.context);
+    },
+    postReturn(fields) {
+      return send(
+        new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(fields).toString(),
+        }),
+      );
     },
   };
 }

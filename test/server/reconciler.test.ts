@@ -13,7 +13,7 @@ import { createReconciler } from '../../src/server/reconciler.ts';
 import { recordAndReport } from '../../src/server/results.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { ACCESS_CODE, GATEWAY_ACCOUNT, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { BASE_PATH, RETURN_URL, setup, SHOP_ORIGIN, START, type Harness } from './harness.ts';
+import { RETURN_URL, setup, START, type Harness } from './harness.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { signedTokenization } from './support/returns.ts';
@@ -34,13 +34,7 @@ async function postReturn(harness: Harness, reference: string, fields: Record<st
     RESPONSE_PHRASE,
     'sha256',
   )) as Record<string, string>;
-  const answer = await harness.send(
-    new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(signed).toString(),
-    }),
-  );
+  const answer = await harness.postReturn(signed);
   assert.equal(answer.status, 303);
 }
 
@@ -520,13 +514,7 @@ describe('the reconciler', () => {
       expiry_date: '2812',
     });
     w.harness.gateway.failWith(503);
-    const answer = await w.harness.send(
-      new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(tokenization).toString(),
-      }),
-    );
+    const answer = await w.harness.postReturn(tokenization);
     assert.equal(answer.status, 303);
     assert.match(answer.headers.get('location') ?? '', /outcome=pending/);
     assert.equal(w.reported.length, 0, 'not confirmed: nothing reported yet');

@@ -46,13 +46,7 @@ async function signedReturn(code: KnownResponseCode, extra: Record<string, strin
 }
 
 async function postReturn(fields: Record<string, string>, on: Harness = harness) {
-  const answer = await on.send(
-    new Request(`${SHOP_ORIGIN}${BASE_PATH}/return`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    }),
-  );
+  const answer = await on.postReturn(fields);
   assert.equal(answer.status, 303);
   const location = new URL(answer.headers.get('location') ?? '');
   return { location: location.href, params: Object.fromEntries(location.searchParams) };
