@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFromEnv, ConfigError } from '../../src/server/config.ts';
+import { ConfigError } from '../../src/server/config.ts';
 import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
 import { GATEWAY_ACCOUNT } from './fake-gateway.ts';
 import { BASE_PATH, SHOP_ORIGIN, setup, type Harness } from './harness.ts';
@@ -103,20 +103,7 @@ describe('cards tried on one order (card testing)', () => {
     assert.equal(refused.body.error.code, 'card_attempts_limited');
   });
 
-  it('is set by PG_CARD_ATTEMPTS_PER_HOUR (1 to 1000) or cardAttemptsPerHour', () => {
-    const env = {
-      PG_MERCHANT_IDENTIFIER: 'merchant01',
-      PG_ACCESS_CODE: 'accessCode01',
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: 'req-Secret-Phrase-123',
-      PG_SHA_RESPONSE_PHRASE: 'resp-Secret-Phrase-456',
-      PG_GATEWAY_BASE_URL: 'https://api.gateway.test',
-      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
-      PG_API_ROOT: 'FortAPI',
-    };
-    assert.equal(configFromEnv(env).cardAttemptsPerHour, 10);
-    assert.equal(configFromEnv({ ...env, PG_CARD_ATTEMPTS_PER_HOUR: '25' }).cardAttemptsPerHour, 25);
-    assert.throws(() => configFromEnv({ ...env, PG_CARD_ATTEMPTS_PER_HOUR: '0' }), (error) => error instanceof ConfigError && /PG_CARD_ATTEMPTS_PER_HOUR/.test(error.message));
+  it('refuses a cardAttemptsPerHour that is not a whole number from 1 to 1000', () => {
     assert.throws(
       () => createMerchantEndpoint({ ...GATEWAY_ACCOUNT, checkoutUrl: 'https://checkout.gateway.test', publicUrl: SHOP_ORIGIN, resolveOrder: () => undefined, cardAttemptsPerHour: 1.5 }),
       (error) => error instanceof ConfigError && /cardAttemptsPerHour/.test(error.message),

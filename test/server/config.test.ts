@@ -193,6 +193,7 @@ describe('configFromEnv', () => {
       ['PG_PORT', 'eighty', /PG_PORT must be a whole number from 0 to 65535/],
       ['PG_PORT', '70000', /PG_PORT must be a whole number/],
       ['PG_SHUTDOWN_GRACE_SECONDS', '8s', /PG_SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 3600/],
+      ['PG_CARD_ATTEMPTS_PER_HOUR', '0', /PG_CARD_ATTEMPTS_PER_HOUR must be a whole number from 1 to 1000/],
       ['PG_ALLOWED_ORIGINS', '*', /PG_ALLOWED_ORIGINS must list origins such as https:\/\/shop.example; "\*" is refused/],
       ['PG_ALLOWED_ORIGINS', 'https://shop.example/checkout', /PG_ALLOWED_ORIGINS must list origins/],
       ['PG_MERCHANT_IDENTIFIER', 'merchant 01!', /PG_MERCHANT_IDENTIFIER must be 1 to 20 letters or digits/],
