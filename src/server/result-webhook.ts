@@ -92,9 +92,12 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
   const deliverDue = async (control?: RoundControl): Promise<void> => {
     const now = options.now();
     const due = await results.claimDue(now, claimUntil(now), BATCH);
-    for (const entry of due) {
-      // Stopping: the rest stay due once their claim lapses, for this instance after a restart or another one.
-      if (control?.stopping) break;
+    for (const [index, entry] of due.entries()) {
+      // Stopping: the rest are handed back, due at once for another instance (or this one after its restart).
+      if (control?.stopping) {
+        for (const rest of due.slice(index)) await results.unclaim(rest.result.idempotency_key, now);
+        break;
+      }
       const delivered = await deliver(entry);
       // While the shop is down, one failed delivery a pass is enough: the others stay held until
       // their claim lapses and are tried again after it, without counting an attempt they did not make.

@@ -125,6 +125,11 @@ class MemoryResults implements ResultStore {
     return true;
   }
 
+  async unclaim(key: string, at: Date): Promise<void> {
+    const row = this.rows.get(key);
+    if (row && row.acknowledgedAt === undefined && row.nextAttemptAt > at.getTime()) row.nextAttemptAt = at.getTime();
+  }
+
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
     return furthestResult(this.#ordered().filter((row) => row.result.merchant_reference === merchantReference).map((row) => row.result));
   }

@@ -243,6 +243,7 @@ const SQL = {
     WHERE idempotency_key = $1 AND acknowledged_at IS NULL`,
   acknowledge: 'UPDATE pg_checkout_results SET acknowledged_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL',
   redeliver: 'UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = $2 WHERE idempotency_key = $1',
+  unclaim: 'UPDATE pg_checkout_results SET next_attempt_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL AND next_attempt_at > $2',
   resultsOfOrder: 'SELECT result::text AS result FROM pg_checkout_results WHERE merchant_reference = $1 ORDER BY seq',
   resultBacklog: `
     SELECT COUNT(*) AS undelivered, COUNT(*) FILTER (WHERE attempts > 0) AS failing, MIN(recorded_at) AS oldest
@@ -389,6 +390,10 @@ class PostgresResults implements ResultStore {
 
   async redeliver(key: string, at: Date): Promise<boolean> {
     return (await this.#conn.query(SQL.redeliver, [key, at.getTime()])).rowCount === 1;
+  }
+
+  async unclaim(key: string, at: Date): Promise<void> {
+    await this.#conn.query(SQL.unclaim, [key, at.getTime()]);
   }
 
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {

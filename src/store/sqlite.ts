@@ -197,6 +197,7 @@ class SqliteResults implements ResultStore {
   readonly #fail: Statement;
   readonly #acknowledge: Statement;
   readonly #redeliver: Statement;
+  readonly #unclaim: Statement;
   readonly #ofOrder: Statement;
   readonly #backlog: Statement;
 
@@ -228,6 +229,9 @@ class SqliteResults implements ResultStore {
       WHERE idempotency_key = :key AND acknowledged_at IS NULL`);
     this.#acknowledge = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = :at WHERE idempotency_key = :key AND acknowledged_at IS NULL`);
+    this.#unclaim = conn.prepare(`
+      UPDATE pg_checkout_results SET next_attempt_at = :at
+      WHERE idempotency_key = :key AND acknowledged_at IS NULL AND next_attempt_at > :at`);
     this.#redeliver = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = :at WHERE idempotency_key = :key`);
     this.#ofOrder = conn.prepare('SELECT result FROM pg_checkout_results WHERE merchant_reference = ? ORDER BY seq');
@@ -293,6 +297,10 @@ class SqliteResults implements ResultStore {
 
   async redeliver(key: string, at: Date): Promise<boolean> {
     return this.#conn.write(() => this.#redeliver.run({ key, at: at.getTime() }).changes === 1);
+  }
+
+  async unclaim(key: string, at: Date): Promise<void> {
+    this.#conn.write(() => this.#unclaim.run({ key, at: at.getTime() }));
   }
 
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {

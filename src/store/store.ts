@@ -86,6 +86,11 @@ export interface ResultStore {
   acknowledge(key: string, at?: Date): Promise<boolean>;
   /** Delivers the result again (an operator's request), acknowledged or not. False for an unknown key. */
   redeliver(key: string, at: Date): Promise<boolean>;
+  /**
+   * Hands back a result this sender claimed but did not try (it is stopping): due again at `at`,
+   * for another sender, counting no attempt. Nothing for one acknowledged meanwhile.
+   */
+  unclaim(key: string, at: Date): Promise<void>;
   /** The order's furthest result so far (core `canMoveOrderState`), acknowledged or not. */
   latestFor(merchantReference: string): Promise<VerifiedResult | undefined>;
   /** What the shop has not acknowledged yet, for monitoring (the health route). */

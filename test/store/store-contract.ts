@@ -333,6 +333,27 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         });
       });
 
+      describe('unclaim', () => {
+        it('hands a claimed result back, due at `at`, counting no attempt; not one acknowledged meanwhile, nor a later one', async () => {
+          const first = resultOf('order-1', 'captured');
+          const second = resultOf('order-2', 'captured');
+          await store.results.record(first, at(0));
+          await store.results.record(second, at(1));
+          assert.deepEqual(keys(await store.results.claimDue(at(10), at(60), 10)), [first.idempotency_key, second.idempotency_key]);
+          assert.deepEqual(await store.results.claimDue(at(11), at(70), 10), [], 'held by the claim');
+          await store.results.acknowledge(second.idempotency_key, at(12));
+          await store.results.unclaim(first.idempotency_key, at(12));
+          await store.results.unclaim(second.idempotency_key, at(12));
+          await store.results.unclaim('order-9:none', at(12));
+          assert.deepEqual(await store.results.get(first.idempotency_key), { result: first, recorded_at: iso(0), attempts: 0, next_attempt_at: iso(12) });
+          assert.equal((await store.results.get(second.idempotency_key))?.acknowledged_at, iso(12), 'an acknowledged result stays so');
+          assert.deepEqual(keys(await store.results.claimDue(at(12), at(72), 10)), [first.idempotency_key], 'due again at once');
+          await store.results.recordFailure(first.idempotency_key, at(300), 'timeout');
+          await store.results.unclaim(first.idempotency_key, at(400));
+          assert.equal((await store.results.get(first.idempotency_key))?.next_attempt_at, iso(300), 'never moved later');
+        });
+      });
+
       describe('latestFor', () => {
         it('answers undefined for an order with no result', async () => {
           await store.results.record(resultOf('order-2', 'captured'), at(0));
