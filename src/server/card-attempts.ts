@@ -14,18 +14,22 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey, type RateLimitDecision } from './rate-limit.ts';
 import type { EndpointRuntime } from './route.ts';
 
+type CardUse = 'hosted_page' | 'charge' | 'save_card';
+
 /** Counts one card put to use for the order of `reference` (an attempt's reference counts as its order's). */
-export async function countCardAttempt(runtime: EndpointRuntime, reference: string, use: 'hosted_page' | 'charge' | 'save_card'): Promise<RateLimitDecision> {
-  const order = orderReferenceOf(reference);
-  const decision = await runtime.settings.cardAttemptLimiter.hit(await limiterKey('card', order));
-  if (!decision.allowed) runtime.log.warn('card_attempts_limited', { merchant_reference: order, use, retry_after_seconds: decision.retryAfterSeconds });
-  return decision;
+export async function countCardAttempt(runtime: EndpointRuntime, reference: string): Promise<RateLimitDecision> {
+  return runtime.settings.cardAttemptLimiter.hit(await limiterKey('card', orderReferenceOf(reference)));
+}
+
+/** The log line of a card refused past the limit (not of a paid order's return posted again). */
+export function logCardRefused(runtime: EndpointRuntime, reference: string, use: CardUse, decision: RateLimitDecision): void {
+  runtime.log.warn('card_attempts_limited', { merchant_reference: orderReferenceOf(reference), use, retry_after_seconds: decision.retryAfterSeconds });
 }
 
 /** `countCardAttempt`, refusing past the limit: for a JSON route, whose answer carries Retry-After. */
-export async function assertCardAttemptAllowed(runtime: EndpointRuntime, reference: string, use: 'hosted_page' | 'save_card'): Promise<void> {
-  const decision = await countCardAttempt(runtime, reference, use);
-  if (!decision.allowed) {
-    throw new EndpointRefusal('card_attempts_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
-  }
+export async function assertCardAttemptAllowed(runtime: EndpointRuntime, reference: string, use: CardUse): Promise<void> {
+  const decision = await countCardAttempt(runtime, reference);
+  if (decision.allowed) return;
+  logCardRefused(runtime, reference, use, decision);
+  throw new EndpointRefusal('card_attempts_limited', { headers: { 'retry-after': String(decision.retryAfterSeconds) } });
 }

@@ -42,7 +42,7 @@ import {
 import { verifySignature } from '../core/signature.ts';
 import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
-import { countCardAttempt } from './card-attempts.ts';
+import { countCardAttempt, logCardRefused } from './card-attempts.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
@@ -287,9 +287,11 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   // Card testing: past the order's limit the card is not charged, so no issuer's answer is learnt
   // here, and the customer is told why. A return posted again after the order was paid still shows
   // it paid.
-  if (!(await countCardAttempt(runtime, attempt.merchant_reference, 'charge')).allowed) {
+  const cardAttempt = await countCardAttempt(runtime, attempt.merchant_reference);
+  if (!cardAttempt.allowed) {
     const status = await gatewayOrderStatus(runtime, attempt.merchant_reference, language);
     if (status && isPaidState(status.state)) return confirmAndDeliver(tokenization, order, 'merchant-page', flow);
+    logCardRefused(runtime, attempt.merchant_reference, 'charge', cardAttempt);
     return present.refused('card_attempts_limited', order.merchant_reference);
   }
   // Written before the charge: a process killed while the gateway charges the card leaves this

@@ -87,6 +87,7 @@ describe('cards tried on one order (card testing)', () => {
     const again = await returnWithCard(harness, 'order-1001', 'tok-good');
     assert.equal(again.get('outcome'), 'success');
     assert.equal(harness.gateway.callsOf('TOKEN_PAYMENT').length, 1, 'charged once');
+    assert.deepEqual(limitedLines(harness), [], 'a reload is no card-testing alert');
     assert.deepEqual(
       harness.results.map((result) => result.outcome),
       ['success'],
