@@ -267,21 +267,24 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (at.getTime() < quietUntil) return counts;
     const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
     let failuresInARow = 0;
+    // The watches of this pass not asked about, handed back due at `next` rather than held for the whole claim.
+    const handBack = async (from: number, next: number): Promise<void> => {
+      for (const rest of due.slice(from)) {
+        await store.watches.update(rest.merchant_reference, { next_check_at: new Date(next).toISOString(), checked: 0 });
+      }
+    };
     for (const [index, watch] of due.entries()) {
       if (control?.stopping) {
         // The service is stopping: the rest are due again at once, for another instance or after the restart.
-        const next = new Date(Math.max(now().getTime(), quietUntil)).toISOString();
-        for (const rest of due.slice(index)) await store.watches.update(rest.merchant_reference, { next_check_at: next, checked: 0 });
+        await handBack(index, Math.max(now().getTime(), quietUntil));
         log.info('reconcile_stopped', { left: due.length - index });
         break;
       }
       const askedToWait = now().getTime() < quietUntil;
       if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait) {
-        // Hand the rest back for the next pass rather than holding them for the whole claim.
+        // Asked again on the next pass.
         const next = Math.max(now().getTime() + settings.intervalSeconds * 1000, quietUntil);
-        for (const rest of due.slice(index)) {
-          await store.watches.update(rest.merchant_reference, { next_check_at: new Date(next).toISOString(), checked: 0 });
-        }
+        await handBack(index, next);
         log.warn('reconcile_paused', {
           reason: askedToWait ? 'gateway_asked_to_wait' : 'gateway_unanswered',
           left: due.length - index,

@@ -136,11 +136,11 @@ class MemoryResults implements ResultStore {
 
   async backlog(): Promise<ResultBacklog> {
     const undelivered = [...this.rows.values()].filter((row) => row.acknowledgedAt === undefined);
-    const oldest = Math.min(...undelivered.map((row) => row.recordedAt));
+    const oldest = undelivered.reduce<number | undefined>((min, row) => (min === undefined || row.recordedAt < min ? row.recordedAt : min), undefined);
     return {
       undelivered: undelivered.length,
       failing: undelivered.filter((row) => row.attempts > 0).length,
-      ...(undelivered.length === 0 ? {} : { oldest_recorded_at: iso(oldest) }),
+      ...(oldest === undefined ? {} : { oldest_recorded_at: iso(oldest) }),
     };
   }
 
