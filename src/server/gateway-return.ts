@@ -474,7 +474,7 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
     async refused(code, claimedReference) {
       if (resultUrl) {
         return redirectResponse(
-          await resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }),
+          await resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }, code),
         );
       }
       const refusal = new EndpointRefusal(code, { status: 400 });
@@ -558,12 +558,14 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
 /**
  * `resultUrl` with `merchant_reference`, `outcome` and, when known, `response_code` or `error`; and,
  * for a result page that shows the order's outcome only to the browser the gateway returned
- * (the standalone service's own), a `proof` for the reference (result-proof.ts).
+ * (the standalone service's own), a `proof` for the reference (result-proof.ts), which covers the
+ * `refusal` too when the return was refused: the page then says why.
  */
 async function resultLocation(
   runtime: EndpointRuntime,
   resultUrl: string,
   params: Readonly<Record<string, string | undefined>>,
+  refusal?: EndpointErrorCode,
 ): Promise<string> {
   const url = new URL(resultUrl, runtime.settings.publicOrigin);
   for (const [name, value] of Object.entries(params)) {
@@ -571,6 +573,6 @@ async function resultLocation(
   }
   const reference = params['merchant_reference'];
   const proofs = runtime.settings.resultProofs;
-  if (proofs && reference !== undefined) url.searchParams.set(RESULT_PROOF_PARAMETER, await proofs.issue(reference));
+  if (proofs && reference !== undefined) url.searchParams.set(RESULT_PROOF_PARAMETER, await proofs.issue(reference, refusal));
   return url.href;
 }

@@ -7,12 +7,16 @@
  * the result the service recorded for the order, and only to a browser holding the `proof` the
  * return signed into its redirect (result-proof.ts); anyone else sees a page with nothing of the order. Without one, the page says the payment is being
  * confirmed and refreshes itself, or, when the return was refused, that it could not be confirmed.
+ * A refused return's proof also covers its code: the page says why (too many cards tried for the
+ * order, an amount that changed), not the order's earlier result, unless the order is paid.
  */
 import { formatMoney } from '../core/amounts.ts';
 import { describeOutcome, OUTCOME_TEXT } from '../core/customer-outcome.ts';
 import { directionOf, isLanguage, type Language } from '../core/language.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { field } from '../core/schemas/index.ts';
+import type { EndpointErrorCode } from '../core/endpoint-api.ts';
+import { ERROR_MESSAGES } from './errors.ts';
 import { languageFromHeaders } from './http.ts';
 import type { ResultStore } from '../store/store.ts';
 import { RESULT_PROOF_PARAMETER, type ResultProofs } from './result-proof.ts';
@@ -94,31 +98,39 @@ export function createResultPage(options: ResultPageOptions): (request: Request)
     if (url.pathname === stylesPath) {
       return new Response(STYLES, { headers: { 'content-type': 'text/css; charset=utf-8', ...PAGE_HEADERS } });
     }
-    const reference = field('merchant_reference').safeParse(url.searchParams.get('merchant_reference'));
+    const parsed = field('merchant_reference').safeParse(url.searchParams.get('merchant_reference'));
+    const reference = parsed.success ? parsed.data : undefined;
     // Only the browser the gateway returned holds a proof for the reference: anyone else sees nothing of the order.
-    const proven = reference.success && (await options.proofs.check(reference.data, url.searchParams.get(RESULT_PROOF_PARAMETER)));
-    const recorded = proven ? await options.results.latestFor(reference.data) : undefined;
+    const proof = url.searchParams.get(RESULT_PROOF_PARAMETER);
+    const claimedRefusal = url.searchParams.get('outcome') === 'failure' ? refusalCode(url.searchParams.get('error')) : undefined;
+    const refusal =
+      reference !== undefined && claimedRefusal && (await options.proofs.check(reference, proof, claimedRefusal)) ? claimedRefusal : undefined;
+    const proven = reference !== undefined && (refusal !== undefined || (await options.proofs.check(reference, proof)));
+    const recorded = proven ? await options.results.latestFor(reference) : undefined;
     const paymentLanguage = recorded?.gateway['language'];
     const language: Language = isLanguage(paymentLanguage) ? paymentLanguage : languageFromHeaders(request);
-    const shown: Shown = !reference.success
+    const shown: Shown = reference === undefined
       ? 'unconfirmed'
       : !proven
         ? 'private'
-        : recorded
-          ? recorded.outcome
-          : url.searchParams.get('outcome') === 'failure'
-            ? 'unconfirmed'
-            : 'pending';
+        : refusal && recorded?.outcome !== 'success'
+          ? 'unconfirmed'
+          : recorded
+            ? recorded.outcome
+            : url.searchParams.get('outcome') === 'failure'
+              ? 'unconfirmed'
+              : 'pending';
     const html = renderResultPage({
       language,
       shown,
-      reference: proven ? reference.data : undefined,
+      reference: proven ? reference : undefined,
       result: recorded,
+      refusal,
       shopUrl: options.shopUrl,
       stylesHref: stylesPath,
     });
     return new Response(html, {
-      status: reference.success ? 200 : 400,
+      status: reference !== undefined ? 200 : 400,
       headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': RESULT_PAGE_CSP, ...PAGE_HEADERS },
     });
   };
@@ -133,8 +145,15 @@ interface PageContent {
   readonly reference: string | undefined;
   /** The order's recorded result, for the browser holding the return's proof only. */
   readonly result: ShownResult | undefined;
+  /** Why the return was refused, when its proof says so: the reason an unconfirmed page gives. */
+  readonly refusal?: EndpointErrorCode | undefined;
   readonly shopUrl: string | undefined;
   readonly stylesHref: string;
+}
+
+/** The endpoint's code in the query string, when it is one. */
+function refusalCode(value: string | null): EndpointErrorCode | undefined {
+  return value !== null && Object.hasOwn(ERROR_MESSAGES, value) ? (value as EndpointErrorCode) : undefined;
 }
 
 /** A masked card number as the gateway returned it (`411111******1111`); anything else is not shown. */
@@ -169,6 +188,7 @@ export function renderResultPage(content: PageContent): string {
   const own = content.shown === 'unconfirmed' || content.shown === 'private' ? TEXT[content.language][content.shown] : undefined;
   const pending = content.shown === 'pending' ? OUTCOME_TEXT[content.language].pending : undefined;
   const title = described?.title ?? own?.title ?? pending?.title ?? '';
+  const reason = described?.reason ?? (content.shown === 'unconfirmed' && content.refusal ? ERROR_MESSAGES[content.refusal][content.language] : undefined);
   const refreshes = content.shown === 'pending' ? ` ${TEXT[content.language].refreshes}` : '';
   const body = `${described?.next ?? own?.body ?? pending?.next ?? ''}${refreshes}`;
   const summary = rows([
@@ -198,7 +218,7 @@ export function renderResultPage(content: PageContent): string {
     '<body>',
     `<main data-outcome="${content.shown}">`,
     `<h1>${escapeHtml(title)}</h1>`,
-    described?.reason ? `<p class="reason">${escapeHtml(described.reason)}</p>` : '',
+    reason ? `<p class="reason">${escapeHtml(reason)}</p>` : '',
     `<p>${escapeHtml(body)}</p>`,
     summary ? `<dl class="summary">${summary}</dl>` : '',
     content.shopUrl ? `<p class="actions"><a href="${escapeHtml(content.shopUrl)}">${escapeHtml(words.backToShop)}</a></p>` : '',

@@ -31,7 +31,16 @@ function declined(overrides: Partial<VerifiedResult> = {}): VerifiedResult {
   } as VerifiedResult;
 }
 
-async function pageFor(result: VerifiedResult | undefined, options: { proof?: boolean } = {}): Promise<string> {
+interface PageOptions {
+  /** No proof at all (false); by default one for the order, covering `refusal` when given. */
+  readonly proof?: boolean;
+  /** The refused return's code, signed into the proof. */
+  readonly refusal?: string;
+  /** The `error` the query string claims (default: `refusal`). */
+  readonly error?: string;
+}
+
+async function pageFor(result: VerifiedResult | undefined, options: PageOptions = {}): Promise<string> {
   const proofs = createResultProofs({ requestPhrase: 'phrase', merchantIdentifier: 'merchant', now: () => new Date('2026-11-26T10:00:00Z') });
   const handle = createResultPage({
     results: { latestFor: async (reference) => (reference === REFERENCE ? result : undefined) },
@@ -41,7 +50,12 @@ async function pageFor(result: VerifiedResult | undefined, options: { proof?: bo
   });
   const url = new URL('http://service.test/result');
   url.searchParams.set('merchant_reference', REFERENCE);
-  if (options.proof !== false) url.searchParams.set('proof', await proofs.issue(REFERENCE));
+  const error = options.error ?? options.refusal;
+  if (error !== undefined) {
+    url.searchParams.set('outcome', 'failure');
+    url.searchParams.set('error', error);
+  }
+  if (options.proof !== false) url.searchParams.set('proof', await proofs.issue(REFERENCE, options.refusal));
   const response = await handle(new Request(url, { headers: { 'accept-language': 'en' } }));
   assert.ok(response);
   return response.text();
@@ -106,5 +120,42 @@ describe('the service’s result page for other outcomes', () => {
     const html = await pageFor(declined(), { proof: false });
     assert.match(html, /<main data-outcome="private">/);
     assert.ok(!/declined|12,848|411111|shop-3001|<details>/i.test(html));
+  });
+});
+
+describe('the service’s result page after a refused return', () => {
+  it('says why the card was not charged, not the order’s earlier decline', async () => {
+    const html = customerPart(await pageFor(declined({ gateway: { ...declined().gateway, language: 'ar' } }), { refusal: 'card_attempts_limited' }));
+    assert.match(html, /<main data-outcome="unconfirmed">/);
+    assert.match(html, /<h1>لم يتم تأكيد الدفع<\/h1>/);
+    assert.match(html, /<p class="reason">جُرّبت بطاقات كثيرة لهذا الطلب؛ يرجى الانتظار قبل المحاولة مرة أخرى.<\/p>/);
+    assert.ok(!html.includes('تم رفض'), 'not the earlier decline');
+    assert.match(html, new RegExp(`<bdi dir="ltr">${REFERENCE}</bdi>`));
+  });
+
+  it('says why in the browser’s language when the order has no result yet', async () => {
+    const html = await pageFor(undefined, { refusal: 'amount_mismatch' });
+    assert.match(html, /<h1>Payment not confirmed<\/h1>/);
+    assert.match(html, /<p class="reason">[^<]*amount[^<]*<\/p>/i);
+  });
+
+  it('still shows a paid order as paid', async () => {
+    const paid = declined({ outcome: 'success', response_code: '14000', response_message: 'Success', status: '14', order_state: 'captured' });
+    const html = await pageFor(paid, { refusal: 'card_attempts_limited' });
+    assert.match(html, /<main data-outcome="success">/);
+    assert.ok(!html.includes('Too many cards'));
+  });
+
+  it('believes no reason the proof does not cover: another code shows nothing of the order', async () => {
+    const html = await pageFor(declined(), { refusal: 'card_attempts_limited', error: 'amount_mismatch' });
+    assert.match(html, /<main data-outcome="private">/);
+    assert.ok(!/amount|declined|shop-3001/i.test(customerPart(html)));
+  });
+
+  it('gives no reason for a code typed beside a proof of the order alone', async () => {
+    const html = await pageFor(declined(), { error: 'card_attempts_limited' });
+    assert.match(html, /<main data-outcome="failure">/);
+    assert.ok(!html.includes('Too many cards'));
+    assert.match(html, /<h1>Payment declined<\/h1>/);
   });
 });

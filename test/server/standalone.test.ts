@@ -26,6 +26,7 @@ import {
 } from './fake-gateway.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from './fake-shop.ts';
 import { parse } from '../../src/core/shape.ts';
+import { signedTokenization } from './support/returns.ts';
 
 const TOKEN = 'tok-7b1e2f9c0d3a4e5f';
 const SHOP_ORIGIN = 'http://127.0.0.1:9';
@@ -392,6 +393,28 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
       assert.match(html, /<main data-outcome="private">/, page);
       assert.ok(!/Payment not completed|declined|shop-2001|shop-2002/i.test(html), `nothing of the order: ${page}`);
     }
+  });
+
+  it('says why a card past the order’s limit was not charged, not the order’s earlier decline', async () => {
+    const { service, gateway } = await startService({ PG_CARD_ATTEMPTS_PER_HOUR: '1' });
+    gateway.answer('TOKEN_PAYMENT', () => ({ code: '13001' }));
+    const withCard = async (token: string) => {
+      const fields = await signedTokenization('shop-2001', token, { language: 'ar' });
+      const response = await fetch(`${service.endpointUrl}/return`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      });
+      assert.equal(response.status, 303);
+      return (await fetch(new URL(response.headers.get('location') ?? ''))).text();
+    };
+    assert.match(await withCard('tok-stolen-1'), /<h1>تم رفض الدفع<\/h1>/, 'the first card is charged and declined');
+    const refused = await withCard('tok-stolen-2');
+    assert.equal(gateway.callsOf('TOKEN_PAYMENT').length, 1, 'the second card is not charged');
+    assert.match(refused, /<html lang="ar" dir="rtl">/);
+    assert.match(refused, /<p class="reason">جُرّبت بطاقات كثيرة لهذا الطلب/);
+    assert.ok(!refused.includes('تم رفض'), 'not the first card’s decline');
   });
 });
 
