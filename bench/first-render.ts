@@ -176,7 +176,9 @@ export async function benchFirstRender(
       'waiting for up to two frames (about 16.7 ms each) in both cases.',
     'Times start at a `performance.mark` set by a classic script just before the page\'s module script, so fetching, ' +
       'compiling and evaluating the whole module graph counts (pg-checkout\'s entry and the chunks it imports statically; ' +
-      'Adyen\'s one file), built as in the size section; "navigation → mark" is the page itself up to that script (loopback, no cache). ' +
+      'Adyen\'s one file), built as in the size section; the entry\'s static imports are announced in the page with ' +
+      '`<link rel="modulepreload">`, as a bundler writes them into a page it builds, so they are fetched with the entry, not after it is ' +
+      'parsed (until issue 25\'s fifth round they were not: about 15 ms more on this figure); "navigation → mark" is the page itself up to that script (loopback, no cache). ' +
       'Until issue 14 the mark was the first statement of a one-file bundle, so fetching and compiling were not counted: ' +
       'the 0.33–0.35× of that time is not comparable with this figure (the same runs gave about 0.5× from navigation).',
     `Adyen Web ${adyenVersion} is mounted with a fake test client key and a local \`paymentMethodsResponse\` ` +
