@@ -84,13 +84,16 @@ function load(url: string, options: EndpointOptions, duration: number): Promise<
 async function inProcessRate(durationSeconds: number): Promise<number> {
   const origin = 'http://127.0.0.1:1';
   const endpoint = createBenchEndpoint(origin);
+  let refused = 0;
   const call = async () => {
     const request = new Request(`${origin}${HOSTED_PAGE_PATH}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: HOSTED_PAGE_BODY,
     });
-    await (await endpoint(request)).text();
+    const response = await endpoint(request);
+    if (response.status !== 200) refused++;
+    await response.text();
   };
   const before = stubCalls.count;
   for (let i = 0; i < 200; i++) await call();
@@ -103,6 +106,8 @@ async function inProcessRate(durationSeconds: number): Promise<number> {
     await call();
     calls++;
   }
+  // Only the signed form's path is the figure: a refusal (a limit reached) is cheaper and would flatter it.
+  if (refused > 0) throw new Error(`the endpoint refused ${refused} of ${calls + 200} in-process requests`);
   return calls / ((performance.now() - start) / 1000);
 }
 
@@ -168,6 +173,10 @@ export async function benchEndpoint(options: EndpointOptions): Promise<SectionRe
       }
     }
     const [bareRuns, endpointRuns] = measured as [Measured, Measured];
+    // Only answers that are signed forms measure the route: a refusal (a limit reached) costs less.
+    const unfair = measured
+      .map((m) => ({ label: m.label, failed: m.results.reduce((sum, r) => sum + r.non2xx + r.errors, 0) }))
+      .filter((m) => m.failed > 0);
     const ratio = meanRate(endpointRuns) / meanRate(bareRuns);
     const bareCpu = cpuPerRequest(bareRuns);
     const endpointCpu = cpuPerRequest(endpointRuns);
@@ -178,8 +187,9 @@ export async function benchEndpoint(options: EndpointOptions): Promise<SectionRe
       target: `≥ ${ENDPOINT_TARGET.toFixed(2)}×`,
       // Another process on the machine slows the bare server's req/s more than the endpoint's, which
       // flatters the req/s ratio; CPU time per request is not: the target is judged by the lower.
-      met: ratio >= ENDPOINT_TARGET && (cpuRatio === undefined || cpuRatio >= ENDPOINT_TARGET),
+      met: unfair.length > 0 ? undefined : ratio >= ENDPOINT_TARGET && (cpuRatio === undefined || cpuRatio >= ENDPOINT_TARGET),
       why:
+        unfair.map((m) => `Not judged: the ${m.label} answered ${m.failed} requests with an error or a status other than 2xx. `).join('') +
         (cpuRatio === undefined
           ? ''
           : `By CPU time per request, steadier than req/s on a shared machine, the endpoint costs ${formatRatio(1 / cpuRatio)} the bare handler ` +
