@@ -176,10 +176,15 @@ const encoder = new TextEncoder();
 
 /**
  * The lowercase hex digest of some bytes (a text is taken as UTF-8): how a file travels beside a
- * signed message, its digest being a signed field (the batch upload, the report download).
+ * signed message, its digest being a signed field (the batch upload, the report download), and
+ * the digest a key is made of (a limiter's, a saved card's). A text is hashed as `sign()` hashes,
+ * synchronously where the runtime has `node:crypto`.
  */
 export async function fileDigest(data: Uint8Array<ArrayBuffer> | string, sha: ShaType): Promise<string> {
-  const bytes = typeof data === 'string' ? encoder.encode(data) : data;
+  return typeof data === 'string' ? hashBackend().hexDigest(sha, data) : webCryptoDigest(data, sha);
+}
+
+async function webCryptoDigest(bytes: Uint8Array<ArrayBuffer>, sha: ShaType): Promise<string> {
   const digest = await globalThis.crypto.subtle.digest(ALGORITHM[sha], bytes);
   let hex = '';
   for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
@@ -189,7 +194,7 @@ export async function fileDigest(data: Uint8Array<ArrayBuffer> | string, sha: Sh
 /** Web Crypto's `subtle.digest`: asynchronous, present in browsers, Node and edge runtimes. */
 export const webCryptoHash: HashBackend = {
   name: 'webcrypto',
-  hexDigest: (sha, text) => fileDigest(text, sha),
+  hexDigest: (sha, text) => webCryptoDigest(encoder.encode(text), sha),
 };
 
 interface NodeCrypto {
