@@ -92,8 +92,12 @@ interface Presentation {
   result(recorded: VerifiedResult): Promise<Response>;
   /** The gateway could not confirm anything: pending, never paid. */
   unconfirmed(merchantReference: string, intent?: Intent): Promise<Response>;
-  /** An answer that could not be verified or used: failed, nothing reported. */
-  refused(code: EndpointErrorCode, claimedReference: string | undefined, intent?: Intent): Promise<Response>;
+  /**
+   * An answer that could not be verified or used: failed, nothing reported. `reference` is the
+   * order's, or with `unverified` only what an answer that failed its signature claims: that
+   * earns no proof for the result page, which would show the named order to whoever posted it.
+   */
+  refused(code: EndpointErrorCode, reference: string | undefined, intent?: Intent, unverified?: 'unverified'): Promise<Response>;
   /** The completion needs 3-D Secure at `url`. */
   threeDs(url: string, merchantReference: string): Response;
 }
@@ -143,7 +147,7 @@ export async function handleGatewayReturn(
       reason: duplicated ? 'duplicated' : verified.reason,
       merchant_reference: claimedReference,
     });
-    return present.refused('gateway_signature_invalid', claimedReference);
+    return present.refused('gateway_signature_invalid', claimedReference, 'pay', 'unverified');
   }
   const fields = fromWireNames(wire, settings.gatewayReferenceField);
   const parsed = hostedPageResponse.safeParse(fields);
@@ -471,11 +475,10 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
       };
       return jsonResponse(200, pending);
     },
-    async refused(code, claimedReference) {
+    async refused(code, reference, _intent, unverified) {
       if (resultUrl) {
-        return redirectResponse(
-          await resultLocation(runtime, resultUrl, { merchant_reference: claimedReference, outcome: 'failure', error: code }, code),
-        );
+        const params = { merchant_reference: reference, outcome: 'failure', error: code };
+        return redirectResponse(await resultLocation(runtime, resultUrl, params, unverified ? 'no proof' : { refusal: code }));
       }
       const refusal = new EndpointRefusal(code, { status: 400 });
       return jsonResponse(refusal.status, refusal.body(language));
@@ -539,11 +542,11 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
         ...(resultUrl ? { result_url: resultUrl } : {}),
       });
     },
-    async refused(code, claimedReference, intent = 'pay') {
+    async refused(code, reference, intent = 'pay') {
       return show({
         type: FRAMED_MESSAGE_TYPES.result,
         intent,
-        ...(claimedReference ? { merchant_reference: claimedReference } : {}),
+        ...(reference ? { merchant_reference: reference } : {}),
         outcome: 'failure',
         message: ERROR_MESSAGES[code][language],
         error: code,
@@ -559,13 +562,14 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
  * `resultUrl` with `merchant_reference`, `outcome` and, when known, `response_code` or `error`; and,
  * for a result page that shows the order's outcome only to the browser the gateway returned
  * (the standalone service's own), a `proof` for the reference (result-proof.ts), which covers the
- * `refusal` too when the return was refused: the page then says why.
+ * `refusal` too when the return was refused: the page then says why. A reference no verified
+ * answer named gets `no proof`.
  */
 async function resultLocation(
   runtime: EndpointRuntime,
   resultUrl: string,
   params: Readonly<Record<string, string | undefined>>,
-  refusal?: EndpointErrorCode,
+  proof: 'no proof' | { readonly refusal?: EndpointErrorCode } = {},
 ): Promise<string> {
   const url = new URL(resultUrl, runtime.settings.publicOrigin);
   for (const [name, value] of Object.entries(params)) {
@@ -573,6 +577,6 @@ async function resultLocation(
   }
   const reference = params['merchant_reference'];
   const proofs = runtime.settings.resultProofs;
-  if (proofs && reference !== undefined) url.searchParams.set(RESULT_PROOF_PARAMETER, await proofs.issue(reference, refusal));
+  if (proofs && reference !== undefined && proof !== 'no proof') url.searchParams.set(RESULT_PROOF_PARAMETER, await proofs.issue(reference, proof.refusal));
   return url.href;
 }

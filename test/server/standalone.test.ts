@@ -400,6 +400,19 @@ describe('the service’s own result page (no PG_RESULT_URL)', () => {
     }
   });
 
+  it('gives a return whose signature does not verify no proof: its redirect shows nothing of the order it names', async () => {
+    const { service, gateway } = await startService();
+    gateway.holds('shop-2001', 'captured');
+    await postReturn(service, 'shop-2001', '14000');
+    // Anyone can post a return naming a reference they know, with a signature of their own making.
+    const forged = await postReturnFields(service, { merchant_reference: 'shop-2001', response_code: '14000', signature: 'f'.repeat(64) });
+    assert.equal(forged.searchParams.get('error'), 'gateway_signature_invalid');
+    assert.equal(forged.searchParams.get('proof'), null);
+    const html = await (await fetch(forged, { headers: { 'accept-language': 'en' } })).text();
+    assert.match(html, /<main data-outcome="private">/);
+    assert.ok(!/Payment successful|2,500|400555|shop-2001/.test(html), 'nothing of the paid order');
+  });
+
   it('says why a card past the order’s limit was not charged, not the order’s earlier decline', async () => {
     const { service, gateway } = await startService({ PG_CARD_ATTEMPTS_PER_HOUR: '1' });
     gateway.answer('TOKEN_PAYMENT', () => ({ code: '13001' }));
