@@ -57,7 +57,7 @@ import {
 } from './http.ts';
 import { orderParams, returnUrlFor } from './gateway-params.ts';
 import type { MerchantOrder, OrderLookup } from './orders.ts';
-import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
+import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, SAVE_CARD_COMPLETION, shownAmountOf } from './routes-payment-pages.ts';
 import {
   confirmedResult,
   confirmedSavedCard,
@@ -249,6 +249,12 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
     return present.refused('invalid_request', order.merchant_reference);
   }
+  // The order changed since its amount was on the Pay button: that button's amount is not what would be charged.
+  const shown = tokenization[COMPLETION_FIELDS.shownAmount];
+  if (shown !== undefined && shown !== shownAmountOf(order)) {
+    log.warn('shown_amount_changed', { merchant_reference: order.merchant_reference, stage: confirmed ? 'confirm' : 'return' });
+    return present.refused(shown.endsWith(` ${order.currency}`) ? 'amount_mismatch' : 'currency_mismatch', order.merchant_reference);
+  }
   // The embedded page's button took the card: nothing is charged until the element's Pay button says so.
   if (!confirmed && present.framed && tokenization[COMPLETION_FIELDS.confirmation] === ELEMENT_CONFIRMATION) {
     return readyForElement(tokenization, order, flow);
@@ -355,6 +361,7 @@ const READY_FIELDS: readonly string[] = [
   COMPLETION_FIELDS.command,
   COMPLETION_FIELDS.plan_code,
   COMPLETION_FIELDS.issuer_code,
+  COMPLETION_FIELDS.shownAmount,
 ];
 
 /**

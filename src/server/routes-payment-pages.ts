@@ -38,8 +38,8 @@ import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 /**
  * Where the merchant page's completion choices travel: the gateway returns merchant_extra fields
- * unchanged and signed, so the return URL learns them without server memory. merchant_extra and
- * merchant_extra5 are not used.
+ * unchanged and signed, so the return URL learns them without server memory. merchant_extra is
+ * not used.
  */
 export const COMPLETION_FIELDS = {
   command: 'merchant_extra1',
@@ -47,7 +47,18 @@ export const COMPLETION_FIELDS = {
   issuer_code: 'merchant_extra3',
   /** `ELEMENT_CONFIRMATION` on the embedded page: the element's Pay button, not the return, charges. */
   confirmation: 'merchant_extra4',
+  /**
+   * The amount the element's Pay button named, `{minor units} {currency}` (`shownAmountOf`): the
+   * charge at the return, and the embedded page's confirmation, refuse an order that no longer
+   * costs it. Signed only when the element sent the amount it shows.
+   */
+  shownAmount: 'merchant_extra5',
 } as const;
+
+/** How `COMPLETION_FIELDS.shownAmount` writes an amount. */
+export function shownAmountOf(order: { readonly amount: number; readonly currency: string }): string {
+  return `${order.amount} ${order.currency}`;
+}
 
 /** The embedded page's TOKENIZATION only readies the card: the element's own Pay button confirms the charge. */
 export const ELEMENT_CONFIRMATION = 'ELEMENT';
@@ -140,6 +151,8 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
       [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
       // The gateway's own page in the element's frame: its button only takes the card (two steps).
       [COMPLETION_FIELDS.confirmation]: input.embedded === true && input.framed === true ? ELEMENT_CONFIRMATION : undefined,
+      // The amount the element shows (checked against the order before this route ran) binds the charge.
+      [COMPLETION_FIELDS.shownAmount]: input.amount !== undefined ? shownAmountOf(order) : undefined,
       // Installments through the merchant page (spec): the gateway's page shows the order's plans.
       ...(standalone
         ? {

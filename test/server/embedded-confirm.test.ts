@@ -86,15 +86,22 @@ async function framedMessageOf(response: Response): Promise<{ message: unknown; 
  * The element signs the embedded page, the customer types the card on the gateway's page and
  * presses its button; the gateway's return lands in the frame. Answers what the frame tells the element.
  */
-async function cardReady(order: MerchantOrder, language: 'en' | 'ar' = 'en', card = testCard('success').number) {
+async function cardReady(
+  order: MerchantOrder,
+  language: 'en' | 'ar' = 'en',
+  card = testCard('success').number,
+  options: { readonly shown?: MerchantOrder; readonly embedded?: boolean; readonly whileTyping?: () => void } = {},
+) {
+  const shown = options.shown ? { amount: options.shown.amount, currency: options.shown.currency } : {};
   const signed = await fetch(`${origin}${BASE_PATH}${ROUTES.merchantPage}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
-    body: JSON.stringify({ merchant_reference: order.merchant_reference, language, command: 'PURCHASE', framed: true, embedded: true }),
+    body: JSON.stringify({ merchant_reference: order.merchant_reference, language, command: 'PURCHASE', ...shown, framed: true, ...(options.embedded === false ? {} : { embedded: true }) }),
   });
   assert.equal(signed.status, 200);
   const post = (await signed.json()) as { action: string; fields: Record<string, string> };
   const page = await (await submit(post.action, post.fields)).text();
+  options.whileTyping?.();
   const cardAction = new URL(/<form class="credit-card-container" method="post" action="([^"]+)"/.exec(page)?.[1] ?? '', origin);
   const returned = await (
     await submit(cardAction.href, {
@@ -209,6 +216,41 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
     assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined);
   });
 
+  it('signs the amount the Pay button shows into the form, and charges it while the order still costs it', async () => {
+    const order = newOrder();
+    const { message, confirmForm } = await cardReady(order, 'en', testCard('success').number, { shown: order });
+    assert.equal((message as { type: string }).type, 'pg-checkout:ready');
+    assert.ok(confirmForm);
+    const paid = await confirmed(confirmForm.fields);
+    assert.equal(paid.outcome, 'success');
+    assert.equal(gateway.order({ merchantReference: order.merchant_reference })?.amount, 1_284_850);
+  });
+
+  for (const embedded of [true, false]) {
+    it(`refuses the card at its return, charging nothing, when the order changed after the element signed the amount it shows (${embedded ? 'embedded page' : 'merchant page'})`, async () => {
+      const order = newOrder();
+      const { message } = await cardReady(order, 'ar', testCard('success').number, {
+        shown: order,
+        embedded,
+        whileTyping: () => store.add({ ...order, amount: 1_500_000 }),
+      });
+      const refused = parse(framedResultMessage, message);
+      assert.deepEqual([refused.outcome, refused.error, refused.merchant_reference], ['failure', 'amount_mismatch', order.merchant_reference]);
+      assert.match(refused.message, /[\u0600-\u06ff]/, 'in the customer’s language');
+      assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined, 'nothing charged');
+    });
+  }
+
+  it('refuses the card at its return when the order’s currency changed', async () => {
+    const order = newOrder();
+    const { message } = await cardReady(order, 'en', testCard('success').number, {
+      shown: order,
+      whileTyping: () => store.add({ ...order, currency: 'SAR' }),
+    });
+    assert.equal(parse(framedResultMessage, message).error, 'currency_mismatch');
+    assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined);
+  });
+
   it('answers a 3-D Secure card’s confirmation with the challenge address for the element’s dialog', async () => {
     const order = newOrder();
     const ready = await readyForm(order, 'en', testCard('3ds').number);
@@ -225,5 +267,6 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
     });
     const post = (await signed.json()) as { fields: Record<string, string> };
     assert.equal(post.fields['merchant_extra4'], undefined);
+    assert.equal(post.fields['merchant_extra5'], undefined, 'no amount bound when the element names none');
   });
 });

@@ -11,6 +11,8 @@ export interface CheckoutMessages extends SharedMessages {
   readonly merchantPageNote: string;
   readonly embeddedNote: string;
   readonly payInFullWithCard: string;
+  /** The endpoint refused the card: the order's amount changed since the Pay button named it. */
+  readonly amountChanged: string;
   readonly save: {
     readonly note: string;
     readonly consent: string;
@@ -47,6 +49,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
     embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
     payInFullWithCard: 'Pay the full amount with your card.',
+    amountChanged: 'The order’s amount has changed; nothing was charged. Check the amount on the Pay button, then pay.',
     save: {
       note: 'Nothing is charged: your card is saved for your future payments when you continue.',
       consent: 'Save this card for future payments. I understand nothing is charged now.',

@@ -208,6 +208,24 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     return mode === 'redirect' ? 'hosted-page' : mode;
   }
 
+  /**
+   * The amount the Pay button names, sent with the requests that sign a card payment: the endpoint
+   * refuses it when the order no longer costs it, and binds the charge to it.
+   */
+  get #shownAmount(): { amount: number; currency: string } | undefined {
+    return this.order && { amount: this.order.amount, currency: this.order.currency };
+  }
+
+  /**
+   * Whether the endpoint refused a payment because the order changed since its amount was shown
+   * (`code`); if so the order loads again, so that the Pay button names what would be charged.
+   */
+  #orderChanged(code: string | undefined): boolean {
+    const changed = code === 'amount_mismatch' || code === 'currency_mismatch';
+    if (changed) void this.#loadOrder();
+    return changed;
+  }
+
   get #installments(): PgInstallments | null {
     return this.renderRoot.querySelector('pg-installments');
   }
@@ -549,6 +567,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       merchant_reference: this.merchantReference,
       language: this.language,
       command: this.command,
+      ...this.#shownAmount,
       framed: true,
       embedded: true,
       ...(this.#activeMethod === 'installments' ? { installments: 'STANDALONE' as const } : {}),
@@ -564,7 +583,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       return;
     }
     if (outcome.status === 'error') {
-      this.#fail(outcome.message, this.#retryPay);
+      this.#failPayment(outcome);
     }
   }
 
@@ -594,7 +613,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.#fail(outcome.message, this.#retryPay);
+      this.#failPayment(outcome);
     }
   }
 
@@ -618,6 +637,11 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
   }
 
+  /** A request to pay (or save) failed: its message, or, when the order changed, that its amount did. */
+  #failPayment(outcome: { readonly error: { readonly code?: string | undefined }; readonly message: string }): void {
+    this.#fail(this.#orderChanged(outcome.error.code) ? this.#messages.amountChanged : outcome.message, this.#retryPay);
+  }
+
   /** Shows `message` with a way to try again (`retry`), and tells it to the live region. */
   #fail(message: string, retry: () => void): void {
     this.failure = { message, retry };
@@ -629,7 +653,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.paying = false;
     this.#embeddedFor = undefined;
     this.#card.reset();
-    this.#showOutcome(details);
+    this.#showOutcome(this.#orderChanged(details.error) ? { ...details, message: this.#messages.amountChanged } : details);
   }
 
   /** The customer closed the 3-D Secure dialog: the payment was not completed. */
@@ -698,7 +722,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.failure = undefined;
     this.clearStatus();
     if (flow !== 'hosted-page') this.#framed.preload();
-    const base = { merchant_reference: this.merchantReference, language: this.language, command: this.command };
+    const base = { merchant_reference: this.merchantReference, language: this.language, command: this.command, ...this.#shownAmount };
     const selection = installments?.selection;
     const outcome =
       flow === 'hosted-page'
@@ -719,7 +743,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
     this.paying = false;
     if (outcome.status === 'error') {
-      this.#fail(outcome.message, this.#retryPay);
+      this.#failPayment(outcome);
     }
   }
 

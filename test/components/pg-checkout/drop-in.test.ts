@@ -168,6 +168,8 @@ describe('<pg-checkout mode="drop-in">', () => {
         merchant_reference: ORDERS.egp.merchant_reference,
         language: 'en',
         command: 'PURCHASE',
+        amount: ORDERS.egp.amount,
+        currency: ORDERS.egp.currency,
         framed: true,
         plan_code: 'EGF06',
         issuer_code: 'EGMIX1',

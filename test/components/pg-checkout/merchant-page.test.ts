@@ -219,7 +219,9 @@ describe('<pg-checkout mode="merchant-page">', () => {
 
       const merchantPage = network.requestsTo('/merchant-page');
       expect(merchantPage).to.have.length(1);
-      expect(Object.keys(merchantPage[0]!.fields ?? {}).sort()).to.deep.equal(['command', 'framed', 'language', 'merchant_reference']);
+      expect(Object.keys(merchantPage[0]!.fields ?? {}).sort()).to.deep.equal(['amount', 'command', 'currency', 'framed', 'language', 'merchant_reference']);
+      // The amount the Pay button names, for the endpoint to hold the charge to.
+      expect(merchantPage[0]!.fields).to.include({ amount: ORDERS.egp.amount, currency: ORDERS.egp.currency });
       const crossed = [...network.endpointRequests, ...network.gatewayRequests];
       expect(crossed.length).to.be.greaterThan(0);
       for (const request of crossed) {
@@ -232,6 +234,56 @@ describe('<pg-checkout mode="merchant-page">', () => {
         expect(JSON.stringify({ ...event })).not.to.contain(VISA);
         expect(JSON.stringify({ ...event })).not.to.contain(CVV);
       }
+    });
+
+    describe('when the order’s amount changed since the Pay button named it', () => {
+      const payButton = (el: PgCheckout) => el.shadowRoot?.querySelector('button.Pay')?.textContent ?? '';
+      afterEach(() => network.orders.add(ORDERS.egp));
+
+      it('charges nothing, says so, and names the new amount on the Pay button (refused as the form is signed)', async () => {
+        const el = await checkout('ar');
+        const submissions = captureSubmissions(el);
+        await fillCard(el);
+        expect(payButton(el)).to.contain('٢٬٥٠٠');
+        network.orders.add({ ...ORDERS.egp, amount: 300_000 });
+        shadowQuery(el, 'button.Pay').click();
+        await waitUntil(() => el.shadowRoot?.querySelector('.failure') !== null, 'the failure', { interval: 5, timeout: 2000 });
+        expect(textOf(shadowQuery(el, '.failure .error'))).to.equal('تغيّر مبلغ الطلب ولم يُخصم أي مبلغ. راجع المبلغ الجديد على زر الدفع، ثم ادفع.');
+        await waitUntil(() => payButton(el).includes('٣٬٠٠٠'), 'the new amount on the Pay button', { interval: 5, timeout: 2000 });
+        expect(submissions).to.have.length(0);
+        // Paying again charges the amount now shown.
+        shadowQuery(el, 'button.Pay').click();
+        await waitUntil(() => submissions.length === 1, 'the form posted', { interval: 5, timeout: 2000 });
+        expect(network.requestsTo('/merchant-page').at(-1)!.fields).to.include({ amount: 300_000 });
+      });
+
+      it('charges nothing when it changed after the form was signed, and shows the new amount when the customer tries again', async () => {
+        const el = await checkout();
+        const submissions = captureSubmissions(el);
+        await fillCard(el);
+        shadowQuery(el, 'button.Pay').click();
+        await waitUntil(() => submissions.length === 1, 'the form posted', { interval: 5, timeout: 2000 });
+        network.orders.add({ ...ORDERS.egp, amount: 300_000 });
+        // The frame's journey, played here: the gateway takes the card, its return reaches the endpoint.
+        const { action, fields } = submissions[0]!;
+        const gatewayPage = new DOMParser().parseFromString(
+          await (await network.gateway.handle(new Request(action, { method: 'POST', body: new URLSearchParams(fields) }))).text(),
+          'text/html',
+        );
+        const returnForm = gatewayPage.querySelector<HTMLFormElement>('#return-form')!;
+        const framedPage = await (await fetch(returnForm.action, { method: 'POST', body: new URLSearchParams(Object.fromEntries(new FormData(returnForm)) as Record<string, string>) })).text();
+        const message: unknown = JSON.parse(new DOMParser().parseFromString(framedPage, 'text/html').getElementById('pg-message')!.textContent!);
+        expect(message).to.include({ outcome: 'failure', error: 'amount_mismatch' });
+        expect(network.gatewayRequests.filter((request) => request.fields?.['command'] === 'PURCHASE')).to.have.length(0);
+        const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe.payment-frame');
+        window.dispatchEvent(new MessageEvent('message', { data: message, origin: location.origin, source: frame.contentWindow }));
+        await el.updateComplete;
+        expect(textOf(shadowQuery(el, '.outcome-message'))).to.equal(
+          'The order’s amount has changed, and nothing was charged. Check the new amount on the Pay button, then pay.',
+        );
+        shadowQuery(el, '.outcome .retry').click();
+        await waitUntil(() => payButton(el).includes('3,000.00'), 'the new amount on the Pay button', { interval: 5, timeout: 2000 });
+      });
     });
 
     it('posts once when Pay is pressed twice', async () => {
