@@ -260,7 +260,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (embedded !== this.#embeddedFor) {
       this.#embeddedFor = embedded;
       if (embedded !== undefined) void this.#loadEmbedded();
-      else if (this.#framed.stage === 'embedded') this.#framed.reset();
+      // A card readied for another order (or language, command, method) is dropped with its Pay button.
+      else if (this.#framed.stage === 'embedded' || this.#framed.stage === 'ready') this.#framed.reset();
     }
   }
 

@@ -356,6 +356,20 @@ describe('<pg-checkout mode="embedded">', () => {
       expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('Payment successful');
     });
 
+    it('drops a card readied for one order, and its Pay button, when the page moves to another order', async () => {
+      const { el, frame } = await embedded();
+      const told = toldFrame(frame());
+      postFrom(frame().contentWindow, ready());
+      await el.updateComplete;
+      expect(shadowQueryAll(el, 'button.Pay')).to.have.length(1);
+      el.merchantReference = ORDERS.small.merchant_reference;
+      await el.updateComplete;
+      expect(shadowQueryAll(el, 'button.Pay')).to.have.length(0, 'no button left to charge the first order');
+      // The other order's page loads in its place.
+      await waitUntil(() => network.requestsTo('/merchant-page').some((request) => request.fields?.['merchant_reference'] === ORDERS.small.merchant_reference), 'the new order’s page');
+      expect(told).to.deep.equal([]);
+    });
+
     it('takes the ready card only from its frame, the endpoint’s origin and its own order', async () => {
       const { el, frame } = await embedded();
       postFrom(frame().contentWindow, ready(), GATEWAY_ORIGIN);
