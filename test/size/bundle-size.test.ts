@@ -33,7 +33,13 @@
  * Lower these numbers as the bundle shrinks; never raise one to let growth pass. One exception,
  * recorded: issue 23 raised the folder's by 0.1 kB (an optional security code where the account has
  * CVV suppression, in both languages, and hosted-checkout installments); the English page stayed
- * within its budget by moving the choice of a flat plan's variant to the endpoint.
+ * within its budget by moving the choice of a flat plan's variant to the endpoint. A second, in issue
+ * 25's fifth round: the English page's and the folder's by 0.15 and 0.25 kB, for fixes a security
+ * review found, not features: `<pg-checkout>` and `<pg-installments>` send the amount they show, so
+ * that the endpoint charges that amount or nothing, and `<pg-checkout>` tells the customer, in both
+ * languages, when the order's amount changed; `<pg-installments>` drops the card form it posted to
+ * the gateway when the page comes back from the back-forward cache, and may pay again (measured
+ * 47,373 and 53,875 bytes).
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -47,8 +53,8 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 
 const INITIAL_BUDGET_BYTES = 22_100;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
-const ENGLISH_BUDGET_BYTES = 47_250;
-const FOLDER_BUDGET_BYTES = 53_650;
+const ENGLISH_BUDGET_BYTES = 47_400;
+const FOLDER_BUDGET_BYTES = 53_900;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

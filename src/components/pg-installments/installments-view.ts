@@ -118,7 +118,22 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   override connected(): void {
     // Coming back after a disconnect aborted the load: load again.
     if (this.host.hasUpdated && this.loadState === 'loading' && !this.kit.endpointRequests.pending) void this.#loadPlans();
+    window.addEventListener('pageshow', this.#onPageShow);
   }
+
+  override disconnected(): void {
+    window.removeEventListener('pageshow', this.#onPageShow);
+  }
+
+  /**
+   * Back from the gateway through the browser's back-forward cache: the form posted there (with
+   * the card fields, hosted checkout) is gone, and the customer may pay again.
+   */
+  readonly #onPageShow = (event: PageTransitionEvent): void => {
+    if (!event.persisted) return;
+    this.host.renderRoot.querySelector('form.gateway-form')?.remove();
+    this.paying = false;
+  };
 
   override willUpdate(changed: PropertyValues): void {
     if (changed.has('endpoint') || changed.has('merchantReference')) void this.#loadPlans();
@@ -604,7 +619,13 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     this.paying = true;
     this.payError = '';
     const selection = this.selection;
-    const base = { merchant_reference: this.host.merchantReference, language: this.host.language, command: this.host.command };
+    const base = {
+      merchant_reference: this.host.merchantReference,
+      language: this.host.language,
+      command: this.host.command,
+      // The amount the plans were worked out from: the endpoint charges it or refuses.
+      ...(this.plans && { amount: this.plans.amount, currency: this.plans.currency }),
+    };
     const outcome = hostedCheckout
       ? await this.kit.endpointRequests.request(merchantPageCall, {
           ...base,

@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
 import { formatMoney } from '../../../src/core/amounts.ts';
 import { planQuote } from '../../../src/core/installments.ts';
@@ -484,6 +484,8 @@ describe('<pg-installments>', () => {
         merchant_reference: ORDERS.egp.merchant_reference,
         language: 'en',
         command: 'PURCHASE',
+        amount: ORDERS.egp.amount,
+        currency: ORDERS.egp.currency,
         installments: 'STANDALONE',
       });
       expect(submissions).to.have.length(1);
@@ -578,6 +580,8 @@ describe('<pg-installments>', () => {
         merchant_reference: ORDERS.egp.merchant_reference,
         language: 'en',
         command: 'PURCHASE',
+        amount: ORDERS.egp.amount,
+        currency: ORDERS.egp.currency,
         plan_code: 'EGR12',
         issuer_code: 'EGMIX1',
       });
@@ -591,6 +595,30 @@ describe('<pg-installments>', () => {
         expect(request.body).not.to.contain(MASTERCARD);
         expect(request.body).not.to.contain('321"');
       }
+    });
+
+    it('leaves no card in the page, and may pay again, when the customer comes back from the gateway with Back', async () => {
+      const el = await installments({ completion: 'hosted-checkout' });
+      const submissions = captureSubmissions(el);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
+      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
+      await el.updateComplete;
+      choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGR12');
+      choose(shadowQuery<HTMLInputElement>(el, '#agree'));
+      await el.updateComplete;
+      const submitted = oneEvent(el, 'pg-payment-submit');
+      shadowQuery(el, 'button.Pay').click();
+      await submitted;
+      expect(el.shadowRoot!.innerHTML).to.contain(MASTERCARD, 'the posted form, while the page navigates');
+      // The browser restores the page from its back-forward cache.
+      window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelector('form.gateway-form')).to.equal(null);
+      expect(el.shadowRoot!.innerHTML).not.to.contain(MASTERCARD);
+      shadowQuery(el, 'button.Pay').click();
+      await waitUntil(() => submissions.length === 2, 'a second post', { interval: 5, timeout: 2000 });
     });
   });
 
