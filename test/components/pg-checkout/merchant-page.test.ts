@@ -248,7 +248,7 @@ describe('<pg-checkout mode="merchant-page">', () => {
         network.orders.add({ ...ORDERS.egp, amount: 300_000 });
         shadowQuery(el, 'button.Pay').click();
         await waitUntil(() => el.shadowRoot?.querySelector('.failure') !== null, 'the failure', { interval: 5, timeout: 2000 });
-        expect(textOf(shadowQuery(el, '.failure .error'))).to.equal('تغيّر مبلغ الطلب ولم يُخصم أي مبلغ. راجع المبلغ الجديد على زر الدفع، ثم ادفع.');
+        expect(textOf(shadowQuery(el, '.failure .error'))).to.equal('تغيّر مبلغ الطلب ولم يُخصم شيء. راجع المبلغ على زر الدفع ثم ادفع.');
         await waitUntil(() => payButton(el).includes('٣٬٠٠٠'), 'the new amount on the Pay button', { interval: 5, timeout: 2000 });
         expect(submissions).to.have.length(0);
         // Paying again charges the amount now shown.
@@ -279,7 +279,7 @@ describe('<pg-checkout mode="merchant-page">', () => {
         window.dispatchEvent(new MessageEvent('message', { data: message, origin: location.origin, source: frame.contentWindow }));
         await el.updateComplete;
         expect(textOf(shadowQuery(el, '.outcome-message'))).to.equal(
-          'The order’s amount has changed, and nothing was charged. Check the new amount on the Pay button, then pay.',
+          'The order’s amount has changed; nothing was charged. Check the amount on the Pay button, then pay.',
         );
         shadowQuery(el, '.outcome .retry').click();
         await waitUntil(() => payButton(el).includes('3,000.00'), 'the new amount on the Pay button', { interval: 5, timeout: 2000 });
