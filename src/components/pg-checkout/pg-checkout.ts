@@ -395,7 +395,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       <section class="outcome ${outcome.outcome}" part="outcome" tabindex="-1" aria-labelledby="outcome-title">
         <h3 id="outcome-title" class="outcome-title">${title}</h3>
         <p class="outcome-message">${outcome.message}</p>
-        ${outcome.outcome === 'failure' && outcome.responseCode !== CUSTOMER_CANCEL_CODE ? html`<p>${m.outcome.failureHint}</p>` : nothing}
+        ${outcome.outcome === 'failure' && !outcome.error && outcome.responseCode !== CUSTOMER_CANCEL_CODE ? html`<p>${m.outcome.failureHint}</p>` : nothing}
         ${outcome.installments ? html`<p>${m.outcome.installments(outcome.installments.months)}</p>` : nothing}
         ${card?.lastFour ? html`<p>${m.outcome.savedCard(card.brand ?? '', ltr(`•••• ${card.lastFour}`))}</p>` : nothing}
         ${outcome.resultUrl

@@ -256,6 +256,17 @@ describe('<pg-checkout mode="embedded">', () => {
       expect(el.shadowRoot?.querySelectorAll('.outcome button.retry')).to.have.length(1);
     });
 
+    it('gives no such hint when the endpoint refused the card before any bank saw it (too many cards tried)', async () => {
+      const { el, frame } = await embedded();
+      postFrom(
+        frame().contentWindow,
+        resultMessage({ outcome: 'failure', message: 'Too many cards have been tried for this order; please wait before trying again.', error: 'card_attempts_limited', response_code: undefined, order_state: undefined }),
+      );
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '.outcome-message'))).to.contain('Too many cards');
+      expect(textOf(shadowQuery(el, '.outcome'))).not.to.include('Try another card');
+    });
+
     it('gives no such hint when the payment succeeded', async () => {
       const { el, frame } = await embedded();
       postFrom(frame().contentWindow, resultMessage());

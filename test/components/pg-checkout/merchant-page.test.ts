@@ -281,6 +281,7 @@ describe('<pg-checkout mode="merchant-page">', () => {
         expect(textOf(shadowQuery(el, '.outcome-message'))).to.equal(
           'The order’s amount has changed; nothing was charged. Check the amount on the Pay button, then pay.',
         );
+        expect(textOf(shadowQuery(el, '.outcome'))).not.to.contain('Try another card', 'no card was refused');
         shadowQuery(el, '.outcome .retry').click();
         await waitUntil(() => payButton(el).includes('3,000.00'), 'the new amount on the Pay button', { interval: 5, timeout: 2000 });
       });
