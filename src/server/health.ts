@@ -8,11 +8,17 @@
  * For monitoring, the body also counts what the store holds for the shop: results not yet
  * acknowledged (the failing ones, and when the oldest was recorded: a shop that has stopped taking
  * its webhook shows here long before anyone reads the log) and the payments still watched.
+ *
+ * The route answers anyone who can reach the endpoint (the customers' browsers can), so a store
+ * failure is named by its kind (`connection`, `disk_full`, `busy`, `read_only`, `failed`), as a
+ * gateway failure is; its message, which may name the database's host, goes to the log.
  */
 import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { ResultStore, Store, WatchStore } from '../store/store.ts';
+import type { Logger } from '../log/logger.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import { jsonResponse } from './http.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 
@@ -24,6 +30,8 @@ export interface HealthOptions {
   readonly gateway: Pick<GatewayClient, 'call'>;
   readonly basePath: string;
   readonly now: () => Date;
+  /** Where a store failure's message goes (`health_store_unavailable`, error). */
+  readonly log?: Logger;
 }
 
 /** The reference the gateway is asked about: valid, and never an order's. */
@@ -74,7 +82,9 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
       const [backlog, active] = await Promise.all([options.store.results.backlog(), options.store.watches.countActive()]);
       held = { results: backlog, watches: { active } };
     } catch (error) {
-      store = { status: 'unavailable', reason: error instanceof Error ? error.message.split('\n')[0] : 'failed' };
+      const reason = error instanceof StoreUnavailableError ? error.reason : 'failed';
+      options.log?.error('health_store_unavailable', { reason, message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      store = { status: 'unavailable', reason };
     }
     const health = {
       status: store.status === 'ok' ? 'ok' : 'unavailable',
