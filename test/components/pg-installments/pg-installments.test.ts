@@ -557,15 +557,20 @@ describe('<pg-installments>', () => {
     });
   });
 
+  /** Types the customer's MasterCard into the element's own card form (hosted checkout). */
+  async function typeCard(el: PgInstallments) {
+    typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
+    typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
+    typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
+    typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
+    await el.updateComplete;
+  }
+
   describe('completing by hosted checkout (installments HOSTED)', () => {
     it('takes the card, picks the issuer from it and posts the card straight to the gateway', async () => {
       const el = await installments({ completion: 'hosted-checkout' });
       const submissions = captureSubmissions(el);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
-      await el.updateComplete;
+      await typeCard(el);
       expect(issuerRadio(el, 'EGMIX1').checked).to.equal(true);
       choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGR12');
       await el.updateComplete;
@@ -600,11 +605,7 @@ describe('<pg-installments>', () => {
     it('leaves no card in the page, and may pay again, when the customer comes back from the gateway with Back', async () => {
       const el = await installments({ completion: 'hosted-checkout' });
       const submissions = captureSubmissions(el);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
-      await el.updateComplete;
+      await typeCard(el);
       choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGR12');
       choose(shadowQuery<HTMLInputElement>(el, '#agree'));
       await el.updateComplete;
@@ -626,11 +627,7 @@ describe('<pg-installments>', () => {
     it('has the endpoint charge the plan chosen here with installments HOSTED and the token of the card typed here', async () => {
       const el = await installments({ completion: 'hosted-checkout' });
       const submissions = captureSubmissions(el);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-number'), MASTERCARD);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-expiry'), `12/${EXPIRY_YEAR}`);
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-cvv'), '321');
-      typeInto(shadowQuery<HTMLInputElement>(el, '#card-holder'), 'Omar Farouk');
-      await el.updateComplete;
+      await typeCard(el);
       choose(shadowQuery<HTMLSelectElement>(el, 'select#plan'), 'EGF06');
       await el.updateComplete;
       choose(shadowQuery<HTMLInputElement>(el, '#agree'));
