@@ -213,7 +213,8 @@ ${EXIT_CODES_HELP}`,
       const allowed = order === undefined ? 0 : capture ? capturableAmount(order) : refundableAmount(order);
       const planned = amount ?? allowed;
       // What cannot be done is refused by the client without a question: nothing would be sent.
-      if (order && planned > 0 && planned <= allowed) {
+      const asked = order !== undefined && planned > 0 && planned <= allowed;
+      if (asked) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
         const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${standingOf(order, currency)}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
         if (!(await confirm(io, question, values.yes))) {
@@ -221,7 +222,10 @@ ${EXIT_CODES_HELP}`,
           return EXIT.cancelled;
         }
       }
-      const input = { ...query, currency, ...(amount === undefined ? {} : { amount }) } as { merchant_reference: string; currency: string; amount?: number };
+      // The amount asked about, "the rest" included: the rest as the client reads it a moment later
+      // could be more (a capture in between) than what was confirmed and is reported.
+      const sent = amount ?? (asked ? planned : undefined);
+      const input = { ...query, currency, ...(sent === undefined ? {} : { amount: sent }) } as { merchant_reference: string; currency: string; amount?: number };
       const result = capture ? await client.capture(input) : await client.refund(input);
       const done = `${capture ? 'Captured' : 'Refunded'} ${money(planned, currency)}`;
       return reportMoneyResult(io, command, client, result, done, query, currency, values.json);

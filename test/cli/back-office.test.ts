@@ -19,7 +19,7 @@ import { openStore } from '../../src/store/open.ts';
 import type { GatewayClient } from '../../src/gateway/index.ts';
 import { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from '../../src/sandbox/batch.ts';
 import { SANDBOX_MERCHANT_BASIC, type SandboxMerchant } from '../../src/sandbox/merchants.ts';
-import { authorize, card, clientFor, M, nextReference, startSandbox, type Sandbox } from '../gateway/support.ts';
+import { authorize, card, clientFor, M, nextReference, startFaultProxy, startSandbox, type Sandbox } from '../gateway/support.ts';
 
 const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
@@ -144,6 +144,25 @@ describe('pg-checkout capture, refund and void', () => {
     assert.match(run.stdout, /^Captured EGP 400\.00: 20064 /);
     assert.match(run.stdout, /captured {4}EGP 400\.00/);
     assert.equal(capturedAt(reference), 40_000);
+  });
+
+  it('refunds the amount it said, even when the order changed between its reading and the refund', async () => {
+    const reference = nextReference('cli-race');
+    await authorize(client, reference, 10_000);
+    await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 5_000 });
+    // The shop captures the other half while the command runs (after its reading, before the refund's own).
+    const proxy = await startFaultProxy(sandbox.origin);
+    proxy.beforeForward = async (operation, seen) => {
+      if (operation === 'CHECK_STATUS' && seen === 1) await client.capture({ merchant_reference: reference, currency: 'EGP', amount: 5_000 });
+    };
+    try {
+      const run = await cli(['refund', '--reference', reference, '--currency', 'EGP', '--yes'], { env: envFor(M, { PG_GATEWAY_BASE_URL: proxy.origin }) });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /^Refunded EGP 50\.00/);
+      assert.equal(sandbox.gateway.order({ merchantReference: reference })?.refundedAmount, 5_000, 'the rest it named, not the rest when sent');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('refuses without --yes when stdin is not a terminal, never assuming yes: nothing is sent (exit 2)', async () => {

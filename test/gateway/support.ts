@@ -82,6 +82,8 @@ export interface FaultProxy {
   inject(operation: string, fault: Fault, times?: number): void;
   /** Resolves when a request of `operation` held by 'late' has been forwarded and answered by the gateway. */
   delivered(operation: string): Promise<void>;
+  /** Run before each request is forwarded (its operation and how many of it came before): something else happens at the gateway first. */
+  beforeForward: ((operation: string, seen: number) => Promise<void> | void) | undefined;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ export async function startFaultProxy(target: string, lateMs = 300): Promise<Fau
       void (async () => {
         const body = Buffer.concat(chunks);
         const operation = operationOf(body.toString('utf8'), String(request.headers['content-type'] ?? ''));
+        const seen = received.filter((earlier) => earlier === operation).length;
         received.push(operation);
         const planned = faults.get(operation);
         const fault: Fault = planned && planned.times > 0 ? planned.fault : 'pass';
@@ -140,6 +143,7 @@ export async function startFaultProxy(target: string, lateMs = 300): Promise<Fau
         if (fault === 'reset') return void request.socket.destroy();
         if (fault === 'hang') return;
         if (fault === 'late') await new Promise((resolve) => setTimeout(resolve, lateMs));
+        await proxy.beforeForward?.(operation, seen);
         forwarded.push(operation);
         const response = await forward(request, body);
         if (fault === 'late') {
@@ -162,7 +166,7 @@ export async function startFaultProxy(target: string, lateMs = 300): Promise<Fau
     });
   });
   const origin = await listen(server);
-  return {
+  const proxy: FaultProxy = {
     origin,
     forwarded,
     received,
@@ -171,8 +175,10 @@ export async function startFaultProxy(target: string, lateMs = 300): Promise<Fau
       if (fault === 'late') delivered.set(operation, new Promise<void>((resolve) => waiting.set(operation, resolve)));
     },
     delivered: (operation) => delivered.get(operation) ?? Promise.resolve(),
+    beforeForward: undefined,
     close: closer(server),
   };
+  return proxy;
 }
 
 /** What the client's injected sleep saw: every wait, which also moves the sandbox's clock. */
