@@ -5,7 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 import { amountErrorMessage } from '../core/amount-messages.ts';
-import { AmountError, currencyExponent, fromMinorUnits, toMinorUnits } from '../core/amounts.ts';
+import { AmountError, currencyExponent, toMinorUnits, totalFromMinorUnits } from '../core/amounts.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
@@ -114,7 +114,8 @@ export function money(amount: number, currency: string | undefined): string {
   const exponent = currencyExponent(currency);
   const format = new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code', minimumFractionDigits: exponent, maximumFractionDigits: exponent });
   // Intl formats a decimal string exactly; the cast is for older lib typings that only list number.
-  return format.format(fromMinorUnits(amount, currency) as unknown as number).replace(/\u00a0/g, ' ');
+  // A total (a batch's lines added up) may pass the 10 digits one amount on the wire may have.
+  return format.format(totalFromMinorUnits(amount, currency) as unknown as number).replace(/\u00a0/g, ' ');
 }
 
 /** "authorized EGP 100.00, captured EGP 40.00, refunded EGP 0.00". */

@@ -117,8 +117,21 @@ export function toMinorUnits(decimal: string, currency: string, field = 'amount'
 
 /** 12345 EGP → "123.45"; 1500 KWD → "1.500"; 500 JPY → "500". */
 export function fromMinorUnits(minor: number, currency: string, field = 'amount'): string {
-  const exponent = currencyExponent(currency);
-  const digits = wireAmountDigits(minor, field);
+  return withExponent(wireAmountDigits(minor, field), currencyExponent(currency));
+}
+
+/**
+ * Minor units as a decimal in the currency's exponent, like `fromMinorUnits` but of any safe
+ * integer: a total for people to read (a batch's lines added up), which no single amount on the
+ * wire may reach.
+ */
+export function totalFromMinorUnits(minor: number, currency: string, field = 'amount'): string {
+  if (!Number.isSafeInteger(minor)) throw new AmountError(field, 'format');
+  if (minor < 0) throw new AmountError(field, 'negative');
+  return withExponent(String(minor), currencyExponent(currency));
+}
+
+function withExponent(digits: string, exponent: number): string {
   if (exponent === 0) return digits;
   const padded = digits.padStart(exponent + 1, '0');
   return `${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateBatchFile, buildBatchFile } from '../../src/core/batch-file.ts';
-import { batchProgressText, batchTotals } from '../../src/cli/batch-command.ts';
+import { batchProgressText, batchTotals, processedTotals } from '../../src/cli/batch-command.ts';
 import { progressBar } from '../../src/cli/progress.ts';
 import type { Io } from '../../src/cli/command.ts';
 
@@ -43,5 +43,17 @@ describe('the money of a batch’s lines', () => {
       'CAPTURE in EGP: 2 lines, EGP 100.50 (10050 minor units)',
       'REFUND in KWD: 1 line, KWD 1.500 (1500 minor units)',
     ]);
+  });
+
+  it('adds up lines whose total passes the 10 digits one amount may have (large or three-decimal amounts)', () => {
+    const file = buildBatchFile([
+      { command: 'CAPTURE', merchant_reference: 'o-1', amount: '5000000000', currency: 'EGP' },
+      { command: 'CAPTURE', merchant_reference: 'o-2', amount: '5000000000', currency: 'EGP' },
+    ]);
+    const { lines, errors } = validateBatchFile(file, { access_code: 'zx0IPmPy5jp1vAz', merchant_identifier: 'abcdEFGH', language: 'en' });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(batchTotals(lines), ['CAPTURE in EGP: 2 lines, EGP 100,000,000.00 (10000000000 minor units)']);
+    const row = { response_code: '04000', response_message: 'Success', status: '04', currency: 'IQD', amount: '9999999999' };
+    assert.deepEqual(processedTotals([{ ...row, Line_Number: '1' }, { ...row, Line_Number: '2' }] as never), ['IQD 19,999,999.998 in 2 lines']);
   });
 });

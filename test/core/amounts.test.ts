@@ -8,6 +8,7 @@ import {
   fromMinorUnits,
   parseWireAmount,
   toMinorUnits,
+  totalFromMinorUnits,
 } from '../../src/core/amounts.ts';
 import { amountErrorMessage } from '../../src/core/amount-messages.ts';
 
@@ -81,6 +82,19 @@ describe('fromMinorUnits', () => {
   it('refuses fractions and negatives', () => {
     assert.throws(() => fromMinorUnits(1.5, 'EGP'), AmountError);
     assert.throws(() => fromMinorUnits(-1, 'EGP'), AmountError);
+  });
+});
+
+describe('totalFromMinorUnits', () => {
+  it('writes a total past the 10 digits one amount on the wire may have, which fromMinorUnits refuses', () => {
+    assert.throws(() => fromMinorUnits(10_000_000_000, 'EGP'), AmountError);
+    assert.equal(totalFromMinorUnits(10_000_000_000, 'EGP'), '100000000.00');
+    assert.equal(totalFromMinorUnits(19_999_999_998, 'IQD'), '19999999.998');
+    assert.equal(totalFromMinorUnits(5, 'KWD'), '0.005');
+  });
+
+  it('still refuses fractions, negatives and unsafe integers', () => {
+    for (const minor of [1.5, -1, 2 ** 53]) assert.throws(() => totalFromMinorUnits(minor, 'EGP'), AmountError);
   });
 });
 
