@@ -240,7 +240,10 @@ export const batchCommand: CliCommand = {
 
     if (sub === 'process') {
       const before = await client.batchResults(handle);
-      if (before.batch_status === 'VALIDATED') {
+      // Asked unless the batch is already under way or done, whatever else the reading says: the
+      // state (batch_status) is this package's reading of the answer, which a live gateway may not
+      // give, and a batch still validating may be ready by the time PROCESS_BATCH arrives.
+      if (before.batch_status !== 'PROCESSING' && before.batch_status !== 'PROCESSED') {
         const count = before.answer?.transactions_count ?? '?';
         const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count} line(s) of charges and maintenance operations?${await moneyOfBatch(io, values.file, values.language, count)}`;
         if (!(await confirm(io, question, values.yes))) {

@@ -362,6 +362,11 @@ describe('pg-checkout batch', () => {
     assert.match(handle, /^cli-[a-z0-9]+:\d+$/);
 
     assert.equal((await cli(['batch', 'status', handle])).code, EXIT.pending, 'still under validation');
+    // A batch not yet read as validated is asked about too: it may be by the time PROCESS_BATCH arrives,
+    // and a live gateway's answer may name no state at all.
+    const early = await cli(['batch', 'process', handle]);
+    assert.equal(early.code, EXIT.usage, early.stderr);
+    assert.match(early.stderr, /needs confirmation, and stdin is not a terminal/);
     sandbox.clock.advance(BATCH_VALIDATION_MS);
     const validated = await cli(['batch', 'status', handle]);
     assert.match(validated.stdout, /: validated, 1 line/);
