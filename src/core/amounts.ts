@@ -126,9 +126,7 @@ export function fromMinorUnits(minor: number, currency: string, field = 'amount'
  * wire may reach.
  */
 export function totalFromMinorUnits(minor: number, currency: string, field = 'amount'): string {
-  if (!Number.isSafeInteger(minor)) throw new AmountError(field, 'format');
-  if (minor < 0) throw new AmountError(field, 'negative');
-  return withExponent(String(minor), currencyExponent(currency));
+  return withExponent(minorUnitsDigits(minor, field), currencyExponent(currency));
 }
 
 function withExponent(digits: string, exponent: number): string {
@@ -147,10 +145,15 @@ export function parseWireAmount(value: unknown, field = 'amount'): number {
   return Number(value);
 }
 
-function wireAmountDigits(minor: number, field: string): string {
+/** A count of minor units written out: a safe integer, zero or more. */
+function minorUnitsDigits(minor: number, field: string): string {
   if (!Number.isSafeInteger(minor)) throw new AmountError(field, 'format');
   if (minor < 0) throw new AmountError(field, 'negative');
-  const digits = String(minor);
+  return String(minor);
+}
+
+function wireAmountDigits(minor: number, field: string): string {
+  const digits = minorUnitsDigits(minor, field);
   if (digits.length > MAX_AMOUNT_DIGITS) throw new AmountError(field, 'too_long', MAX_AMOUNT_DIGITS);
   return digits;
 }

@@ -57,7 +57,7 @@ import {
 } from './http.ts';
 import { orderParams, returnUrlFor } from './gateway-params.ts';
 import type { MerchantOrder, OrderLookup } from './orders.ts';
-import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, SAVE_CARD_COMPLETION, shownAmountOf } from './routes-payment-pages.ts';
+import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, readShownAmount, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
 import {
   confirmedResult,
   confirmedSavedCard,
@@ -232,6 +232,12 @@ async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Pro
   return flow.present.unconfirmed(order.merchant_reference, 'save-card');
 }
 
+/** Why an amount the customer was shown is not the order's now: its currency first, then the amount. */
+function orderChangeOf(shown: { readonly amount: number; readonly currency: string }, order: MerchantOrder): 'currency_mismatch' | 'amount_mismatch' | undefined {
+  if (shown.currency !== order.currency) return 'currency_mismatch';
+  return shown.amount === order.amount ? undefined : 'amount_mismatch';
+}
+
 /**
  * PURCHASE or AUTHORIZATION with the token the merchant page (or the embedded page) just created;
  * for the embedded page, only once the element's Pay button confirms (`confirmed`, the ready card).
@@ -251,18 +257,20 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   }
   // The order changed since its amount was on the Pay button: that button's amount is not what would be charged.
   const shown = tokenization[COMPLETION_FIELDS.shownAmount];
-  if (shown !== undefined && shown !== shownAmountOf(order)) {
+  const shownChange = shown === undefined ? undefined : orderChangeOf(readShownAmount(shown), order);
+  if (shownChange) {
     log.warn('shown_amount_changed', { merchant_reference: order.merchant_reference, stage: confirmed ? 'confirm' : 'return' });
-    return present.refused(shown.endsWith(` ${order.currency}`) ? 'amount_mismatch' : 'currency_mismatch', order.merchant_reference);
+    return present.refused(shownChange, order.merchant_reference);
   }
   // The embedded page's button took the card: nothing is charged until the element's Pay button says so.
   if (!confirmed && present.framed && tokenization[COMPLETION_FIELDS.confirmation] === ELEMENT_CONFIRMATION) {
     return readyForElement(tokenization, order, flow);
   }
   // The order changed since its amount was on the Pay button: that amount is not charged.
-  if (confirmed && (confirmed.amount !== order.amount || confirmed.currency !== order.currency)) {
+  const readyChange = confirmed && orderChangeOf(confirmed, order);
+  if (readyChange) {
     log.warn('ready_card_refused', { merchant_reference: order.merchant_reference, reason: 'order_changed' });
-    return present.refused(confirmed.currency !== order.currency ? 'currency_mismatch' : 'amount_mismatch', order.merchant_reference);
+    return present.refused(readyChange, order.merchant_reference);
   }
   // The charge goes under the reference the card was taken with: a new attempt's own, when it is one.
   const attempt = { ...order, merchant_reference: tokenization.merchant_reference };

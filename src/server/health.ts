@@ -16,9 +16,8 @@
 import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
-import type { ResultStore, Store, WatchStore } from '../store/store.ts';
 import type { Logger } from '../log/logger.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { StoreUnavailableError, type ResultStore, type Store, type WatchStore } from '../store/store.ts';
 import { jsonResponse } from './http.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 

@@ -60,6 +60,12 @@ export function shownAmountOf(order: { readonly amount: number; readonly currenc
   return `${order.amount} ${order.currency}`;
 }
 
+/** The amount `shownAmountOf` wrote, read back (an amount that is not digits reads as none: NaN). */
+export function readShownAmount(text: string): { readonly amount: number; readonly currency: string } {
+  const [amount = '', currency = ''] = text.split(' ');
+  return { amount: /^\d+$/.test(amount) ? Number(amount) : Number.NaN, currency };
+}
+
 /** The embedded page's TOKENIZATION only readies the card: the element's own Pay button confirms the charge. */
 export const ELEMENT_CONFIRMATION = 'ELEMENT';
 

@@ -116,7 +116,7 @@ async function cardReady(
   const { message, html } = await framedMessageOf(await submit(formAction(returned), tokenization));
   // The ready page's own form, which it posts to the confirm route when the element's Pay button asks.
   const confirmForm = /id="pg-confirm"/.test(html) ? { action: formAction(html, 'pg-confirm'), fields: hiddenFields(html, 'pg-confirm') } : undefined;
-  return { tokenization, message, html, confirmForm };
+  return { tokenization, message, html, confirmForm, signedFields: post.fields };
 }
 
 /** The card is ready: the ready page's confirm form, checked. */
@@ -218,7 +218,8 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
 
   it('signs the amount the Pay button shows into the form, and charges it while the order still costs it', async () => {
     const order = newOrder();
-    const { message, confirmForm } = await cardReady(order, 'en', testCard('success').number, { shown: order });
+    const { message, confirmForm, signedFields } = await cardReady(order, 'en', testCard('success').number, { shown: order });
+    assert.equal(signedFields['merchant_extra5'], '1284850 EGP', 'the shown amount, signed into the form');
     assert.equal((message as { type: string }).type, 'pg-checkout:ready');
     assert.ok(confirmForm);
     const paid = await confirmed(confirmForm.fields);
