@@ -21,6 +21,7 @@ import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer, createSealer } from './flow-token.ts';
 import { endpointGateway } from './gateway-client.ts';
 import { handleEmbeddedConfirm, handleGatewayReturn } from './gateway-return.ts';
+import { orderDisagreement } from './orders.ts';
 import {
   assertJsonContentType,
   parseJsonObject,
@@ -242,13 +243,10 @@ async function runJsonRoute(
   const lookup = { request, route: routeName, referenceSource: 'browser' } as const;
   const order = await settings.resolveOrder(input.merchant_reference, lookup);
   if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
-  if (input.amount !== undefined && input.amount !== order.amount) {
-    log.warn('amount_mismatch', { merchant_reference: order.merchant_reference });
-    throw new EndpointRefusal('amount_mismatch', { field: 'amount' });
-  }
-  if (input.currency !== undefined && input.currency !== order.currency) {
-    log.warn('currency_mismatch', { merchant_reference: order.merchant_reference });
-    throw new EndpointRefusal('currency_mismatch', { field: 'currency' });
+  const disagreement = orderDisagreement(input, order);
+  if (disagreement) {
+    log.warn(disagreement, { merchant_reference: order.merchant_reference });
+    throw new EndpointRefusal(disagreement, { field: disagreement === 'amount_mismatch' ? 'amount' : 'currency' });
   }
 
   const result = await route.handle({ input, order, language, request, context, runtime });

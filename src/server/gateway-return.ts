@@ -56,7 +56,7 @@ import {
   type RequestContext,
 } from './http.ts';
 import { orderParams, returnUrlFor } from './gateway-params.ts';
-import type { MerchantOrder, OrderLookup } from './orders.ts';
+import { orderDisagreement, type MerchantOrder, type OrderLookup } from './orders.ts';
 import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, readShownAmount, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
 import {
   confirmedResult,
@@ -232,11 +232,6 @@ async function saveCard(tokenization: HostedPageResponse, flow: ReturnFlow): Pro
   return flow.present.unconfirmed(order.merchant_reference, 'save-card');
 }
 
-/** Why an amount the customer was shown is not the order's now: its currency first, then the amount. */
-function orderChangeOf(shown: { readonly amount: number; readonly currency: string }, order: MerchantOrder): 'currency_mismatch' | 'amount_mismatch' | undefined {
-  if (shown.currency !== order.currency) return 'currency_mismatch';
-  return shown.amount === order.amount ? undefined : 'amount_mismatch';
-}
 
 /**
  * PURCHASE or AUTHORIZATION with the token the merchant page (or the embedded page) just created;
@@ -257,7 +252,7 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   }
   // The order changed since its amount was on the Pay button: that button's amount is not what would be charged.
   const shown = tokenization[COMPLETION_FIELDS.shownAmount];
-  const shownChange = shown === undefined ? undefined : orderChangeOf(readShownAmount(shown), order);
+  const shownChange = shown === undefined ? undefined : orderDisagreement(readShownAmount(shown), order);
   if (shownChange) {
     log.warn('shown_amount_changed', { merchant_reference: order.merchant_reference, stage: confirmed ? 'confirm' : 'return' });
     return present.refused(shownChange, order.merchant_reference);
@@ -267,7 +262,7 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     return readyForElement(tokenization, order, flow);
   }
   // The order changed since its amount was on the Pay button: that amount is not charged.
-  const readyChange = confirmed && orderChangeOf(confirmed, order);
+  const readyChange = confirmed && orderDisagreement(confirmed, order);
   if (readyChange) {
     log.warn('ready_card_refused', { merchant_reference: order.merchant_reference, reason: 'order_changed' });
     return present.refused(readyChange, order.merchant_reference);

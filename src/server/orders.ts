@@ -86,6 +86,20 @@ export function assertMerchantOrder(order: MerchantOrder): void {
   }
 }
 
+/**
+ * Why an amount and currency someone named (the customer was shown, the gateway answered) are not
+ * the order's: its currency first, since an amount in another currency is not comparable; then the
+ * amount. A part not named is not compared.
+ */
+export function orderDisagreement(
+  named: { readonly amount?: number | undefined; readonly currency?: string | undefined },
+  order: MerchantOrder,
+): 'currency_mismatch' | 'amount_mismatch' | undefined {
+  if (named.currency !== undefined && named.currency !== order.currency) return 'currency_mismatch';
+  if (named.amount !== undefined && named.amount !== order.amount) return 'amount_mismatch';
+  return undefined;
+}
+
 /** What the store keeps of a result: any `onResult` result, or a bare PaymentResult. */
 export type RecordableResult = PaymentResult & {
   readonly idempotency_key?: string;

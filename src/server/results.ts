@@ -36,7 +36,7 @@ import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
 import type { Logger } from '../log/logger.ts';
-import type { MerchantOrder } from './orders.ts';
+import { orderDisagreement, type MerchantOrder } from './orders.ts';
 import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
 import type { NewWatch, PaymentWatch } from '../store/store.ts';
@@ -67,8 +67,7 @@ function checkAgainstOrder(
     error = 'gateway_answer_invalid';
   }
   if (!order) error = 'unknown_order';
-  else if (error === undefined && amount !== undefined && amount !== order.amount) error = 'amount_mismatch';
-  else if (error === undefined && currency !== undefined && currency !== order.currency) error = 'currency_mismatch';
+  else if (error === undefined) error = orderDisagreement({ amount, currency }, order);
   if (error) log.error('verified_answer_disagrees_with_order', { merchant_reference: text(answer['merchant_reference']), error });
   return {
     ...(amount === undefined ? {} : { amount }),

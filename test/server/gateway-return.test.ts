@@ -180,6 +180,13 @@ describe('when the gateway returns a signed payment answer', () => {
     });
     assert.equal(harness.results[0]?.error, 'amount_mismatch');
   });
+
+  it('names the currency when a signed answer differs from the order in currency and amount', async () => {
+    paidAtGateway();
+    const answer = await formPost(await purchase({ amount: '100', currency: 'USD' }));
+    assert.equal(redirectParams(answer.headers.get('location'))['error'], 'currency_mismatch');
+    assert.equal(harness.results[0]?.outcome, 'failure');
+  });
 });
 
 describe('when the return is unsigned or tampered with', () => {

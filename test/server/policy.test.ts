@@ -65,6 +65,18 @@ describe('when the browser names another amount or currency than the order', () 
     assert.deepEqual(refusal(answer, 409), { code: 'currency_mismatch', field: 'currency', message: 'العملة لا تطابق الطلب.' });
     assert.equal(harness.gateway.calls.length, 0);
   });
+
+  it('names the currency when both differ: an amount in another currency is not comparable', async () => {
+    const answer = await harness.post('/hosted-page', {
+      merchant_reference: 'order-1001',
+      language: 'en',
+      command: 'PURCHASE',
+      amount: 100,
+      currency: 'USD',
+    });
+    assert.equal(refusal(answer, 409).code, 'currency_mismatch');
+    assert.equal(harness.gateway.calls.length, 0);
+  });
 });
 
 describe('when the browser asks for an operation it may not', () => {
