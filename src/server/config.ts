@@ -506,6 +506,8 @@ export interface EnvConfig
   readonly shutdownGraceSeconds: number;
   /** Cards put to use for one order in an hour (`PG_CARD_ATTEMPTS_PER_HOUR`). */
   readonly cardAttemptsPerHour: number;
+  /** The bearer token that shows the health route's store counts (`PG_HEALTH_TOKEN`). */
+  readonly healthToken: string | undefined;
 }
 
 /** Every variable `configFromEnv` reads, with what it holds (documented in .env.example). */
@@ -543,6 +545,7 @@ export const ENV_VARIABLES = {
   PG_AUTHORIZATION_HOLD_DAYS: `days an authorization holds the money before the gateway voids it (default ${DEFAULT_AUTHORIZATION_HOLD_DAYS})`,
   PG_RETENTION_DAYS: `days acknowledged results and ended watches are kept before they are pruned (default ${DEFAULT_RETENTION_DAYS})`,
   PG_CARD_ATTEMPTS_PER_HOUR: `cards put to use for one order in an hour (hosted pages signed, charges, cards saved) before the endpoint refuses more: card testing (default ${DEFAULT_CARD_ATTEMPTS_PER_HOUR})`,
+  PG_HEALTH_TOKEN: 'bearer token that shows the store\'s counts in GET /health (results waiting for the shop, payments watched), at least 32 characters (default: the counts are never shown; secret)',
   PG_SHUTDOWN_GRACE_SECONDS: `seconds requests under way may take to finish after SIGTERM or SIGINT, before they are cut (default ${DEFAULT_SHUTDOWN_GRACE_SECONDS})`,
 } as const;
 
@@ -668,6 +671,7 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
   const retentionDays = number('PG_RETENTION_DAYS', DEFAULT_RETENTION_DAYS, 1, 3650);
   const shutdownGraceSeconds = number('PG_SHUTDOWN_GRACE_SECONDS', DEFAULT_SHUTDOWN_GRACE_SECONDS, 0, 3600);
   const cardAttemptsPerHour = number('PG_CARD_ATTEMPTS_PER_HOUR', DEFAULT_CARD_ATTEMPTS_PER_HOUR, 1, 1000);
+  const healthToken = optional('PG_HEALTH_TOKEN', hookSecret);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -704,5 +708,6 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
     retentionDays,
     shutdownGraceSeconds,
     cardAttemptsPerHour,
+    healthToken,
   };
 }

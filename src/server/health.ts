@@ -7,13 +7,16 @@
  *
  * For monitoring, the body also counts what the store holds for the shop: results not yet
  * acknowledged (the failing ones, and when the oldest was recorded: a shop that has stopped taking
- * its webhook shows here long before anyone reads the log) and the payments still watched.
+ * its webhook shows here long before anyone reads the log) and the payments still watched. Those
+ * counts are the shop's business, not its customers': they are shown only to a request bearing the
+ * configured token (`Authorization: Bearer …`), and to nobody when no token is set.
  *
  * The route answers anyone who can reach the endpoint (the customers' browsers can), so a store
  * failure is named by its kind (`connection`, `disk_full`, `busy`, `read_only`, `failed`), as a
  * gateway failure is; its message, which may name the database's host, goes to the log.
  */
 import type { GatewayClient } from '../gateway/client.ts';
+import { constantTimeEqualHex, fileDigest } from '../core/signature.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
@@ -31,6 +34,8 @@ export interface HealthOptions {
   readonly now: () => Date;
   /** Where a store failure's message goes (`health_store_unavailable`, error). */
   readonly log?: Logger;
+  /** The bearer token that shows the store's counts (`PG_HEALTH_TOKEN`); without one they are never shown. */
+  readonly token?: string | undefined;
 }
 
 /** The reference the gateway is asked about: valid, and never an order's. */
@@ -68,6 +73,14 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
     return gateway.health;
   };
 
+  // Compared as digests, in constant time: the answer's timing says nothing of the token.
+  const tokenDigest = options.token === undefined ? undefined : fileDigest(options.token, 'sha256');
+  const mayCount = async (request: Request): Promise<boolean> => {
+    const bearer = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    if (tokenDigest === undefined || bearer === undefined) return false;
+    return constantTimeEqualHex(await fileDigest(bearer, 'sha256'), await tokenDigest);
+  };
+
   return async (request) => {
     if (new URL(request.url).pathname !== path) return undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -78,8 +91,10 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
     try {
       await options.store.ping();
       store = { status: 'ok' };
-      const [backlog, active] = await Promise.all([options.store.results.backlog(), options.store.watches.countActive()]);
-      held = { results: backlog, watches: { active } };
+      if (await mayCount(request)) {
+        const [backlog, active] = await Promise.all([options.store.results.backlog(), options.store.watches.countActive()]);
+        held = { results: backlog, watches: { active } };
+      }
     } catch (error) {
       const reason = error instanceof StoreUnavailableError ? error.reason : 'failed';
       options.log?.error('health_store_unavailable', { reason, message: error instanceof Error ? error.message.split('\n')[0] : String(error) });

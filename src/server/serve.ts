@@ -166,7 +166,7 @@ export async function serve(
   const serviceHandlers = [
     createResultsRoutes({ results, secret: config.hookSecret, basePath: config.basePath, log, now }),
     createResultPage({ results, proofs, basePath: config.basePath, shopUrl: config.shopUrl }),
-    createHealthRoute({ store, gateway, basePath: config.basePath, now, log }),
+    createHealthRoute({ store, gateway, basePath: config.basePath, now, log, token: config.healthToken }),
   ];
   // Every result, from a return or from the reconciler: committed, then the shop's copy of the
   // order, then the webhook (at once; a failed delivery stays due in the store), then the caller's hook.

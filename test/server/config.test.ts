@@ -58,6 +58,7 @@ describe('configFromEnv', () => {
       PG_AUTHORIZATION_HOLD_DAYS: '5',
       PG_RETENTION_DAYS: '90',
       PG_SHUTDOWN_GRACE_SECONDS: '25',
+      PG_HEALTH_TOKEN: 'health-token-0123456789abcdef01234567',
       PG_CARD_ATTEMPTS_PER_HOUR: '20',
     });
     assert.deepEqual(config, {
@@ -91,6 +92,7 @@ describe('configFromEnv', () => {
       authorizationHoldDays: 5,
       retentionDays: 90,
       shutdownGraceSeconds: 25,
+      healthToken: 'health-token-0123456789abcdef01234567',
       cardAttemptsPerHour: 20,
       shopUrl: 'https://shop.example/',
       hookTimeoutMs: 2500,
@@ -193,6 +195,7 @@ describe('configFromEnv', () => {
       ['PG_PORT', 'eighty', /PG_PORT must be a whole number from 0 to 65535/],
       ['PG_PORT', '70000', /PG_PORT must be a whole number/],
       ['PG_SHUTDOWN_GRACE_SECONDS', '8s', /PG_SHUTDOWN_GRACE_SECONDS must be a whole number from 0 to 3600/],
+      ['PG_HEALTH_TOKEN', 'short-token', /PG_HEALTH_TOKEN must be at least 32 characters/],
       ['PG_CARD_ATTEMPTS_PER_HOUR', '0', /PG_CARD_ATTEMPTS_PER_HOUR must be a whole number from 1 to 1000/],
       ['PG_ALLOWED_ORIGINS', '*', /PG_ALLOWED_ORIGINS must list origins such as https:\/\/shop.example; "\*" is refused/],
       ['PG_ALLOWED_ORIGINS', 'https://shop.example/checkout', /PG_ALLOWED_ORIGINS must list origins/],

@@ -15,7 +15,9 @@ import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_ID
 const running: RunningServer[] = [];
 after(() => Promise.all(running.map((server) => server.close())));
 
-async function start(options: { store: Store; gatewayDown?: () => boolean; now?: () => Date }) {
+const TOKEN = 'monitoring-token-0123456789abcdef0123456789';
+
+async function start(options: { store: Store; gatewayDown?: () => boolean; now?: () => Date; token?: string }) {
   const gateway = createFakeGateway();
   const logs: Record<string, unknown>[] = [];
   const server = await serve(
@@ -30,6 +32,7 @@ async function start(options: { store: Store; gatewayDown?: () => boolean; now?:
       PG_API_ROOT: API_ROOT,
       PG_PORT: '0',
       PG_BASE_PATH: '/pg',
+      ...(options.token === undefined ? {} : { PG_HEALTH_TOKEN: options.token }),
     },
     {
       store: options.store,
@@ -42,8 +45,8 @@ async function start(options: { store: Store; gatewayDown?: () => boolean; now?:
   return { server, gateway, logs };
 }
 
-const health = async (server: RunningServer) => {
-  const response = await fetch(`${server.endpointUrl}/health`);
+const health = async (server: RunningServer, token?: string) => {
+  const response = await fetch(`${server.endpointUrl}/health`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, body: (await response.json()) as Record<string, { status?: string; engine?: string; reason?: string }> & { status: string } };
 };
 
@@ -91,8 +94,8 @@ describe('the health route', () => {
 
   it('counts the results the shop has not acknowledged, the failing ones and the oldest, and the payments still watched', async () => {
     const store = createMemoryStore();
-    const { server } = await start({ store });
-    const empty = (await health(server)).body;
+    const { server } = await start({ store, token: TOKEN });
+    const empty = (await health(server, TOKEN)).body;
     assert.deepEqual([empty['results'], empty['watches']], [{ undelivered: 0, failing: 0 }, { active: 0 }]);
     const recorded = (reference: string, at: string) => store.results.record(resultOf(reference, 'captured'), new Date(at));
     await recorded('order-1', '2026-11-26T08:00:00.000Z');
@@ -103,9 +106,22 @@ describe('the health route', () => {
       { merchant_reference: 'order-3', kind: 'bill', language: 'en', last_state: 'pending', expires_at: '2026-11-30T00:00:00.000Z' },
       new Date('2026-11-26T09:30:00.000Z'),
     );
-    const { status, body } = await health(server);
+    const { status, body } = await health(server, TOKEN);
     assert.equal(status, 200, 'a backlog does not take the instance out of the balancer');
     assert.deepEqual(body['results'], { undelivered: 2, failing: 1, oldest_recorded_at: '2026-11-26T08:00:00.000Z' });
     assert.deepEqual(body['watches'], { active: 1 });
+  });
+
+  it('shows the counts to no one without the monitoring token: the route answers customers too', async () => {
+    const store = createMemoryStore();
+    await store.results.record(resultOf('order-1', 'captured'), new Date('2026-11-26T08:00:00.000Z'));
+    const untokened = await start({ store });
+    const withToken = await start({ store, token: TOKEN });
+    for (const [server, token] of [[untokened.server, TOKEN], [withToken.server, undefined], [withToken.server, `${TOKEN}x`]] as const) {
+      const { status, body } = await health(server, token);
+      assert.equal(status, 200);
+      assert.deepEqual(Object.keys(body).sort(), ['gateway', 'status', 'store']);
+    }
+    assert.deepEqual((await health(withToken.server, TOKEN)).body['results'], { undelivered: 1, failing: 0, oldest_recorded_at: '2026-11-26T08:00:00.000Z' });
   });
 });
