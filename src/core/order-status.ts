@@ -10,7 +10,7 @@
  * void (08000) is a success code, but the payment is voided: never paid.
  */
 import { parseWireAmount } from './amounts.ts';
-import { classifyResponse, parseResponseCode, RESPONSE_CODES, type Outcome } from './response.ts';
+import { classifyResponse, isReadableAnswer, parseResponseCode, type Outcome } from './response.ts';
 
 export type OrderState =
   /** Money held (AUTHORIZATION), nothing captured yet. */
@@ -51,8 +51,8 @@ export interface OrderStatus {
  */
 export const DUPLICATE_REFERENCE = '00005';
 
-/** What the gateway answers for an order it does not hold: CHECK_STATUS 12001, or 00007 "order not found". */
-const NOT_FOUND_CODES: readonly string[] = ['12001', '00007'];
+/** What the gateway answers for an order it does not hold: CHECK_STATUS 12001 (a live account: 12036), or 00007 "order not found". */
+const NOT_FOUND_CODES: readonly string[] = ['12001', '12036', '00007'];
 const VOID_SUCCESS = '08000';
 /** A cash bill issued and waiting to be paid at a partner's counter. */
 export const BILL_ISSUED = '30000';
@@ -75,7 +75,8 @@ interface Answer {
  */
 export function orderStateOfAnswer(answer: Answer): OrderState {
   const code = parseResponseCode(answer.response_code)?.code;
-  if (code === undefined || !(code in RESPONSE_CODES)) return 'unknown';
+  // An unknown code, or a status that disagrees with it, says nothing: never read as failed.
+  if (code === undefined || !isReadableAnswer(answer)) return 'unknown';
   const outcome = classifyResponse(answer);
   if (outcome === 'failure') return 'failed';
   if (code === VOID_SUCCESS) return 'voided';

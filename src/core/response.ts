@@ -98,6 +98,8 @@ export const RESPONSE_CODES = {
   '93002': { outcome: 'failure', operation: 'OTP verification', en: 'Too many wrong OTP attempts', ar: 'تم تجاوز عدد المحاولات المسموح بها' },
   '93003': { outcome: 'failure', operation: 'financing purchase', en: 'OTP not verified for this transaction', ar: 'لم يتم التحقق من الرمز لهذه العملية' },
   '12001': { outcome: 'failure', operation: 'check status', en: 'Order not found', ar: 'الطلب غير موجود' },
+  // What a live account answers to CHECK_STATUS of a reference it does not hold (docs/decisions.md).
+  '12036': { outcome: 'failure', operation: 'check status', en: 'Order not found', ar: 'الطلب غير موجود' },
   // Service activation per merchant account (spec: optional services are activated by the gateway).
   '00014': { outcome: 'failure', operation: 'any', en: 'Service not activated for this merchant', ar: 'الخدمة غير مفعلة لهذا التاجر' },
   // The customer left the gateway's page (its "Back to the shop"): the gateway's published message 072 under status 00 (docs/decisions.md).
@@ -141,6 +143,34 @@ export function expectedStatus(code: string): string {
   return known?.status ?? code.slice(0, 2);
 }
 
+/**
+ * A code a live account also sends under a second status, with another meaning: 20064 under its
+ * own first two digits, status 20 ("on hold"), is a charge held for 3-D Secure, its answer carrying
+ * the `3ds_url` (docs/decisions.md); under the specification's status 04 it accepts a capture or a refund.
+ */
+const SECOND_STATUS: Readonly<Record<string, { readonly status: string; readonly outcome: Outcome }>> = {
+  '20064': { status: '20', outcome: 'pending' },
+};
+
+/** What a known code means under the status sent with it; undefined when the two disagree (a malformed answer). */
+function meaningOf(code: string, status: unknown): Outcome | undefined {
+  const known = (RESPONSE_CODES as Record<string, CodeMeaning>)[code];
+  if (!known) return undefined;
+  if (status === undefined || String(status) === expectedStatus(code)) return known.outcome;
+  const second = SECOND_STATUS[code];
+  return second !== undefined && String(status) === second.status ? second.outcome : undefined;
+}
+
+/**
+ * True for an answer whose meaning this project can read: a known code, with its status (or none).
+ * An unknown code, or a status that disagrees with its code, proves nothing about what happened:
+ * a money call answered so is settled by CHECK_STATUS, never taken as refused.
+ */
+export function isReadableAnswer(response: { readonly response_code?: unknown; readonly status?: unknown }): boolean {
+  const parsed = parseResponseCode(response.response_code);
+  return parsed !== undefined && meaningOf(parsed.code, response.status) !== undefined;
+}
+
 /** The message for a known code in the request's language. */
 export function responseMessage(code: KnownResponseCode, language: Language): string {
   return RESPONSE_CODES[code][language];
@@ -153,12 +183,8 @@ export function responseMessage(code: KnownResponseCode, language: Language): st
  */
 export function classifyResponse(response: { readonly response_code?: unknown; readonly status?: unknown }): Outcome {
   const parsed = parseResponseCode(response.response_code);
-  if (!parsed) return 'failure';
-  const known = (RESPONSE_CODES as Record<string, CodeMeaning>)[parsed.code];
-  if (!known) return 'failure';
-  // A status that disagrees with the code's is a malformed answer.
-  if (response.status !== undefined && String(response.status) !== expectedStatus(parsed.code)) return 'failure';
-  return known.outcome;
+  // An unknown code, or a status that disagrees with the code's (a malformed answer): a failure.
+  return (parsed && meaningOf(parsed.code, response.status)) ?? 'failure';
 }
 
 /** True when the answer is one of the success pairs (status and code agree). */
@@ -192,13 +218,6 @@ export function operationOutcome(response: { readonly response_code?: unknown; r
   const parsed = parseResponseCode(response.response_code);
   if (parsed?.code === NOT_ACTIVATED_CODE) return 'not_activated';
   // A status that disagrees with its code is a malformed answer: refused, whatever the code says.
-  const statusAgrees = response.status === undefined || String(response.status) === expectedStatus(parsed?.code ?? '');
-  if (parsed && statusAgrees && DECLINE_STATUSES.includes(parsed.status)) return 'declined';
+  if (parsed && isReadableAnswer(response) && DECLINE_STATUSES.includes(parsed.status)) return 'declined';
   return 'refused';
-}
-
-/** True for a code in {@link RESPONSE_CODES}: a code this project does not know proves nothing about what happened. */
-export function isKnownResponseCode(code: unknown): code is KnownResponseCode {
-  const parsed = parseResponseCode(code);
-  return parsed !== undefined && parsed.code in RESPONSE_CODES;
 }

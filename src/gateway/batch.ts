@@ -10,7 +10,7 @@
  */
 import { readBatchResults } from '../core/batch-file.ts';
 import type { Language } from '../core/language.ts';
-import { isKnownResponseCode } from '../core/response.ts';
+import { isReadableAnswer } from '../core/response.ts';
 import {
   batchResultsRequest,
   batchResultsResponse,
@@ -222,7 +222,7 @@ export function batchOperations(ctx: CallContext) {
         if (error instanceof GatewayUnavailableError && mayHaveArrived(error.kind)) return settleProcessing(input, lossOf(error), language);
         throw error;
       }
-      if (!isKnownResponseCode(answer.response_code)) return settleProcessing(input, { reason: 'unknown_code' }, language);
+      if (!isReadableAnswer(answer)) return settleProcessing(input, { reason: 'unknown_code' }, language);
       return resultOfAnswer(answer);
     },
   };

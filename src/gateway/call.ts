@@ -97,6 +97,19 @@ const SIGNATURE_PLACEHOLDER = '0'.repeat(64);
 const ECHOED_IDENTITIES: readonly string[] = ['merchant_reference', 'batch_reference'];
 
 /**
+ * Fields an answer may leave out, but that must be the value sent when it echoes them (the
+ * specification: every parameter sent comes back): another amount, currency, command or order of
+ * the gateway's is another request's answer, from a faulty proxy or an answer replayed.
+ */
+const ECHOED_WHEN_GIVEN: readonly string[] = ['amount', 'currency', 'command', 'query_command', 'service_command', 'svc_id'];
+
+/** The first field the answer echoes otherwise than it was sent (inside names both), if any. */
+function foreignField(sent: SignableParams, answer: Readonly<Record<string, unknown>>): string | undefined {
+  const differs = (name: string) => sent[name] !== undefined && String(answer[name]) !== String(sent[name]);
+  return ECHOED_IDENTITIES.find(differs) ?? ECHOED_WHEN_GIVEN.find((name) => answer[name] !== undefined && differs(name));
+}
+
+/**
  * The request as it will be sent, unsigned and under the inside names (the wire's are given when it
  * is signed): identity first, absent values dropped. Throws GatewayRequestError.
  */
@@ -154,11 +167,10 @@ async function attempt<Answer>(
     throw new GatewayUnavailableError(operation.name, 'signature_invalid');
   }
   const fields = fromWireNames(wire, settings.gatewayReferenceField);
-  for (const name of ECHOED_IDENTITIES) {
-    if (signed[name] !== undefined && fields[name] !== signed[name]) {
-      log.error('gateway_answer_foreign', { operation: operation.name, field: name });
-      throw new GatewayUnavailableError(operation.name, 'foreign_answer');
-    }
+  const foreign = foreignField(unsigned, fields);
+  if (foreign !== undefined) {
+    log.error('gateway_answer_foreign', { operation: operation.name, field: foreign });
+    throw new GatewayUnavailableError(operation.name, 'foreign_answer');
   }
   const parsed = compiled(operation.answerSchema).safeParse(fields);
   if (!parsed.success) {

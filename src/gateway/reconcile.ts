@@ -14,7 +14,7 @@
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
-import { isKnownResponseCode, operationOutcome } from '../core/response.ts';
+import { isReadableAnswer, operationOutcome } from '../core/response.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
 import { call, callWaits, type CallContext, type CallRequest, type OperationSpec } from './call.ts';
 import { clientMessage } from './messages.ts';
@@ -73,12 +73,15 @@ export type Judge = (after: OrderStatus) => Verdict;
 /**
  * A failure the gateway recorded since `before`: the order's last operation changed and is a
  * decline or a refusal (a refused capture, refund or void is recorded as the last operation while
- * the money stays where it was).
+ * the money stays where it was). A code this project does not know, or a status that disagrees with
+ * its code, settles nothing: it may be the lost call itself, accepted and not yet applied.
  */
 function failedSince(before: OrderStatus | undefined, after: OrderStatus): Verdict {
   const code = after.transaction_code;
   if (code === undefined || code === before?.transaction_code) return undefined;
-  const outcome = operationOutcome({ response_code: code, status: after.transaction_status });
+  const last = { response_code: code, status: after.transaction_status };
+  if (!isReadableAnswer(last)) return undefined;
+  const outcome = operationOutcome(last);
   return outcome === 'declined' ? 'declined' : outcome === 'refused' || outcome === 'not_activated' ? 'refused' : undefined;
 }
 
@@ -198,8 +201,8 @@ export async function settle<Answer>(
 }
 
 /**
- * A call that moves money: sent once. Its verified answer (of a known code) is the result; a lost
- * or unknowable answer is settled by CHECK_STATUS. A request that never left (`not_sent`) moved
+ * A call that moves money: sent once. Its verified answer (of a known code, with its status) is the
+ * result; a lost or unreadable answer is settled by CHECK_STATUS. A request that never left (`not_sent`) moved
  * nothing and is thrown, like a refused field.
  */
 export async function moneyCall<Answer extends { readonly response_code?: unknown; readonly status?: unknown }>(
@@ -217,8 +220,8 @@ export async function moneyCall<Answer extends { readonly response_code?: unknow
     }
     throw error;
   }
-  if (!isKnownResponseCode(answer.response_code)) {
-    ctx.log.warn('gateway_code_unknown', { operation: operation.name, response_code: answer.response_code });
+  if (!isReadableAnswer(answer)) {
+    ctx.log.warn('gateway_code_unknown', { operation: operation.name, response_code: answer.response_code, status: answer.status });
     return settle(ctx, operation.name, settlement, { reason: 'unknown_code' }, request.language);
   }
   return resultOfAnswer(answer as Answer & { response_message?: unknown });

@@ -198,13 +198,15 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
 
 /**
  * The transport's refusal carried by an HTTP answer, if it is one: 429 (`rate_limited`) or any other
- * status of 400 or more (`http_error`), whatever the body, with its `Retry-After`. The body is
+ * status of 300 or more (`http_error`), whatever the body, with its `Retry-After`. A redirect is
+ * never followed (`redirect: 'manual'`): it would post the signed request, a card's fields
+ * included on the trusted channel, again to wherever it points. The body is
  * discarded: a proxy's or a firewall's page is not the gateway's answer, and reading it as one
  * would call it a forged signature. The official SDKs fail such a call the same way (curl's
  * FAILONERROR, Guzzle's http_errors).
  */
 export async function transportRefusal(response: Response, operation: string, nowMs: number): Promise<GatewayUnavailableError | undefined> {
-  if (response.status < 400) return undefined;
+  if (response.status < 300) return undefined;
   await response.body?.cancel().catch(() => {});
   return new GatewayUnavailableError(operation, response.status === 429 ? 'rate_limited' : 'http_error', {
     httpStatus: response.status,
@@ -225,6 +227,7 @@ export async function post(exchange: Exchange): Promise<Response> {
       headers: exchange.headers,
       body: exchange.body,
       signal: exchange.signal,
+      redirect: 'manual',
     });
   } catch (error) {
     throw new GatewayUnavailableError(exchange.operation, failureOf(error), { host: hostOf(exchange.url) });

@@ -86,6 +86,7 @@ describe('orderStatusOf, the order a verified CHECK_STATUS answer describes', ()
 
   it('reads "order not found" (12001) as not_found', () => {
     assert.equal(orderStatusOf({ response_code: '12001', status: '12' }).state, 'not_found');
+    assert.equal(orderStatusOf({ response_code: '12036', status: '12' }).state, 'not_found', "a live account's code");
   });
 
   it('says unknown when the query itself failed or the last code is not one it knows', () => {
@@ -109,9 +110,16 @@ describe('orderStateOfAnswer, the state an operation answer leaves', () => {
     assert.equal(orderStateOfAnswer({ response_code: '13001', status: '13' }), 'failed');
   });
 
-  it('never reads a tokenization or a status disagreeing with its code as paid', () => {
+  it('never reads a tokenization or a status disagreeing with its code as paid, nor the latter as failed', () => {
     assert.equal(orderStateOfAnswer({ response_code: '18000', status: '18' }), 'unknown');
-    assert.equal(orderStateOfAnswer({ response_code: '14000', status: '13' }), 'failed');
+    // Malformed: it proves nothing, so a reference under it is not taken as free to use again.
+    assert.equal(orderStateOfAnswer({ response_code: '14000', status: '13' }), 'unknown');
+    assert.equal(orderStateOfAnswer({ response_code: '13001', status: '14' }), 'unknown');
+  });
+
+  it("reads a live account's 20064 under status 20 (held for 3-D Secure) as pending, under 04 as captured", () => {
+    assert.equal(orderStateOfAnswer({ response_code: '20064', status: '20' }), 'pending');
+    assert.equal(orderStateOfAnswer({ response_code: '20064', status: '04' }), 'captured');
   });
 });
 

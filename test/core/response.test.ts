@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   classifyResponse,
   expectedStatus,
-  isKnownResponseCode,
+  isReadableAnswer,
   isSuccess,
   operationOutcome,
   parseResponseCode,
@@ -42,9 +42,9 @@ describe('classifyResponse', () => {
     }
   });
 
-  it('pairs 20064 with status 04 as the spec says, and refuses its own first digits', () => {
+  it('pairs 20064 with status 04 as the spec says', () => {
     assert.equal(expectedStatus('20064'), '04');
-    assert.equal(classifyResponse({ response_code: '20064', status: '20' }), 'failure');
+    assert.equal(classifyResponse({ response_code: '20064', status: '04' }), 'success');
   });
 
   it('accepts the codes a live account answers to a capture, a refund and a void, each with its own status', () => {
@@ -56,7 +56,7 @@ describe('classifyResponse', () => {
       assert.equal(expectedStatus(code), status, code);
       assert.equal(classifyResponse({ response_code: code, status }), 'success', code);
       assert.equal(operationOutcome({ response_code: code, status }), 'success', code);
-      assert.ok(isKnownResponseCode(code), code);
+      assert.ok(isReadableAnswer({ response_code: code, status }), code);
     }
     assert.equal(responseMessage('04000', 'en'), 'Capture accepted');
     assert.equal(responseMessage('06000', 'ar'), 'تم قبول الاسترداد');
@@ -119,9 +119,25 @@ describe('operationOutcome', () => {
     assert.equal(operationOutcome({}), 'refused');
   });
 
-  it('knows which codes it knows', () => {
-    assert.equal(isKnownResponseCode('05001'), true);
-    assert.equal(isKnownResponseCode('99999'), false);
-    assert.equal(isKnownResponseCode(undefined), false);
+  it('reads an answer only when it knows the code and the status agrees with it', () => {
+    assert.equal(isReadableAnswer({ response_code: '05001' }), true);
+    assert.equal(isReadableAnswer({ response_code: '05001', status: '05' }), true);
+    assert.equal(isReadableAnswer({ response_code: '99999' }), false);
+    assert.equal(isReadableAnswer({}), false);
+    // A known code under another status proves nothing: not a refusal to act on.
+    assert.equal(isReadableAnswer({ response_code: '20064', status: '02' }), false);
+    assert.equal(isReadableAnswer({ response_code: '04000', status: '02' }), false);
+  });
+
+  it("reads a live account's 20064 under status 20 as a charge held for 3-D Secure, and under 04 as an accepted capture or refund", () => {
+    assert.equal(classifyResponse({ response_code: '20064', status: '20' }), 'pending');
+    assert.equal(operationOutcome({ response_code: '20064', status: '20' }), 'pending');
+    assert.equal(classifyResponse({ response_code: '20064', status: '04' }), 'success');
+    assert.equal(classifyResponse({ response_code: '20064', status: '14' }), 'failure');
+  });
+
+  it("knows a live account's CHECK_STATUS answer for a reference it does not hold (12036)", () => {
+    assert.equal(operationOutcome({ response_code: '12036', status: '12' }), 'refused');
+    assert.equal(responseMessage('12036', 'en'), 'Order not found');
   });
 });

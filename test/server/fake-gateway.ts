@@ -86,6 +86,8 @@ function operationOf(request: Readonly<Record<string, unknown>>): Operation {
 export interface Answer {
   readonly code: KnownResponseCode;
   readonly fields?: Readonly<Record<string, SignableValue>>;
+  /** The status sent with the code, where it is not the code's own (a live account's 20064 under 20). */
+  readonly status?: string;
   /** Change the signed answer before it is sent (tampering, dropping the signature). */
   readonly tamper?: (signed: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -325,10 +327,10 @@ export function createFakeGateway(): FakeGateway {
     if (!checked.success) {
       problems.push(`${operation}: ${checked.error.issues.map((issue) => `${issue.path.join('.')} ${issue.code}`).join(', ')}`);
     }
-    const { code, fields = {}, tamper } = remember(operation, request, (overrides[operation] ?? answerOf(operation))(request));
+    const { code, fields = {}, status, tamper } = remember(operation, request, (overrides[operation] ?? answerOf(operation))(request));
     const { signature: _signature, ...echo } = request;
     const language = request['language'] === 'ar' ? 'ar' : 'en';
-    const unsigned = { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: expectedStatus(code) };
+    const unsigned = { ...echo, ...fields, response_code: code, response_message: responseMessage(code, language), status: status ?? expectedStatus(code) };
     const body = await signParams(unsigned, RESPONSE_PHRASE, 'sha256', signatureOptionsFor(unsigned));
     const sent = tamper ? tamper(body) : body;
     return new Response(JSON.stringify(sent), { status: 200, headers: { 'content-type': 'application/json' } });

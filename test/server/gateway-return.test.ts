@@ -339,6 +339,14 @@ describe('merchant page completion', () => {
     assert.equal(harness.results.length, 1);
   });
 
+  it("sends the customer to the 3ds_url of a live account's charge held for 3-D Secure (20064 under status 20)", async () => {
+    harness.gateway.answer('TOKEN_PAYMENT', () => ({ code: '20064', status: '20', fields: { '3ds_url': THREE_DS_URL, svc_id: '1700000003' } }));
+    const first = await formPost(await tokenization({ token_name: 'tok-live' }));
+    assert.equal(first.status, 303);
+    assert.equal(first.headers.get('location'), THREE_DS_URL);
+    assert.equal(harness.results.length, 0, 'nothing is reported before 3-D Secure finishes');
+  });
+
   it('reports a failed tokenization as a failure without charging', async () => {
     const answer = await formPost(await tokenization({}, '00010'));
     assert.equal(redirectParams(answer.headers.get('location'))['outcome'], 'failure');
