@@ -160,10 +160,11 @@ function wireAmountDigits(minor: number, field: string): string {
 
 /**
  * An amount for people to read, in the page language ("EGP 1,234.50", "‏1٬234٫50 ج.م.‏").
- * Formats the exact decimal string, so no float ever carries the value.
+ * Formats the exact decimal string, so no float ever carries the value. Any safe integer, not only
+ * a wire amount: a plan's total with its fees may pass the 10 digits the order's amount keeps to.
  */
 export function formatMoney(minor: number, currency: string, language: Language): string {
-  const decimal = fromMinorUnits(minor, currency);
+  const decimal = totalFromMinorUnits(minor, currency);
   const exponent = currencyExponent(currency);
   const format = new Intl.NumberFormat(language === 'ar' ? 'ar-EG' : 'en', {
     style: 'currency',

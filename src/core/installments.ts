@@ -2,13 +2,12 @@
  * Installment plans (spec: "Installment objects" and "Installments plan formulas"): which plans an
  * order may use, what each costs per month, and which issuer a card number belongs to.
  *
- * Every amount here is an integer in minor units of the order currency. The flat and fixed formulas
- * are evaluated exactly with BigInt; only the reducing kind goes through the spreadsheet PMT in
- * floating point. Either way the total the customer pays is the formula's total rounded once, and the
- * monthly amounts are derived from that total so that they add up to it exactly. Units and rounding
- * are explained in docs/installments.md.
+ * Every amount here is an integer in minor units of the order currency. Every formula, PMT's
+ * included, is evaluated exactly as a BigInt fraction: the total the customer pays is the formula's
+ * exact total rounded once, and the monthly amounts are derived from that total so that they add up
+ * to it exactly. Units and rounding are explained in docs/installments.md.
  */
-import { AmountError, currencyExponent, parseWireAmount, toMinorUnits } from './amounts.ts';
+import { AMOUNT_RULE_TEXT, AmountError, currencyExponent, parseWireAmount, toMinorUnits } from './amounts.ts';
 
 // The plans-response types list every field of the spec. Fields that the endpoint's schema
 // (endpoint-api.ts) allows to be missing are optional here, so a parsed response fits these types.
@@ -177,7 +176,8 @@ export class InstallmentError extends Error {
  * The spreadsheet PMT (same arguments and sign convention as Excel and LibreOffice Calc): the
  * payment per period that pays off `pv` and leaves `fv` after `nper` periods at `rate` per period.
  * Money lent (`pv` > 0) gives a negative payment. `type` 1 means payments at the start of each
- * period. Where a spreadsheet shows an error (nper = 0), the result is not finite.
+ * period. Where a spreadsheet shows an error (nper = 0), the result is not finite. Floating point, as
+ * a spreadsheet's: {@link planQuote} prices a reducing plan with the same formula evaluated exactly.
  */
 export function pmt(rate: number, nper: number, pv: number, fv = 0, type: 0 | 1 = 0): number {
   if (rate === 0) return -(pv + fv) / nper;
@@ -266,16 +266,10 @@ function quoteWith(
   if (!planHasCurrency(plan, currency)) {
     throw new InstallmentError('currency_code', 'currency_mismatch', `must be ${currency}`);
   }
-  const months = plan.number_of_installment;
-  if (!Number.isSafeInteger(months) || months < 1) {
-    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
-  }
+  const months = planMonths(plan);
   const formulaKind = formulaKindOf(plan, issuer);
   const flatVariant = formulaKind === 'percentage-flat' ? chooseVariant(amount, months) : undefined;
-  const { totalPayable, formulaMonthly } =
-    formulaKind === 'reducing'
-      ? reducingInstallment(amount, months, parsePercentage(plan.fees_amount))
-      : exactInstallment(formulaKind, amount, months, plan.fees_amount, flatVariant?.variant ?? 'per-month');
+  const { totalPayable, formulaMonthly } = exactInstallment(formulaKind, amount, months, plan.fees_amount, flatVariant?.variant);
   const { monthly, lastMonthly } = splitTotal(totalPayable, months);
   const costOverFull = totalPayable - amount;
   const quote: PlanQuote = {
@@ -312,10 +306,7 @@ export function flatVariantOf(
 ): FlatVariantChoice {
   const amount = parseWireAmount(amountMinor, 'amount');
   currencyExponent(currency);
-  const months = plan.number_of_installment;
-  if (!Number.isSafeInteger(months) || months < 1) {
-    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1');
-  }
+  const months = planMonths(plan);
   return chooseFlatVariant(plan, issuer, amount, months, currency);
 }
 
@@ -337,6 +328,19 @@ function chooseFlatVariant(
     }
   }
   return { variant: 'per-month', decidedBy: 'default' };
+}
+
+/**
+ * A plan's months: a whole number from 1 to 99, as many as the 2 digits of the customer's
+ * `number_of_installments` can say (a longer plan could not be chosen, and would cost PMT's exact
+ * power for nothing).
+ */
+function planMonths(plan: Pick<InstallmentPlan, 'number_of_installment'>): number {
+  const months = plan.number_of_installment;
+  if (!Number.isInteger(months) || months < 1 || months > 99) {
+    throw new InstallmentError('number_of_installment', 'out_of_range', 'must be a whole number from 1 to 99');
+  }
+  return months;
 }
 
 /** "((amount + …)) / months" → "amount+…/months": the formula's words and operators, in order. */
@@ -418,52 +422,60 @@ interface FormulaResult {
   readonly formulaMonthly: number;
 }
 
+/**
+ * The formula's exact total as a fraction, rounded half up once; its monthly amount likewise. A
+ * reducing plan's PMT is exact too: at the monthly rate r = units / d (d = 1200 × 10^scale, the
+ * annual percentage over 12 months), g = (1 + r)^months = growth / d^months, and the months'
+ * payments of amount × r × g / (g − 1) come to months × amount × units × growth / (d × (growth − d^months)).
+ */
 function exactInstallment(
-  kind: Exclude<FormulaKind, 'reducing'>,
+  kind: FormulaKind,
   amount: number,
   months: number,
   feesAmount: number | string,
-  flatVariant: FlatVariant,
+  flatVariant: FlatVariant | undefined,
 ): FormulaResult {
   const a = BigInt(amount);
   const n = BigInt(months);
-  let fee: { numerator: bigint; denominator: bigint };
+  let numerator = a;
+  let denominator = 1n;
   if (kind === 'fixed') {
-    fee = { numerator: BigInt(parseWireAmount(feesAmount, 'fees_amount')), denominator: 1n };
+    numerator += fixedFee(feesAmount);
   } else {
-    // fees% of amount is amount × units / (100 × 10^scale).
     const { units, scale } = parsePercentage(feesAmount);
-    const feeMonths = kind === 'percentage-flat' && flatVariant === 'one-off' ? 1n : n;
-    fee = { numerator: a * units * feeMonths, denominator: 100n * 10n ** scale };
+    if (kind !== 'reducing') {
+      // amount + fees% of amount for each month the fee is charged; the Islamic formula
+      // ((months × fees% + 1) × amount) / months expands to this same sum.
+      denominator = 100n * 10n ** scale;
+      numerator = a * (denominator + units * (flatVariant === 'one-off' ? 1n : n));
+    } else if (units > 0n) {
+      const d = 1200n * 10n ** scale;
+      const growth = (d + units) ** n;
+      numerator = n * a * units * growth;
+      denominator = d * (growth - d ** n);
+    }
   }
-  // The Islamic formula ((months × fees% + 1) × amount) / months expands to this same sum.
-  const totalNumerator = a * fee.denominator + fee.numerator;
   return {
-    totalPayable: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator)),
-    formulaMonthly: toSafeNumber(roundHalfUp(totalNumerator, fee.denominator * n)),
+    totalPayable: toSafeNumber(roundHalfUp(numerator, denominator)),
+    formulaMonthly: toSafeNumber(roundHalfUp(numerator, denominator * n)),
   };
 }
 
-/** fees_amount is the annual percentage rate; interest accrues monthly on the outstanding balance. */
-function reducingInstallment(amount: number, months: number, annualPercent: ExactDecimal): FormulaResult {
-  const monthlyRate = Number(annualPercent.units) / 10 ** Number(annualPercent.scale) / 100 / 12;
-  const payment = -pmt(monthlyRate, months, amount);
-  // For a rate ≥ 0 the exact total is never below the amount; Math.max keeps a floating-point error
-  // from rounding it there.
-  const totalPayable = Math.max(amount, Math.round(payment * months));
-  const formulaMonthly = Math.round(payment);
-  if (!Number.isSafeInteger(totalPayable) || !Number.isSafeInteger(formulaMonthly)) {
-    throw new InstallmentError('fees_amount', 'out_of_range', 'gives an amount too large to represent');
+/** A Fixed plan's fee: whole minor units, as every amount on the wire. */
+function fixedFee(value: number | string): bigint {
+  try {
+    return BigInt(parseWireAmount(value, 'fees_amount'));
+  } catch (error) {
+    if (!(error instanceof AmountError)) throw error;
+    // The plan cannot be quoted; the plans answer that carries it can still be used.
+    const rule = error.rule === 'negative' ? 'negative' : error.rule === 'too_long' ? 'out_of_range' : 'format';
+    throw new InstallmentError('fees_amount', rule, AMOUNT_RULE_TEXT[error.rule](error.limit));
   }
-  return { totalPayable, formulaMonthly };
 }
 
-/** numerator / denominator rounded to the nearest integer, halves upwards; denominator > 0. */
+/** numerator / denominator rounded to the nearest integer, halves upwards; numerator ≥ 0, denominator > 0. */
 function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
-  const doubled = 2n * numerator + denominator;
-  const quotient = doubled / (2n * denominator);
-  // BigInt division truncates towards zero; step down to the floor for negative quotients.
-  return doubled % (2n * denominator) < 0n ? quotient - 1n : quotient;
+  return (2n * numerator + denominator) / (2n * denominator);
 }
 
 function toSafeNumber(value: bigint): number {

@@ -128,6 +128,17 @@ describe('formatMoney', () => {
     assert.equal(plainSpaces(formatMoney(1500, 'KWD', 'en')), 'KWD 1.500');
     assert.equal(plainSpaces(formatMoney(2345678901, 'EGP', 'en')), 'EGP 23,456,789.01');
   });
+
+  it('formats a total past the 10 digits of one wire amount: a plan’s total with its fees', () => {
+    // KWD 9,000,000.000 at 2% Islamic over 12 months: 11,160,000,000 fils.
+    assert.equal(plainSpaces(formatMoney(11_160_000_000, 'KWD', 'en')), 'KWD 11,160,000.000');
+    assert.match(formatMoney(11_160_000_000, 'KWD', 'ar'), /١١٬١٦٠٬٠٠٠٫٠٠٠/);
+    assert.equal(plainSpaces(formatMoney(Number.MAX_SAFE_INTEGER, 'JPY', 'en')), '¥9,007,199,254,740,991');
+  });
+
+  it('still refuses fractions, negatives and unsafe integers', () => {
+    for (const minor of [1.5, -1, 2 ** 53]) assert.throws(() => formatMoney(minor, 'EGP', 'en'), AmountError);
+  });
 });
 
 describe('amount round trips', () => {

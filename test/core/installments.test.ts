@@ -338,8 +338,19 @@ describe('when a fixed-fee plan is quoted', () => {
   it('refuses a decimal fee, since the fee is in minor units', () => {
     assert.throws(
       () => quoteTenThousand({ fees_type: 'Fixed', fees_amount: '500.00' }),
-      (error) => error instanceof AmountError && error.field === 'fees_amount',
+      (error) => error instanceof InstallmentError && error.field === 'fees_amount' && error.rule === 'format',
     );
+  });
+
+  it('refuses a negative fee, or one of more than 10 digits, as a plan it cannot quote, not as a bad order amount', () => {
+    // Callers leave out a plan that throws InstallmentError; an AmountError would fail the whole plans answer.
+    for (const [fees_amount, rule] of [[-500, 'negative'], ['-500', 'negative'], [12_345_678_901, 'out_of_range'], ['12345678901', 'out_of_range']] as const) {
+      assert.throws(
+        () => quoteTenThousand({ fees_type: 'Fixed', fees_amount }),
+        (error) => error instanceof InstallmentError && error.field === 'fees_amount' && error.rule === rule,
+        `${fees_amount}`,
+      );
+    }
   });
 });
 
@@ -366,6 +377,37 @@ describe('when a reducing-rate plan is quoted', () => {
     assert.equal(quote.monthly, 83_334);
     assert.equal(quote.lastMonthly, 83_326);
     assert.equal(quote.fees, 0);
+  });
+
+  it('rounds an exact half of the total up: EGP 1.00 at 6% a year over 1 month costs 1.01', () => {
+    // 100 × (1 + 6/1200) = 100.5 → 101; 300 × 1.005 = 301.5 → 302. A double PMT gives 100.4999… and 301.4999….
+    const oneMonth = (amount: number) =>
+      planQuote(plan({ rate_type: 'Reducing', fees_amount: 6, number_of_installment: 1 }), nonIslamic, amount, 'EGP');
+    assert.deepEqual([oneMonth(100).totalPayable, oneMonth(100).monthly, oneMonth(100).fees], [101, 101, 1]);
+    assert.deepEqual([oneMonth(300).totalPayable, oneMonth(300).fees], [302, 2]);
+  });
+
+  it('rounds the exact PMT total, not a floating-point one: EGP 862.75 at 36% over 2 months costs 901.77', () => {
+    // r = 3%: 2 × 86,275 × 0.03 × 1.0609 / 0.0609 = 90,176.5 exactly → 90,177; 45,089 then 45,088.
+    const quote = planQuote(plan({ rate_type: 'Reducing', fees_amount: 36, number_of_installment: 2 }), nonIslamic, 86_275, 'EGP');
+    assert.deepEqual([quote.totalPayable, quote.monthly, quote.lastMonthly, quote.fees], [90_177, 45_089, 45_088, 3_902]);
+  });
+
+  it('reads a decimal annual rate exactly: 10,000.00 EGP at 12.5% a year over 6 months', () => {
+    // r = 12.5/1200 = 1/96; total = 6 × 1,000,000 × (97/96)^6 / (96 × ((97/96)^6 − 1)) = 1,036,773.15… → 1,036,773.
+    const quote = quoteTenThousand({ rate_type: 'Reducing', fees_amount: '12.5', number_of_installment: 6 });
+    assert.equal(quote.totalPayable, 1_036_773);
+  });
+
+  it('compares the gateway’s amountPerMonth with the exact monthly payment rounded half up', () => {
+    // EGP 1.00 at 6% over 1 month pays exactly 1.005 → 1.01, two minor units above the gateway’s 0.99.
+    const quote = planQuote(
+      plan({ rate_type: 'Reducing', fees_amount: 6, number_of_installment: 1, amountPerMonth: '0.99' }),
+      nonIslamic,
+      100,
+      'EGP',
+    );
+    assert.equal(quote.gatewayMonthly?.disagreement, 2);
   });
 
   it('costs less than the flat plan at the same yearly rate', () => {
@@ -454,6 +496,17 @@ describe('when a plan cannot be quoted for the order', () => {
       () => quoteTenThousand({ number_of_installment: 0 }),
       (error) => error instanceof InstallmentError && error.field === 'number_of_installment',
     );
+  });
+
+  it('refuses a plan of more than 99 months, more than the customer’s 2-digit number_of_installments can name', () => {
+    assert.equal(quoteTenThousand({ number_of_installment: 99, fees_amount: 0 }).months, 99);
+    for (const months of [100, 1e9, 1.5, Number.NaN]) {
+      assert.throws(
+        () => quoteTenThousand({ rate_type: 'Reducing', number_of_installment: months }),
+        (error) => error instanceof InstallmentError && error.field === 'number_of_installment' && error.rule === 'out_of_range',
+        `${months}`,
+      );
+    }
   });
 
   it('refuses a negative fee', () => {
@@ -747,6 +800,32 @@ describe('whatever the plan and amount', () => {
         const difference = 200n * BigInt(quote.totalPayable) - 2n * BigInt(amount) * (100n + BigInt(f * n));
         assert.ok(difference <= 100n && difference > -100n, `${quote.totalPayable} for ${amount} at ${f}% over ${n}`);
       }),
+    );
+  });
+
+  it('rounds the exact reducing total half up, once, to the minor unit', () => {
+    // An independent statement of PMT: the n payments P, each discounted by (1 + r)^k, repay the amount,
+    // so P = amount / Σ (1 + r)^−k. With r = p / q: P = amount × (q + p)^n / Σ q^k × (q + p)^(n − k).
+    const rates = fc.record({ units: fc.integer({ min: 0, max: 600_000 }), scale: fc.integer({ min: 0, max: 4 }) });
+    fc.assert(
+      fc.property(amounts, months, rates, (amount, n, { units, scale }) => {
+        const fee = scale === 0 ? String(units) : `${Math.trunc(units / 10 ** scale)}.${String(units % 10 ** scale).padStart(scale, '0')}`;
+        const quote = quoteOrRefusal(plan({ rate_type: 'Reducing', fees_amount: fee, number_of_installment: n }), nonIslamic, amount, 'EGP');
+        const p = BigInt(units);
+        const q = 1200n * 10n ** BigInt(scale);
+        let discounted = 0n;
+        for (let k = 1; k <= n; k++) discounted += q ** BigInt(k) * (q + p) ** BigInt(n - k);
+        const totalNumerator = BigInt(n) * BigInt(amount) * (q + p) ** BigInt(n);
+        const expected = (2n * totalNumerator + discounted) / (2n * discounted);
+        if (quote === undefined) {
+          // Refused only when the rounded-up monthly payments leave nothing for the last month.
+          const monthly = (expected + BigInt(n) - 1n) / BigInt(n);
+          assert.ok(monthly * BigInt(n - 1) > expected, `${amount} at ${fee}% over ${n} was refused`);
+          return;
+        }
+        assert.equal(BigInt(quote.totalPayable), expected, `${amount} at ${fee}% over ${n}`);
+      }),
+      { numRuns: 2000 },
     );
   });
 

@@ -82,11 +82,15 @@ function quote(plan: Plan, issuer: Issuer, result: InstallmentPlansResult, month
   }
 }
 
-/** A plan priced by the gateway's monthly amount: every month the same, the fee what it adds up to. */
+/**
+ * A plan priced by the gateway's monthly amount: every month the same, the fee what it adds up to.
+ * Never less than the amount: where the gateway rounded its figure down (10.00 over 3 months at 0 %
+ * is "3.33"), the last month pays what is still owed (3.34), as a bank's last instalment does.
+ */
 function fromMonthly(plan: Plan, months: number, monthly: number, amount: number): PlanOffer {
-  const totalPayable = monthly * months;
+  const totalPayable = Math.max(monthly * months, amount);
   const costOverFull = totalPayable - amount;
-  return { plan, months, monthly, lastMonthly: monthly, totalPayable, costOverFull, fees: costOverFull, source: 'gateway' };
+  return { plan, months, monthly, lastMonthly: totalPayable - monthly * (months - 1), totalPayable, costOverFull, fees: costOverFull, source: 'gateway' };
 }
 
 function readGatewayMonthly(plan: Plan, currency: string): number | undefined {
