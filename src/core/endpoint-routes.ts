@@ -159,6 +159,7 @@ export type EndpointErrorCode =
   | 'flow_invalid'
   | 'step_out_of_order'
   | 'otp_resend_limited'
+  | 'otp_attempts_limited'
   | 'card_attempts_limited'
   | 'gateway_unreachable'
   | 'gateway_signature_invalid'

@@ -102,7 +102,7 @@ export interface EndpointConfig extends GatewayConnection {
   readonly orderCheckTimeoutMs?: number;
   /**
    * The durable store (`openStore` from PG_DATA_DIR / PG_DATABASE_URL, or `createMemoryStore()`):
-   * results once per key, the payments watched after the customer leaves, the OTP send counts.
+   * results once per key, the payments watched after the customer leaves, the OTP send and try counts.
    * Without one, results and counts live in this process's memory and nothing is watched.
    */
   readonly store?: Store;
@@ -131,6 +131,23 @@ export interface EndpointConfig extends GatewayConnection {
    * number receives.
    */
   readonly otpPhoneLimiter?: RateLimiter;
+  /**
+   * Codes tried against one code sent (default 3, the element's `max-otp-attempts`), every try
+   * counted before it reaches the gateway: past it the endpoint refuses (`otp_attempts_limited`,
+   * 429) and the customer asks for a new code. Someone who typed another person's number could
+   * otherwise guess that person's code until the partner's own lockout, if it has one.
+   */
+  readonly otpAttemptsPerCode?: number;
+  /** Codes tried for one phone number in an hour, whatever the code or order (default 10): a ceiling across new codes. */
+  readonly otpAttemptsPerPhone?: number;
+  /**
+   * Counts the tries of `otpAttemptsPerCode`, keyed by phone number, order and the code's
+   * transaction_id (default: the store's counters, else in memory; a window of `flowLifetimeSeconds`,
+   * which the code's flow token cannot outlive). Give several instances one shared limiter.
+   */
+  readonly otpAttemptLimiter?: RateLimiter;
+  /** Counts the tries of `otpAttemptsPerPhone`, keyed by phone number (default: the store's counters, else in memory). */
+  readonly otpPhoneAttemptLimiter?: RateLimiter;
   /**
    * Cards put to use for one order in an hour (default 10): each hosted payment page signed, each
    * charge completing a card taken on the merchant's page or the embedded page, each card saved.
@@ -197,6 +214,8 @@ export interface EndpointSettings extends GatewayConnection {
   readonly otpResendsPerFlow: number;
   readonly otpSendLimiter: RateLimiter;
   readonly otpPhoneLimiter: RateLimiter;
+  readonly otpAttemptLimiter: RateLimiter;
+  readonly otpPhoneAttemptLimiter: RateLimiter;
   readonly cardAttemptLimiter: RateLimiter;
   readonly voucherPartnerCode: string | undefined;
   readonly financingPartnerCode: string | undefined;
@@ -223,6 +242,11 @@ export const DEFAULT_OTP_WINDOW_SECONDS = 15 * 60;
 /** OTPs sent to one phone number in one window, across every order. */
 export const DEFAULT_OTP_SENDS_PER_PHONE = 10;
 export const DEFAULT_OTP_PHONE_WINDOW_SECONDS = 60 * 60;
+/** Codes tried per code sent: the element's default `max-otp-attempts`. */
+export const DEFAULT_OTP_ATTEMPTS_PER_CODE = 3;
+/** Codes tried per phone number in one window, across every code and order. */
+export const DEFAULT_OTP_ATTEMPTS_PER_PHONE = 10;
+export const DEFAULT_OTP_ATTEMPTS_PHONE_WINDOW_SECONDS = 60 * 60;
 /** Cards put to use for one order in an hour (card testing): hosted pages signed, charges completed, cards saved. */
 export const DEFAULT_CARD_ATTEMPTS_PER_HOUR = 10;
 /** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
@@ -386,10 +410,12 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   check('gatewayTimeoutMs', config.gatewayTimeoutMs, wholeNumber(100, 120_000), false);
   check('orderCheckTimeoutMs', config.orderCheckTimeoutMs, wholeNumber(100, 120_000), false);
   check('otpResendsPerFlow', config.otpResendsPerFlow, wholeNumber(0, 10), false);
+  check('otpAttemptsPerCode', config.otpAttemptsPerCode, wholeNumber(1, 10), false);
+  check('otpAttemptsPerPhone', config.otpAttemptsPerPhone, wholeNumber(1, 1000), false);
   check('reconcile.intervalSeconds', config.reconcile?.intervalSeconds, wholeNumber(1, 86_400), false);
   check('reconcile.authorizationHoldDays', config.reconcile?.authorizationHoldDays, wholeNumber(1, 30), false);
   check('cardAttemptsPerHour', config.cardAttemptsPerHour, wholeNumber(1, 1000), false);
-  for (const name of ['otpSendLimiter', 'otpPhoneLimiter', 'cardAttemptLimiter'] as const) {
+  for (const name of ['otpSendLimiter', 'otpPhoneLimiter', 'otpAttemptLimiter', 'otpPhoneAttemptLimiter', 'cardAttemptLimiter'] as const) {
     const limiter = config[name];
     if (limiter !== undefined && typeof limiter.hit !== 'function') problems.push({ name, message: 'must have hit(key)' });
   }
@@ -408,7 +434,8 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   const fetchImpl = config.fetch ?? globalThis.fetch.bind(globalThis);
   const now = config.now ?? (() => new Date());
   const gatewayTimeoutMs = config.gatewayTimeoutMs ?? DEFAULT_GATEWAY_TIMEOUT_MS;
-  /** A limiter on the store's counters (every instance counts every instance's SMS and cards), else in memory. */
+  const flowLifetimeSeconds = config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS;
+  /** A limiter on the store's counters (every instance counts every instance's SMS, OTP tries and cards), else in memory. */
   const defaultLimiter = (limit: number, windowSeconds: number): RateLimiter =>
     store ? storeRateLimiter(store.limits, { limit, windowSeconds, now }) : new InMemoryRateLimiter({ limit, windowSeconds, now });
   return {
@@ -429,7 +456,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     maxBodyBytes: config.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     now,
     billLifetimeMinutes: config.billLifetimeMinutes ?? DEFAULT_BILL_LIFETIME_MINUTES,
-    flowLifetimeSeconds: config.flowLifetimeSeconds ?? DEFAULT_FLOW_LIFETIME_SECONDS,
+    flowLifetimeSeconds,
     trustedProxyHops: config.trustedProxyHops ?? 0,
     gatewayTimeoutMs,
     orderCheckTimeoutMs: Math.min(config.orderCheckTimeoutMs ?? DEFAULT_ORDER_CHECK_TIMEOUT_MS, gatewayTimeoutMs),
@@ -443,6 +470,12 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
       config.otpSendLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_WINDOW, DEFAULT_OTP_WINDOW_SECONDS),
     otpPhoneLimiter:
       config.otpPhoneLimiter ?? defaultLimiter(DEFAULT_OTP_SENDS_PER_PHONE, DEFAULT_OTP_PHONE_WINDOW_SECONDS),
+    // A code's count lasts as long as its flow token can: waiting does not free more tries of it.
+    otpAttemptLimiter:
+      config.otpAttemptLimiter ?? defaultLimiter(config.otpAttemptsPerCode ?? DEFAULT_OTP_ATTEMPTS_PER_CODE, flowLifetimeSeconds),
+    otpPhoneAttemptLimiter:
+      config.otpPhoneAttemptLimiter ??
+      defaultLimiter(config.otpAttemptsPerPhone ?? DEFAULT_OTP_ATTEMPTS_PER_PHONE, DEFAULT_OTP_ATTEMPTS_PHONE_WINDOW_SECONDS),
     cardAttemptLimiter: config.cardAttemptLimiter ?? defaultLimiter(config.cardAttemptsPerHour ?? DEFAULT_CARD_ATTEMPTS_PER_HOUR, 3600),
     voucherPartnerCode: config.voucherPartnerCode || undefined,
     financingPartnerCode: config.financingPartnerCode || undefined,

@@ -30,6 +30,7 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   flow_invalid: 400,
   step_out_of_order: 409,
   otp_resend_limited: 429,
+  otp_attempts_limited: 429,
   card_attempts_limited: 429,
   gateway_refused: 422,
   gateway_unreachable: 502,
@@ -125,6 +126,10 @@ export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<
   otp_resend_limited: {
     en: 'Too many codes have been sent; please wait before asking for another.',
     ar: 'تم إرسال عدد كبير من الرموز؛ يرجى الانتظار قبل طلب رمز آخر.',
+  },
+  otp_attempts_limited: {
+    en: 'Too many wrong codes have been entered; please ask for a new code.',
+    ar: 'أُدخلت رموز خاطئة كثيرة؛ يرجى طلب رمز جديد.',
   },
   card_attempts_limited: {
     en: 'Too many cards have been tried for this order; please wait before trying again.',

@@ -1,7 +1,8 @@
 /**
  * A small limiter for what costs money or can be abused at someone else's expense: the financing
- * OTP, sent by SMS to a number the caller types, and the cards tried on one order (card testing).
- * The endpoint asks `hit(key)` before each send or each card put to use.
+ * OTP, sent by SMS to a number the caller types, the codes tried against it, and the cards tried
+ * on one order (card testing). The endpoint asks `hit(key)` before each send, each code tried or
+ * each card put to use.
  *
  * The default counts in this process's memory, so one instance limits alone. Several instances
  * share one limiter: implement `hit` on a shared store as a fixed window per key, e.g. Redis

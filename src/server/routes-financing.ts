@@ -269,12 +269,56 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
   },
 });
 
+/** The partner's "too many wrong OTP attempts": the element shows its locked-code state for it, whoever locked. */
+const OTP_LOCKED = '93002';
+
+const OTP_ATTEMPTS_MESSAGE: Readonly<Record<'code' | 'phone', Readonly<Record<Language, string>>>> = {
+  code: {
+    en: 'otp: too many wrong codes were entered for this code; ask for a new code.',
+    ar: 'otp: أُدخلت رموز خاطئة كثيرة لهذا الرمز؛ اطلب رمزًا جديدًا.',
+  },
+  phone: {
+    en: 'otp: too many wrong codes were entered for this phone number; please wait before trying again.',
+    ar: 'otp: أُدخلت رموز خاطئة كثيرة لرقم الهاتف هذا؛ يرجى الانتظار قبل المحاولة مرة أخرى.',
+  },
+};
+
+/**
+ * Every code tried is counted before it reaches the gateway, so concurrent tries cannot race past
+ * the limit: per code sent (phone, order and the code's transaction_id; a new code is a new count,
+ * an old token replayed keeps its own) and per phone number across codes and orders. The counts
+ * are the store's, shared by every instance. Without them a wrong code costs nothing, and whoever
+ * typed another person's number guesses that person's code until the partner's own lockout.
+ * Refused: 429 otp_attempts_limited naming `otp`, with the partner's locked-code response code.
+ */
+async function assertOtpAttemptAllowed(runtime: EndpointRuntime, order: MerchantOrder, state: FlowState): Promise<void> {
+  const { settings, log } = runtime;
+  const limits = [
+    ['code', settings.otpAttemptLimiter, await limiterKey('otp-try', order.merchant_reference, state.phone_number, state.transaction_id ?? '')],
+    ['phone', settings.otpPhoneAttemptLimiter, await limiterKey('otp-try-phone', state.phone_number)],
+  ] as const;
+  // One at a time: a try refused for its code does not use up the phone number's ceiling.
+  for (const [limit, limiter, key] of limits) {
+    const decision = await limiter.hit(key);
+    if (decision.allowed) continue;
+    log.warn('otp_attempts_limited', { merchant_reference: order.merchant_reference, limit });
+    throw new EndpointRefusal('otp_attempts_limited', {
+      field: 'otp',
+      message: OTP_ATTEMPTS_MESSAGE[limit],
+      responseCode: OTP_LOCKED,
+      // A new code is what frees a code's tries; the phone number's ceiling frees up with time.
+      ...(limit === 'phone' ? { headers: { 'retry-after': String(decision.retryAfterSeconds) } } : {}),
+    });
+  }
+}
+
 export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<FinancingVerifyOtpRequest>({
   schema: financingVerifyOtpRequest,
   result: financingVerifyOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
     await assertFinanceable(runtime, order, language, false);
     const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
+    await assertOtpAttemptAllowed(runtime, order, state);
     const downPayment = state.down_payment ?? 0;
     const answer = await runtime.gateway.call({
       operation: 'OTP_VERIFY',
@@ -289,7 +333,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
         otp: input.otp,
       },
     });
-    // A wrong OTP is refused with the gateway's code; the browser keeps its otp_sent token and may try again.
+    // A wrong OTP is refused with the gateway's code; the browser keeps its otp_sent token and may try again, within its tries.
     requireSuccess(answer, language);
     const tenures: TenureOption[] = (answer.tenure?.TENURE_VM ?? []).map((option) => ({
       months: gatewayMonths(option.TENURE, 'TENURE', 'OTP_VERIFY', runtime.log),
