@@ -5,6 +5,7 @@
  */
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { furthestResult, matchesState } from './rules.ts';
+import { replacesWatch } from './store.ts';
 import type {
   JsonObject,
   NewWatch,
@@ -37,6 +38,10 @@ interface ResultRow {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
+const isAsRecorded = (row: ResultRow): boolean =>
+  row.acknowledgedAt === undefined && row.attempts === 0 && row.nextAttemptAt === row.recordedAt;
+
 function storedOf(row: ResultRow): StoredResult {
   return {
     result: row.result,
@@ -62,7 +67,8 @@ class MemoryResults implements ResultStore {
   }
 
   async release(key: string): Promise<void> {
-    this.rows.delete(key);
+    const row = this.rows.get(key);
+    if (row && isAsRecorded(row)) this.rows.delete(key);
   }
 
   async list(filter: ResultFilter): Promise<StoredResult[]> {
@@ -125,11 +131,6 @@ class MemoryResults implements ResultStore {
     return true;
   }
 
-  async unclaim(key: string, at: Date): Promise<void> {
-    const row = this.rows.get(key);
-    if (row && row.acknowledgedAt === undefined && row.nextAttemptAt > at.getTime()) row.nextAttemptAt = at.getTime();
-  }
-
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
     return furthestResult(this.#ordered().filter((row) => row.result.merchant_reference === merchantReference).map((row) => row.result));
   }
@@ -168,7 +169,7 @@ class MemoryWatches implements WatchStore {
   readonly rows = new Map<string, PaymentWatch>();
 
   async watch(watch: NewWatch, now: Date): Promise<void> {
-    this.#write(watch, now);
+    if (replacesWatch(this.rows.get(watch.merchant_reference), watch)) this.#write(watch, now);
   }
 
   async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined> {

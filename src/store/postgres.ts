@@ -27,6 +27,7 @@ import {
 import { redactDatabaseUrl, type OpenStoreOptions } from './open.ts';
 import { furthestResult } from './rules.ts';
 import {
+  HOLDING_WATCH_KINDS,
   StoreOpenError,
   StoreUnavailableError,
   type JsonObject,
@@ -190,6 +191,9 @@ const resultIsDue = (now: string): string => `r.acknowledged_at IS NULL AND r.ne
   SELECT 1 FROM pg_checkout_results AS earlier
   WHERE earlier.merchant_reference = r.merchant_reference AND earlier.seq < r.seq AND earlier.acknowledged_at IS NULL)`;
 
+/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
+const RESULT_AS_RECORDED = 'acknowledged_at IS NULL AND attempts = 0 AND next_attempt_at = recorded_at';
+
 const STATE_CONDITION: Record<NonNullable<ResultFilter['state']>, string> = {
   pending: 'acknowledged_at IS NULL',
   failing: 'acknowledged_at IS NULL AND attempts > 0',
@@ -210,6 +214,10 @@ const WATCH_UPSERT = `
       )
       .join(', ')}`;
 
+/** `replacesWatch` (store.ts) on the stored row and the new one: ended, not a bill or authorization, or replaced by one. */
+const HOLDING_KINDS = HOLDING_WATCH_KINDS.map((kind) => `'${kind}'`).join(', ');
+const WATCH_REPLACEABLE = `pg_checkout_watches.ended_at IS NOT NULL OR pg_checkout_watches.kind NOT IN (${HOLDING_KINDS}) OR EXCLUDED.kind IN (${HOLDING_KINDS})`;
+
 const SQL = {
   insertResult: `
     INSERT INTO pg_checkout_results (idempotency_key, merchant_reference, result, recorded_at, next_attempt_at)
@@ -218,7 +226,7 @@ const SQL = {
     RETURNING seq`,
   resultOf: 'SELECT result::text AS result FROM pg_checkout_results WHERE idempotency_key = $1',
   rowOf: `SELECT ${RESULT_COLUMNS} FROM pg_checkout_results WHERE idempotency_key = $1`,
-  release: 'DELETE FROM pg_checkout_results WHERE idempotency_key = $1',
+  release: `DELETE FROM pg_checkout_results WHERE idempotency_key = $1 AND ${RESULT_AS_RECORDED}`,
   list: (state: NonNullable<ResultFilter['state']>): string => `
     SELECT ${RESULT_COLUMNS} FROM pg_checkout_results
     WHERE ${STATE_CONDITION[state]} AND recorded_at >= $1
@@ -243,13 +251,13 @@ const SQL = {
     WHERE idempotency_key = $1 AND acknowledged_at IS NULL`,
   acknowledge: 'UPDATE pg_checkout_results SET acknowledged_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL',
   redeliver: 'UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = $2 WHERE idempotency_key = $1',
-  unclaim: 'UPDATE pg_checkout_results SET next_attempt_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL AND next_attempt_at > $2',
   resultsOfOrder: 'SELECT result::text AS result FROM pg_checkout_results WHERE merchant_reference = $1 ORDER BY seq',
   resultBacklog: `
     SELECT COUNT(*) AS undelivered, COUNT(*) FILTER (WHERE attempts > 0) AS failing, MIN(recorded_at) AS oldest
     FROM pg_checkout_results WHERE acknowledged_at IS NULL`,
 
-  upsertWatch: WATCH_UPSERT,
+  upsertWatch: `${WATCH_UPSERT}
+    WHERE ${WATCH_REPLACEABLE}`,
   // No row yet, or the row read before (by its created_at, the last parameter; none read: no row may be there).
   upsertWatchIfUnchanged: `${WATCH_UPSERT}
     WHERE pg_checkout_watches.created_at = $${WATCH_COLUMNS.split(', ').length + 1}::bigint
@@ -390,10 +398,6 @@ class PostgresResults implements ResultStore {
 
   async redeliver(key: string, at: Date): Promise<boolean> {
     return (await this.#conn.query(SQL.redeliver, [key, at.getTime()])).rowCount === 1;
-  }
-
-  async unclaim(key: string, at: Date): Promise<void> {
-    await this.#conn.query(SQL.unclaim, [key, at.getTime()]);
   }
 
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {

@@ -27,6 +27,7 @@ import {
 import { SQLITE_FILE, type OpenStoreOptions } from './open.ts';
 import { furthestResult } from './rules.ts';
 import {
+  HOLDING_WATCH_KINDS,
   StoreOpenError,
   StoreUnavailableError,
   type JsonObject,
@@ -173,6 +174,9 @@ const RESULT_IS_DUE = `r.acknowledged_at IS NULL AND r.next_attempt_at <= :now A
   SELECT 1 FROM pg_checkout_results AS earlier
   WHERE earlier.merchant_reference = r.merchant_reference AND earlier.seq < r.seq AND earlier.acknowledged_at IS NULL)`;
 
+/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
+const RESULT_AS_RECORDED = 'acknowledged_at IS NULL AND attempts = 0 AND next_attempt_at = recorded_at';
+
 const STATE_CONDITION: Record<NonNullable<ResultFilter['state']>, string> = {
   pending: 'acknowledged_at IS NULL',
   failing: 'acknowledged_at IS NULL AND attempts > 0',
@@ -197,7 +201,6 @@ class SqliteResults implements ResultStore {
   readonly #fail: Statement;
   readonly #acknowledge: Statement;
   readonly #redeliver: Statement;
-  readonly #unclaim: Statement;
   readonly #ofOrder: Statement;
   readonly #backlog: Statement;
 
@@ -209,7 +212,7 @@ class SqliteResults implements ResultStore {
       ON CONFLICT (idempotency_key) DO NOTHING`);
     this.#resultOf = conn.prepare('SELECT result FROM pg_checkout_results WHERE idempotency_key = ?');
     this.#rowOf = conn.prepare(`SELECT ${RESULT_COLUMNS} FROM pg_checkout_results WHERE idempotency_key = ?`);
-    this.#release = conn.prepare('DELETE FROM pg_checkout_results WHERE idempotency_key = ?');
+    this.#release = conn.prepare(`DELETE FROM pg_checkout_results WHERE idempotency_key = ? AND ${RESULT_AS_RECORDED}`);
     const list = (state: NonNullable<ResultFilter['state']>): Statement =>
       conn.prepare(`
         SELECT ${RESULT_COLUMNS} FROM pg_checkout_results
@@ -229,9 +232,6 @@ class SqliteResults implements ResultStore {
       WHERE idempotency_key = :key AND acknowledged_at IS NULL`);
     this.#acknowledge = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = :at WHERE idempotency_key = :key AND acknowledged_at IS NULL`);
-    this.#unclaim = conn.prepare(`
-      UPDATE pg_checkout_results SET next_attempt_at = :at
-      WHERE idempotency_key = :key AND acknowledged_at IS NULL AND next_attempt_at > :at`);
     this.#redeliver = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = :at WHERE idempotency_key = :key`);
     this.#ofOrder = conn.prepare('SELECT result FROM pg_checkout_results WHERE merchant_reference = ? ORDER BY seq');
@@ -299,10 +299,6 @@ class SqliteResults implements ResultStore {
     return this.#conn.write(() => this.#redeliver.run({ key, at: at.getTime() }).changes === 1);
   }
 
-  async unclaim(key: string, at: Date): Promise<void> {
-    this.#conn.write(() => this.#unclaim.run({ key, at: at.getTime() }));
-  }
-
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
     const rows = this.#conn.read(() => this.#ofOrder.all(merchantReference)) as { result: string }[];
     return furthestResult(rows.map((row) => JSON.parse(row.result) as VerifiedResult));
@@ -326,6 +322,10 @@ const WATCH_REPLACED = WATCH_COLUMNS.split(', ')
   )
   .join(', ');
 
+/** `replacesWatch` (store.ts) on the stored row and the new one: ended, not a bill or authorization, or replaced by one. */
+const HOLDING_KINDS = HOLDING_WATCH_KINDS.map((kind) => `'${kind}'`).join(', ');
+const WATCH_REPLACEABLE = `pg_checkout_watches.ended_at IS NOT NULL OR pg_checkout_watches.kind NOT IN (${HOLDING_KINDS}) OR excluded.kind IN (${HOLDING_KINDS})`;
+
 class SqliteWatches implements WatchStore {
   readonly #conn: Connection;
   readonly #upsert: Statement;
@@ -344,7 +344,8 @@ class SqliteWatches implements WatchStore {
     const params = WATCH_COLUMNS.split(', ').map((column) => `:${column}`).join(', ');
     this.#upsert = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})
-      ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}`);
+      ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}
+      WHERE ${WATCH_REPLACEABLE}`);
     // No row yet, or the row read before (by its created_at; none read: no row may be there).
     this.#upsertIfUnchanged = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})

@@ -67,7 +67,12 @@ export interface ResultStore {
    * delivery at once. Committed durably before it returns.
    */
   record(result: VerifiedResult, now?: Date): Promise<RecordOutcome>;
-  /** Forgets a key whose report failed (the merchant's `onResult` threw), so the next return reports it. */
+  /**
+   * Forgets a key whose report failed (the merchant's `onResult` threw), so the next return reports
+   * it; only while the result is as `record` left it (attempts 0, not acknowledged, next attempt at
+   * its recording). One that a delivery has claimed, tried or had acknowledged is kept: it is the
+   * outbox's row, and the delivery under way, or the next, must still find it.
+   */
   release(key: string): Promise<void>;
   /** Results matching the filter, oldest first. */
   list(filter: ResultFilter): Promise<StoredResult[]>;
@@ -86,11 +91,6 @@ export interface ResultStore {
   acknowledge(key: string, at?: Date): Promise<boolean>;
   /** Delivers the result again (an operator's request), acknowledged or not. False for an unknown key. */
   redeliver(key: string, at: Date): Promise<boolean>;
-  /**
-   * Hands back a result this sender claimed but did not try (it is stopping): due again at `at`,
-   * for another sender, counting no attempt. Nothing for one acknowledged meanwhile.
-   */
-  unclaim(key: string, at: Date): Promise<void>;
   /** The order's furthest result so far (core `canMoveOrderState`), acknowledged or not. */
   latestFor(merchantReference: string): Promise<VerifiedResult | undefined>;
   /** What the shop has not acknowledged yet, for monitoring (the health route). */
@@ -119,9 +119,24 @@ export type WatchKind =
   /** A card saved without a payment whose token list could not be read at the return (GET_TOKENS, not CHECK_STATUS). */
   | 'saved_card';
 
+/**
+ * The kinds that watch a payment the gateway holds for days: a bill payable at the counter, an
+ * authorization until its hold ends. An open one is replaced by `WatchStore.watch` only with another
+ * of them: a shorter watch written after it (a signed form, a return replayed or not confirmed, a
+ * lost money call's) would stop asking sooner and drop the bill it keeps, while it asks about the
+ * same reference anyway and reports whatever the gateway shows there.
+ */
+export const HOLDING_WATCH_KINDS: readonly WatchKind[] = ['bill', 'authorization'];
+
+/** Whether `WatchStore.watch` writes `next` over the order's watch `current` (HOLDING_WATCH_KINDS). */
+export function replacesWatch(current: Pick<PaymentWatch, 'kind' | 'ended_at'> | undefined, next: Pick<NewWatch, 'kind'>): boolean {
+  if (current === undefined || current.ended_at !== undefined) return true;
+  return !HOLDING_WATCH_KINDS.includes(current.kind) || HOLDING_WATCH_KINDS.includes(next.kind);
+}
+
 /** A payment the reconciler asks CHECK_STATUS about until it is final or the watch expires. */
 export interface PaymentWatch {
-  /** One watch per order: a newer watch of the same reference replaces the older. */
+  /** One watch per order: a newer watch of the same reference replaces the older (WatchStore.watch). */
   readonly merchant_reference: string;
   readonly kind: WatchKind;
   /** The gateway's id of the payment, once known. */
@@ -165,7 +180,9 @@ export interface WatchChange {
 
 export interface WatchStore {
   /**
-   * Starts watching, or replaces the order's watch (its schedule and counts start again). A write
+   * Starts watching, or replaces the order's watch (its schedule and counts start again), except an
+   * open bill or authorization watch, which only another of those replaces (`replacesWatch`): a
+   * weaker write is dropped, in the same statement, so it holds across instances. A write
    * is always told apart from the one it replaces: its `created_at` is `now`, or 1 ms after the
    * replaced watch's when `now` is not later (two writes within one millisecond, or an instance
    * whose clock is behind another's).

@@ -117,6 +117,44 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         await store.results.release('order-0:none');
       });
 
+      describe('release keeps a result a delivery has handled: the outbox row', () => {
+        const result = resultOf('order-1', 'captured');
+        const key = result.idempotency_key;
+
+        /** Releases the key, then checks that the result is still there, as it was, and that a record of it is no first. */
+        async function assertKept(why: string): Promise<void> {
+          const before = await store.results.get(key);
+          assert.ok(before, why);
+          await store.results.release(key);
+          assert.deepEqual(await store.results.get(key), before, why);
+          assert.equal((await store.results.record(result, at(50))).first, false, why);
+        }
+
+        it('keeps a result a delivery claimed, even before it was posted', async () => {
+          await store.results.record(result, at(0));
+          assert.ok(await store.results.claim(key, at(1), at(30)));
+          await assertKept('claimed by a delivery');
+        });
+
+        it('keeps a result a batch claimed', async () => {
+          await store.results.record(result, at(0));
+          assert.equal((await store.results.claimDue(at(1), at(30), 10)).length, 1);
+          await assertKept('claimed by a delivery');
+        });
+
+        it('keeps a result whose delivery failed', async () => {
+          await store.results.record(result, at(0));
+          await store.results.recordFailure(key, at(30), 'status 503');
+          await assertKept('a delivery was tried');
+        });
+
+        it('keeps a result the shop acknowledged', async () => {
+          await store.results.record(result, at(0));
+          assert.equal(await store.results.acknowledge(key, at(2)), true);
+          await assertKept('acknowledged');
+        });
+      });
+
       describe('list', () => {
         const a = resultOf('order-a', 'captured');
         const b = resultOf('order-b', 'captured');
@@ -333,27 +371,6 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         });
       });
 
-      describe('unclaim', () => {
-        it('hands a claimed result back, due at `at`, counting no attempt; not one acknowledged meanwhile, nor a later one', async () => {
-          const first = resultOf('order-1', 'captured');
-          const second = resultOf('order-2', 'captured');
-          await store.results.record(first, at(0));
-          await store.results.record(second, at(1));
-          assert.deepEqual(keys(await store.results.claimDue(at(10), at(60), 10)), [first.idempotency_key, second.idempotency_key]);
-          assert.deepEqual(await store.results.claimDue(at(11), at(70), 10), [], 'held by the claim');
-          await store.results.acknowledge(second.idempotency_key, at(12));
-          await store.results.unclaim(first.idempotency_key, at(12));
-          await store.results.unclaim(second.idempotency_key, at(12));
-          await store.results.unclaim('order-9:none', at(12));
-          assert.deepEqual(await store.results.get(first.idempotency_key), { result: first, recorded_at: iso(0), attempts: 0, next_attempt_at: iso(12) });
-          assert.equal((await store.results.get(second.idempotency_key))?.acknowledged_at, iso(12), 'an acknowledged result stays so');
-          assert.deepEqual(keys(await store.results.claimDue(at(12), at(72), 10)), [first.idempotency_key], 'due again at once');
-          await store.results.recordFailure(first.idempotency_key, at(300), 'timeout');
-          await store.results.unclaim(first.idempotency_key, at(400));
-          assert.equal((await store.results.get(first.idempotency_key))?.next_attempt_at, iso(300), 'never moved later');
-        });
-      });
-
       describe('latestFor', () => {
         it('answers undefined for an order with no result', async () => {
           await store.results.record(resultOf('order-2', 'captured'), at(0));
@@ -448,6 +465,33 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
           checks: 0,
           created_at: iso(500),
         });
+      });
+
+      it('never replaces an open bill or authorization watch with a shorter kind; another of those, or any once it ended, replaces it', async () => {
+        const kept = { bill: { bill_number: '12345678901234' } };
+        await store.watches.watch(watchOf('order-1', { detail: kept }), at(0));
+        await store.watches.watch(watchOf('order-2', { kind: 'authorization', last_state: 'authorized' }), at(0));
+        for (const kind of ['in_progress', 'money_call', 'saved_card'] as const) {
+          await store.watches.watch(watchOf('order-1', { kind, last_state: 'unknown', expires_at: iso(DAY) }), at(1));
+          await store.watches.watch(watchOf('order-2', { kind, last_state: 'unknown', expires_at: iso(DAY) }), at(1));
+        }
+        assert.deepEqual(await store.watches.get('order-1'), { ...watchOf('order-1', { detail: kept }), next_check_at: iso(0), checks: 0, created_at: iso(0) });
+        assert.deepEqual(await store.watches.get('order-2'), {
+          ...watchOf('order-2', { kind: 'authorization', last_state: 'authorized' }),
+          next_check_at: iso(0),
+          checks: 0,
+          created_at: iso(0),
+        });
+
+        await store.watches.watch(watchOf('order-1', { kind: 'authorization', last_state: 'authorized' }), at(2));
+        await store.watches.watch(watchOf('order-2', { last_state: 'pending' }), at(2));
+        assert.deepEqual((await store.watches.list({ limit: 10 })).map((row) => [row.merchant_reference, row.kind, row.created_at]), [
+          ['order-1', 'authorization', iso(2)],
+          ['order-2', 'bill', iso(2)],
+        ]);
+        await store.watches.end('order-2', at(3), 'failed');
+        await store.watches.watch(watchOf('order-2', { kind: 'in_progress', last_state: 'unknown' }), at(4));
+        assert.equal((await store.watches.get('order-2'))?.kind, 'in_progress');
       });
 
       it('answers undefined for an order it does not watch', async () => {
