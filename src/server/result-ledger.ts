@@ -24,7 +24,8 @@ export interface ResultLedger {
   record(result: VerifiedResult, now?: Date): LedgerEntry | Promise<LedgerEntry>;
   /**
    * Forgets a key whose report failed (`onResult` threw), so that the next post of the same return
-   * reports it again rather than being answered as already reported.
+   * reports it again rather than being answered as already reported. A ledger that is also an
+   * outbox (the store's) keeps a result a delivery has claimed, tried or had acknowledged.
    */
   release(key: string): void | Promise<void>;
 }

@@ -40,7 +40,7 @@ export interface ResultWebhookSender {
   stop(): Promise<void>;
 }
 
-/** Results a background pass takes at once. */
+/** Deliveries a background pass makes at most, one claimed at a time. */
 const BATCH = 20;
 
 export function createResultWebhook(options: ResultWebhookOptions): ResultWebhookSender {
@@ -83,25 +83,36 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     return false;
   };
 
-  const deliverNow = async (key: string): Promise<boolean> => {
+  /**
+   * Takes one row (this key's, or the first due) until one delivery's time from now, and answers it
+   * only while enough of that claim is left for a delivery and its acknowledgement: a claim that
+   * waited long for a busy store is left to lapse, and the row is due again when it does.
+   */
+  const claimOne = async (key?: string): Promise<StoredResult | undefined> => {
     const now = options.now();
-    const entry = await results.claim(key, now, claimUntil(now));
+    const until = claimUntil(now);
+    const entry = key === undefined ? (await results.claimDue(now, until, 1))[0] : await results.claim(key, now, until);
+    if (entry && until.getTime() - options.now().getTime() < options.timeoutMs + 1_000) return undefined;
+    return entry;
+  };
+
+  const deliverNow = async (key: string): Promise<boolean> => {
+    const entry = await claimOne(key);
     return entry ? deliver(entry) : false;
   };
 
   const deliverDue = async (control?: RoundControl): Promise<void> => {
-    const now = options.now();
-    const due = await results.claimDue(now, claimUntil(now), BATCH);
-    for (const [index, entry] of due.entries()) {
-      // Stopping: the rest are handed back, due at once for another instance (or this one after its restart).
-      if (control?.stopping) {
-        for (const rest of due.slice(index)) await results.unclaim(rest.result.idempotency_key, now);
-        break;
-      }
-      const delivered = await deliver(entry);
-      // While the shop is down, one failed delivery a pass is enough: the others stay held until
-      // their claim lapses and are tried again after it, without counting an attempt they did not make.
-      if (!delivered && availability.isDown('result_webhook')) break;
+    // One row claimed at a time, just before it is posted: a claim covers one delivery, so a slow
+    // shop cannot outlast the claims of rows still waiting in the pass (another sender would take
+    // and post them too), and no row is held that this pass does not try.
+    for (let delivered = 0; delivered < BATCH; delivered += 1) {
+      // Stopping: nothing more is claimed; what is due stays due, for another instance or this one after its restart.
+      if (control?.stopping) return;
+      const entry = await claimOne();
+      if (!entry) return;
+      // While the shop is down, one failed delivery a pass is enough; each row still waiting is
+      // tried in its turn, and counts its own failures and growing waits.
+      if (!(await deliver(entry)) && availability.isDown('result_webhook')) return;
     }
   };
 

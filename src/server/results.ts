@@ -486,8 +486,9 @@ export interface ResultReporting {
 /**
  * Records the result (committed before anyone hears of it) and, the first time its key is seen,
  * logs it and hands it to `onResult`. A replay is logged as such and reports nothing. If `onResult`
- * throws, the key is released so that the next post of the same return reports it again. The
- * reconciler reports what it finds through the same function, without a request.
+ * throws, the key is released so that the next post of the same return reports it again (a store
+ * keeps a result a delivery has handled: `ResultStore.release`). The reconciler reports what it
+ * finds through the same function, without a request.
  */
 export async function recordAndReport(result: VerifiedResult, reporting: ResultReporting, request?: Request): Promise<ReportedResult & { readonly first: boolean }> {
   const { ledger, log } = reporting;
@@ -509,7 +510,12 @@ export async function recordAndReport(result: VerifiedResult, reporting: ResultR
   try {
     answered = await reporting.onResult?.(result, request);
   } catch (error) {
-    await ledger.release(result.idempotency_key);
+    try {
+      await ledger.release(result.idempotency_key);
+    } catch (releaseError) {
+      // Kept, the safe way round: the hook's error is the one to answer with.
+      log.warn('result_release_failed', { merchant_reference: result.merchant_reference, idempotency_key: result.idempotency_key, error: releaseError });
+    }
     throw error;
   }
   return { result, first: true, ...(answered instanceof Response ? { answered } : {}) };

@@ -84,7 +84,10 @@ export interface ServeOptions {
   readonly mount?: readonly MountedHandler[];
   /** Logs (default: JSON lines on standard output). */
   readonly logger?: Logger;
-  /** Called with each verified result after the store has recorded it. */
+  /**
+   * Called with each verified result after the store has recorded it. A hook that throws is logged
+   * (`result_hook_failed`) and not called again for that result, which the webhook delivers all the same.
+   */
   readonly onResult?: EndpointConfig['onResult'];
   /** Server-to-server fetch (default: globalThis.fetch). */
   readonly fetch?: typeof fetch;
@@ -170,10 +173,24 @@ export async function serve(
   ];
   // Every result, from a return or from the reconciler: committed, then the shop's copy of the
   // order, then the webhook (at once; a failed delivery stays due in the store), then the caller's hook.
+  // Nothing here throws: the committed row is what the webhook delivers and what the result page
+  // and the results routes read, and a report that failed would have it released (results.ts).
   const onResult = async (result: VerifiedResult, request?: Request): Promise<void | Response> => {
+    const named = { merchant_reference: result.merchant_reference, idempotency_key: result.idempotency_key };
     orders?.recordResult(result);
-    await webhook?.deliverNow(result.idempotency_key);
-    return options.onResult?.(result, request);
+    try {
+      await webhook?.deliverNow(result.idempotency_key);
+    } catch (error) {
+      // Still due in the store (or held for the claim of the delivery cut short): the background sender delivers it.
+      if (error instanceof StoreUnavailableError) log.warn('result_delivery_deferred', { ...named, reason: error.reason });
+      else log.error('result_delivery_failed', { ...named, error });
+    }
+    try {
+      return await options.onResult?.(result, request);
+    } catch (error) {
+      log.error('result_hook_failed', { ...named, error });
+      return undefined;
+    }
   };
   const reconciler = createReconciler({
     store,
