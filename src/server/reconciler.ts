@@ -11,13 +11,17 @@
  *   idempotency key (reference, payment id, state), recorded and reported like any other;
  * - "order not found" or an unknown state never downgrades anything: it is asked again later;
  * - an unreachable, refusing or rate-limiting gateway makes the watch wait longer (backoff), and
- *   ends the pass early, so an outage never turns into a burst of questions; when the gateway says
+ *   ends the pass early, so an outage never turns into a burst of questions; the watches the pass
+ *   did not reach are handed back as due as they were, ahead of the ones that failed; when the gateway says
  *   how long to wait (HTTP 429, or a `Retry-After` on any refusal), no question is asked before
  *   then, about that payment or any other: the pass stops at once, every active watch in the store
  *   is moved past the wait (so other instances behind the same store keep it too), and the next
  *   passes ask nothing;
  * - questions are paced across payments (`questionsPerMinute`).
- * A watch ends when its payment is final, or at its expiry (one last question first).
+ * A watch ends when its payment is final, or at its expiry (one last question first). A watch whose
+ * last question goes unanswered ends too, so that an answer that never reads is not asked about for
+ * ever: at once when the gateway answered something unusable, after a grace when the gateway itself
+ * failed (watches.ts `endsUnanswered`).
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
@@ -29,13 +33,13 @@ import { getTokensRequest, getTokensResponse, type CheckStatusResponse, type Get
 import type { VerifiedResult } from '../core/verified-result.ts';
 import type { GatewayClient } from '../gateway/client.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
-import { GatewayUnavailableError } from '../gateway/transport.ts';
+import { GatewayUnavailableError, isRetryable } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
 import type { PaymentWatch, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
-import { DEFAULT_WATCH_SETTINGS, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
+import { DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
 const DAY_MS = 24 * 3600_000;
@@ -117,9 +121,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   };
 
-  const unanswered = async (watch: PaymentWatch, error: unknown, at: number): Promise<false> => {
+  const unanswered = async (watch: PaymentWatch, error: unknown, at: number, counts: { ended: number }): Promise<false> => {
     if (!(error instanceof GatewayUnavailableError)) throw error;
     const { retryAfterMs } = error;
+    const reason = error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`;
     log.warn('reconcile_unanswered', {
       merchant_reference: watch.merchant_reference,
       reason: error.kind,
@@ -131,10 +136,17 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       // Kept in the store, not only here: every instance sharing it keeps the quiet too.
       await store.watches.deferAll(new Date(quietUntil));
     }
+    // As `watch_expired`: logged, and nothing reported (the shop holds the order's last result).
+    if (endsUnanswered(watch, isRetryable(error.kind), at)) {
+      log.warn('watch_expired_unanswered', { merchant_reference: watch.merchant_reference, kind: watch.kind, last_state: watch.last_state, reason });
+      await store.watches.end(watch.merchant_reference, new Date(at), 'expired_unanswered');
+      counts.ended += 1;
+      return false;
+    }
     await store.watches.update(watch.merchant_reference, {
       next_check_at: new Date(Math.max(nextCheckAt(watch, watch.checks + 1, at, settings), quietUntil)).toISOString(),
       checked: 1,
-      last_error: error.httpStatus === undefined ? error.kind : `${error.kind} ${error.httpStatus}`,
+      last_error: reason,
     });
     return false;
   };
@@ -169,7 +181,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       lookup = tokenLookupOf(answer, tokenName) ?? { unavailable: 'token_list_refused' };
     } catch (error) {
       // A verified answer of a shape the list's schema does not know: the list cannot be read.
-      if (!(error instanceof GatewayUnavailableError && error.kind === 'answer_invalid')) return unanswered(watch, error, at);
+      if (!(error instanceof GatewayUnavailableError && error.kind === 'answer_invalid')) return unanswered(watch, error, at, counts);
       lookup = { unavailable: 'token_list_unreadable' };
     }
     // Any verified answer settles it: the list names the token, does not, or cannot be had.
@@ -190,7 +202,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     try {
       reading = await ask(watch);
     } catch (error) {
-      return unanswered(watch, error, at);
+      return unanswered(watch, error, at, counts);
     }
     const { status } = reading;
     const state = status.state;
@@ -202,8 +214,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
     const expired = at >= Date.parse(watch.expires_at);
     if (isFinalFor(watch.kind, state, watch.last_state)) {
-      // A 3-D Secure check that ended in an authorization is now an authorization to watch.
-      const next = watch.kind === 'in_progress' && state === 'authorized' ? authorizationWatch(watch, status, at) : undefined;
+      // A payment found authorized (a 3-D Secure check finished, a charge under a bill's reference)
+      // is now an authorization to watch, until it is captured or voided.
+      const next = watch.kind !== 'authorization' && state === 'authorized' ? authorizationWatch(watch, status, at) : undefined;
       if (next) {
         await store.watches.watch(next, new Date(at));
       } else {
@@ -267,28 +280,33 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (at.getTime() < quietUntil) return counts;
     const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
     let failuresInARow = 0;
-    // The watches of this pass not asked about, handed back due at `next` rather than held for the whole claim.
-    const handBack = async (from: number, next: number): Promise<void> => {
+    /**
+     * The watches of this pass not asked about, handed back rather than held for the whole claim:
+     * due as they were (not before the quiet the gateway asked for), so they stay ahead of the ones
+     * that just failed and backed off. Pushed behind them instead, two payments whose questions
+     * always fail would pause every round first and keep every other payment waiting for ever.
+     */
+    const handBack = async (from: number): Promise<void> => {
       for (const rest of due.slice(from)) {
+        const next = Math.max(Date.parse(rest.next_check_at), quietUntil);
         await store.watches.update(rest.merchant_reference, { next_check_at: new Date(next).toISOString(), checked: 0 });
       }
     };
     for (const [index, watch] of due.entries()) {
       if (control?.stopping) {
         // The service is stopping: the rest are due again at once, for another instance or after the restart.
-        await handBack(index, Math.max(now().getTime(), quietUntil));
+        await handBack(index);
         log.info('reconcile_stopped', { left: due.length - index });
         break;
       }
       const askedToWait = now().getTime() < quietUntil;
       if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait) {
-        // Asked again on the next pass.
-        const next = Math.max(now().getTime() + settings.intervalSeconds * 1000, quietUntil);
-        await handBack(index, next);
+        // Asked on a later pass: the next one, or the first after the gateway's quiet.
+        await handBack(index);
         log.warn('reconcile_paused', {
           reason: askedToWait ? 'gateway_asked_to_wait' : 'gateway_unanswered',
           left: due.length - index,
-          until: new Date(next).toISOString(),
+          ...(askedToWait ? { until: new Date(quietUntil).toISOString() } : {}),
         });
         break;
       }

@@ -14,6 +14,7 @@
  * The schedule: the first question after one interval, then waits doubling up to an hour, never
  * shorter than the interval (`PG_RECONCILE_INTERVAL_SECONDS`), and one interval after the moment
  * something is due (the bill's expiry, the end of the hold), whatever the backoff has reached.
+ * A watch ends at its expiry after one last question, answered or not (`endsUnanswered`).
  */
 import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
@@ -90,8 +91,26 @@ export function nextCheckAt(
   let next = now + Math.max(interval, backoff);
   const due = watch.due_at === undefined ? undefined : Date.parse(watch.due_at) + interval;
   if (due !== undefined && now < due && next > due) next = due;
-  // One last question at expiry, then the watch ends.
-  return Math.min(next, Math.max(Date.parse(watch.expires_at), now + interval));
+  const expiresAt = Date.parse(watch.expires_at);
+  // One last question at expiry, then the watch ends. Past it (that question went unanswered), the
+  // backoff alone: a payment whose answer never reads is not asked every interval for ever.
+  return now < expiresAt ? Math.min(next, Math.max(expiresAt, now + interval)) : next;
+}
+
+/**
+ * How long past its expiry a watch is still asked while the gateway itself does not answer
+ * (unreachable, 5xx, 429): an outage at the moment of its last question must not cost the payment
+ * its last report.
+ */
+export const UNANSWERED_GRACE_MS = DAY;
+
+/**
+ * Whether a watch whose question just went unanswered ends now: once past its expiry when the
+ * gateway answered something that cannot be used (asking again reads the same), and only after the
+ * grace as well when the gateway itself failed (`gatewayFailed`: it may answer once it is back).
+ */
+export function endsUnanswered(watch: Pick<PaymentWatch, 'expires_at'>, gatewayFailed: boolean, now: number): boolean {
+  return now >= Date.parse(watch.expires_at) + (gatewayFailed ? UNANSWERED_GRACE_MS : 0);
 }
 
 interface WatchBasis {

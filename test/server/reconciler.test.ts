@@ -401,6 +401,78 @@ describe('the reconciler', () => {
     assert.equal((await alone.reconciler.runDue()).asked, 0, 'nothing is asked about a bill that was never issued');
   });
 
+  it('keeps a bill watched when an old declined return is posted again: shown again, and reported once paid at the counter a day later', async () => {
+    const w = world();
+    const declined = { command: 'PURCHASE', amount: '250000', currency: 'EGP', svc_id: '1700000001', response_code: '13001' } as const;
+    w.harness.gateway.holds('order-1001', 'declined', { svcId: '1700000001' });
+    await postReturn(w.harness, 'order-1001', declined);
+    // The customer pays by cash bill instead, then the browser's back button posts the declined return again.
+    const issued = await askBill(w);
+    assert.equal(issued.status, 200);
+    const billWatch = await w.store.watches.get('order-1001');
+    w.advance(10 * MINUTE);
+    await postReturn(w.harness, 'order-1001', declined);
+
+    const kept = await w.store.watches.get('order-1001');
+    assert.deepEqual([kept?.kind, kept?.expires_at, kept?.detail], [billWatch?.kind, billWatch?.expires_at, billWatch?.detail], 'the bill keeps its watch');
+    const again = await askBill(w);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.bill_number, issued.body.bill_number, 'the kept bill is shown again');
+    assert.equal(w.harness.gateway.callsOf('BILL_PRESENTMENT').length, 1);
+
+    // Paid at the counter 30 hours later, within the bill's 48.
+    for (let step = 0; step < 30 * 6; step++) {
+      w.advance(10 * MINUTE);
+      await w.reconciler.runDue();
+    }
+    w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000009' });
+    for (let step = 0; step < 2 * 6; step++) {
+      w.advance(10 * MINUTE);
+      await w.reconciler.runDue();
+    }
+    assert.deepEqual(
+      w.reported.filter((result) => result.order_state === 'captured').map((result) => [result.source, result.idempotency_key]),
+      [['reconcile', 'order-1001:1700000009:captured']],
+    );
+    assert.equal((await w.store.watches.get('order-1001'))?.end_reason, 'captured');
+  });
+
+  it('keeps an authorization watched when a return the gateway cannot confirm is posted for it', async () => {
+    const w = world();
+    w.harness.gateway.holds('order-2002', 'authorized', { svcId: '1700000077', amount: 19_900 });
+    const authorized = { command: 'AUTHORIZATION', amount: '19900', currency: 'SAR', response_code: '02000', svc_id: '1700000077' } as const;
+    await postReturn(w.harness, 'order-2002', authorized);
+    const watched = await w.store.watches.get('order-2002');
+    assert.equal(watched?.kind, 'authorization');
+    w.harness.gateway.goOffline();
+    await postReturn(w.harness, 'order-2002', { ...authorized, svc_id: '1700000078' });
+    const kept = await w.store.watches.get('order-2002');
+    assert.deepEqual([kept?.kind, kept?.expires_at], ['authorization', watched?.expires_at], 'watched until the hold ends, not for a day');
+  });
+
+  it("lets a stronger watch replace a weaker one: a signed form's watch becomes the authorization's, at the return or when the reconciler finds it", async () => {
+    const w = world();
+    for (const reference of ['order-2002', 'order-3003']) {
+      const form = await w.harness.post('/hosted-page', { merchant_reference: reference, language: 'en', command: 'AUTHORIZATION' });
+      assert.equal(form.status, 200);
+      assert.equal((await w.store.watches.get(reference))?.kind, 'in_progress');
+    }
+    w.harness.gateway.holds('order-2002', 'authorized', { svcId: '1700000077', amount: 19_900 });
+    await postReturn(w.harness, 'order-2002', { command: 'AUTHORIZATION', amount: '19900', currency: 'SAR', response_code: '02000', svc_id: '1700000077' });
+    assert.equal((await w.store.watches.get('order-2002'))?.kind, 'authorization', 'at the return');
+
+    // A bill's reference found authorized (a charge under it): watched on as an authorization too.
+    assert.equal((await askBill(w)).status, 200);
+    w.harness.gateway.holds('order-3003', 'authorized', { svcId: '1700000078' });
+    w.harness.gateway.holds('order-1001', 'authorized', { svcId: '1700000079' });
+    w.advance(2 * MINUTE);
+    await w.reconciler.runDue();
+    for (const reference of ['order-3003', 'order-1001']) {
+      const found = await w.store.watches.get(reference);
+      assert.deepEqual([found?.kind, found?.ended_at], ['authorization', undefined], `${reference} found by the reconciler`);
+    }
+  });
+
   it('reports an authorization voided at the end of its hold, asked soon after the hold ends', async () => {
     const w = world();
     w.harness.gateway.holds('order-2002', 'authorized', { svcId: '1700000077', amount: 19_900 });
