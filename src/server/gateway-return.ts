@@ -257,9 +257,13 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     log.warn('shown_amount_changed', { merchant_reference: order.merchant_reference, stage: confirmed ? 'confirm' : 'return' });
     return present.refused(shownChange, order.merchant_reference);
   }
-  // The embedded page's button took the card: nothing is charged until the element's Pay button says so.
-  if (!confirmed && present.framed && tokenization[COMPLETION_FIELDS.confirmation] === ELEMENT_CONFIRMATION) {
-    return readyForElement(tokenization, order, flow);
+  // The embedded page's button took the card: nothing is charged until the element's Pay button
+  // says so. The signed field decides, never the return URL's own (unsigned) parameter: the same
+  // return posted anywhere but the element's frame is refused, so no one skips the Pay step.
+  if (!confirmed && tokenization[COMPLETION_FIELDS.confirmation] === ELEMENT_CONFIRMATION) {
+    if (present.framed) return readyForElement(tokenization, order, flow);
+    log.warn('ready_card_refused', { merchant_reference: order.merchant_reference, reason: 'not_framed' });
+    return present.refused('card_not_ready', order.merchant_reference);
   }
   // The order changed since its amount was on the Pay button: that amount is not charged.
   const readyChange = confirmed && orderDisagreement(confirmed, order);

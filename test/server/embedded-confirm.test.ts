@@ -252,6 +252,17 @@ describe('the embedded page, confirmed by the element’s Pay button', () => {
     assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined);
   });
 
+  it('never charges the card at a return outside the element’s frame: the Pay step cannot be skipped', async () => {
+    const order = newOrder();
+    const { tokenization } = await cardReady(order);
+    // The same signed return, posted to the top-level return route (no frame parameter).
+    const answer = await submit(`${origin}${BASE_PATH}${ROUTES.gatewayReturn}`, tokenization);
+    assert.equal(answer.status, 400);
+    assert.match(await answer.text(), /"card_not_ready"/);
+    assert.deepEqual(purchases.filter((reference) => reference === order.merchant_reference), []);
+    assert.equal(gateway.order({ merchantReference: order.merchant_reference }), undefined, 'nothing is charged');
+  });
+
   it('answers a 3-D Secure card’s confirmation with the challenge address for the element’s dialog', async () => {
     const order = newOrder();
     const ready = await readyForm(order, 'en', testCard('3ds').number);
