@@ -277,6 +277,8 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const expired = this.bill;
     const event = new PgBillReissueEvent(expired?.billNumber ?? '');
     if (!this.host.dispatchEvent(event)) return;
+    // The expired bill is forgotten under its own order's reference, whichever order is issued next.
+    const expiredReference = this.host.merchantReference;
     const reference = event.newMerchantReference;
     if (reference) {
       try {
@@ -286,7 +288,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
         return;
       }
     }
-    forgetBill(this.host.merchantReference);
+    forgetBill(expiredReference);
     this.host.billNumber = '';
     this.bill = undefined;
     this.phase = 'idle';

@@ -125,14 +125,9 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     window.removeEventListener('pageshow', this.#onPageShow);
   }
 
-  /**
-   * Back from the gateway through the browser's back-forward cache: the form posted there (with
-   * the card fields, hosted checkout) is gone, and the customer may pay again.
-   */
+  /** Back from the gateway through the browser's back-forward cache: the customer may pay again. */
   readonly #onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted) return;
-    this.host.renderRoot.querySelector('form.gateway-form')?.remove();
-    this.paying = false;
+    if (event.persisted) this.paying = false;
   };
 
   override willUpdate(changed: PropertyValues): void {

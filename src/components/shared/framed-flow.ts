@@ -75,11 +75,13 @@ export interface FramedFlowMessages {
   readonly close: string;
 }
 
-let frameCount = 0;
-
 export class FramedFlowController implements ReactiveController {
-  /** The payment frame's name: the target of the signed form. Unique per element on the page. */
-  readonly frameName: string;
+  /**
+   * The payment frame's name: the target of the signed form. Random, so that no other frame on the
+   * shop's page can take the name first and receive the gateway's pages (the browser sends a form
+   * to the first frame of its target's name).
+   */
+  readonly frameName = `pg-payment-frame-${crypto.getRandomValues(new Uint32Array(2)).join('-')}`;
   #stage: FramedStage = 'idle';
   #frameHeight = DEFAULT_FRAME_HEIGHT;
   #challengeUrl: string | undefined;
@@ -92,8 +94,6 @@ export class FramedFlowController implements ReactiveController {
   readonly #options: FramedFlowOptions;
 
   constructor(host: FramedFlowHost, options: FramedFlowOptions) {
-    frameCount += 1;
-    this.frameName = `pg-payment-frame-${frameCount}`;
     this.#host = host;
     this.#options = options;
     host.addController(this);
@@ -145,8 +145,7 @@ export class FramedFlowController implements ReactiveController {
       this.#gatewayOrigin = undefined;
     }
     await this.#host.updateComplete;
-    const form = postToGateway(this.#host, flow, post, extraFields, this.frameName);
-    form.remove();
+    postToGateway(this.#host, flow, post, extraFields, this.frameName);
     if (flow === 'merchant-page') this.#timeout = setTimeout(this.#onTimeout, PROCESSING_TIMEOUT_MS);
   }
 

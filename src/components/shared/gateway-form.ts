@@ -41,7 +41,9 @@ export function buildGatewayForm(
 
 /**
  * Builds the form inside the host's shadow root (a form must be connected to submit), fires
- * `pg-payment-submit` and hands the form to `host.submitForm`.
+ * `pg-payment-submit`, hands the form to `host.submitForm` and takes it out again: the submission
+ * has read its fields, and card fields left in the page would outlive it (a page restored from the
+ * back-forward cache, a `submitForm` that does not navigate).
  */
 export function postToGateway(
   host: GatewayFormHost,
@@ -49,11 +51,10 @@ export function postToGateway(
   post: FormPostResult,
   extraFields: Readonly<Record<string, string>> = {},
   target?: string,
-): HTMLFormElement {
-  host.renderRoot.querySelector('form.gateway-form')?.remove();
+): void {
   const form = buildGatewayForm(post, extraFields, target);
   host.renderRoot.append(form);
   host.dispatchEvent(new PgPaymentSubmitEvent(flow, post.action));
   host.submitForm(form);
-  return form;
+  form.remove();
 }

@@ -411,6 +411,9 @@ describe('<pg-bill-voucher>', () => {
       ]);
       expect(billNumberText(el)).to.equal(second.billNumber);
       expect(shadowQueryAll(el, '.bill.expired')).to.have.length(0);
+      // The expired bill is forgotten under its own order, the new one kept under the new order.
+      expect(sessionStorage.getItem(`pg-bill-voucher:${first.merchantReference}`)).to.equal(null);
+      expect(sessionStorage.getItem(`pg-bill-voucher:${replacement}`)).to.not.equal(null);
     });
 
     it('leaves a new bill to the merchant when the reissue event is cancelled', async () => {
