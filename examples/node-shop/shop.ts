@@ -5,7 +5,7 @@
  *
  *   PG_HOOK_SECRET=… npx tsx examples/node-shop/shop.ts      (see README.md)
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -24,7 +24,16 @@ interface Order {
   readonly description: string;
   readonly session: string;
   readonly token: string;
+  /** The gateway's `order_state` as the payment results moved it, forward only (`movesForward`). */
+  state?: string;
+  /** The idempotency key of the result that set `state`: the one the result page shows. */
+  stateKey?: string;
+  /** Money taken (captured): ship it. Set by a capture, never taken back; a later refund shows in `state`. */
+  paid: boolean;
 }
+
+/** A `payment_result` webhook's result, as the `resultWebhook` schema checked it. */
+type PaymentResult = Extract<ReturnType<typeof resultWebhook.parse>, { type: 'payment_result' }>['result'];
 
 export interface ShopOptions {
   /** The service's endpoint URL, as the elements are given it. */
@@ -32,11 +41,54 @@ export interface ShopOptions {
   readonly hookSecret: string;
 }
 
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+/** Constant-time equality of any two strings: their SHA-256 digests always have the same length. */
+const digest = (text: string) => createHash('sha256').update(text).digest();
+const sameText = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
+
+/**
+ * Where an order may still go once money is held or taken (the gateway's lifecycle): a capture, a
+ * refund or a void is a later move; a failure, a pending attempt or a replay never takes it back.
+ * From any other state (none yet, pending, failed, voided: nothing held) every move is allowed, so
+ * the customer may pay again after a decline or an authorization released.
+ */
+const FORWARD_MOVES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['authorized', ['captured', 'partially_refunded', 'refunded', 'voided']],
+  ['captured', ['partially_refunded', 'refunded']],
+  ['partially_refunded', ['refunded']],
+  ['refunded', []],
+]);
+/** States in which money has been taken: a refund only ever follows a capture. An authorization is only a hold. */
+const CAPTURED_STATES: readonly string[] = ['captured', 'partially_refunded', 'refunded'];
+
+const movesForward = (from: string | undefined, to: string) => {
+  const forward = from === undefined ? undefined : FORWARD_MOVES.get(from);
+  return forward === undefined || from === to || forward.includes(to);
+};
+
+/** Moves the order by one payment result: forward only, and paid only once the money is captured. */
+function applyPaymentResult(order: Order, result: PaymentResult): void {
+  if (!movesForward(order.state, result.order_state)) return;
+  order.state = result.order_state;
+  order.stateKey = result.idempotency_key;
+  if (CAPTURED_STATES.includes(result.order_state)) order.paid = true;
+}
+
+/** True while an authorization holds the money, or once it was taken: the service must sign no second payment. */
+const holdsPayment = (order: Order) => order.paid || order.state === 'authorized';
+
+/** What the result page says for each state an order can reach: [title, what it means for the customer]. */
+const ORDER_PAGES: ReadonlyMap<string, readonly [string, string]> = new Map([
+  ['captured', ['Thank you for your order', 'Your payment has been taken.']],
+  ['partially_refunded', ['Thank you for your order', 'Your payment has been taken; part of it has been refunded.']],
+  ['refunded', ['Order refunded', 'Your payment was taken, then refunded in full.']],
+  // Money held, not taken: the merchant captures it before shipping, or the gateway voids it after the hold.
+  ['authorized', ['Payment authorized', 'Authorized, capture before shipping: the amount is held on your card, not yet charged.']],
+  ['voided', ['Payment not completed', 'The authorization was released: nothing was charged.']],
+]);
 
 export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
   const orders = new Map<string, Order>();
-  const results = new Map<string, Record<string, unknown>>(); // by idempotency key
+  const results = new Map<string, PaymentResult>(); // payment results only, by idempotency key
   const files = createRequire(import.meta.url);
   const service = new URL(serviceUrl).origin;
   const app = new Hono();
@@ -54,7 +106,9 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
   };
   const session = (c: Context) => {
     let id = getCookie(c, 'shop_session');
-    if (!id) setCookie(c, 'shop_session', (id = randomBytes(18).toString('hex')), { httpOnly: true, sameSite: 'Lax', path: '/' });
+    // Secure over https (behind a proxy that ends TLS, X-Forwarded-Proto says so); plain http still works locally.
+    const secure = new URL(c.req.url).protocol === 'https:' || c.req.header('x-forwarded-proto')?.toLowerCase() === 'https';
+    if (!id) setCookie(c, 'shop_session', (id = randomBytes(18).toString('hex')), { httpOnly: true, sameSite: 'Lax', path: '/', secure });
     return id;
   };
   const page = (c: Context, title: string, body: HtmlEscapedString | Promise<HtmlEscapedString>, refresh = false) => {
@@ -87,7 +141,7 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     const reference = `node-${randomBytes(6).toString('hex')}`;
     orders.set(reference, {
       merchant_reference: reference, amount: 250_000, currency: 'EGP', description: 'Noise-cancelling headphones',
-      session: session(c), token: randomBytes(24).toString('hex'),
+      session: session(c), token: randomBytes(24).toString('hex'), paid: false,
     });
     return c.redirect(`/checkout?merchant_reference=${reference}`, 303);
   });
@@ -113,11 +167,11 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     if (body === undefined) return signedJson(c, 401, { error: 'PG-Signature' });
     const lookup = JSON.parse(body) as OrderLookupRequest;
     const order = orders.get(lookup.merchant_reference);
-    const owner = lookup.reference_source === 'gateway' || (order && sameText(order.token, lookup.headers['pg-order-token'] ?? ''));
+    const owner = lookup.reference_source === 'gateway' || (order && sameText(order.token, lookup.headers?.['pg-order-token'] ?? ''));
     if (lookup.type !== 'order_lookup' || !order || !owner) return signedJson(c, 404, { error: 'unknown order' });
     const { merchant_reference, amount, currency, description } = order;
-    const paid = [...results.values()].some((r) => r['merchant_reference'] === merchant_reference && r['outcome'] === 'success');
-    return signedJson(c, 200, { merchant_reference, amount, currency, description, paid });
+    // "Sign nothing more": true while an authorization holds the money, as once it is captured.
+    return signedJson(c, 200, { merchant_reference, amount, currency, description, paid: holdsPayment(order) });
   });
 
   // PG_RESULT_WEBHOOK_URL: each verified result, stored once per idempotency key.
@@ -126,28 +180,38 @@ export function createShop({ serviceUrl, hookSecret }: ShopOptions): Hono {
     if (body === undefined) return signedJson(c, 401, { error: 'PG-Signature' });
     const message = resultWebhook.safeParse(JSON.parse(body));
     if (!message.success) return signedJson(c, 400, { error: 'not a result' });
-    const { result } = message.data;
+    const { data } = message;
     // A saved card charged nothing: it never pays an order (a real shop keeps its token for the customer).
-    if (message.data.type === 'payment_result' && !results.has(result.idempotency_key)) results.set(result.idempotency_key, result);
-    return signedJson(c, 200, { stored: result.idempotency_key });
+    if (data.type === 'payment_result' && !results.has(data.result.idempotency_key)) {
+      results.set(data.result.idempotency_key, data.result);
+      const order = orders.get(data.result.merchant_reference);
+      // Paid only once the money is captured: an authorization is a hold, voided unless captured.
+      if (order) applyPaymentResult(order, data.result);
+    }
+    return signedJson(c, 200, { stored: data.result.idempotency_key });
   });
 
   app.get('/result', (c) => {
-    const reference = c.req.query('merchant_reference') ?? '';
-    if (!ownOrder(c, reference)) return c.notFound();
-    const result = [...results.values()].filter((r) => r['merchant_reference'] === reference).at(-1);
+    const order = ownOrder(c, c.req.query('merchant_reference') ?? '');
+    if (!order) return c.notFound();
+    // What the order's payment results made of it (a saved card is never one of them), not the last message.
+    const result = order.stateKey === undefined ? undefined : results.get(order.stateKey);
+    const state = order.state ?? '';
     if (!result) return page(c, 'Waiting for the payment result', html`<p id="outcome" data-outcome="waiting">This page refreshes by itself.</p>`, true);
     // A cash bill waiting to be paid: shown again from what the webhook stored, with no request.
-    const bill = result['source'] === 'bill' && result['outcome'] === 'pending' ? (result['bill'] as Record<string, string> | undefined) : undefined;
+    const bill = state === 'pending' && result['source'] === 'bill' ? (result['bill'] as Record<string, string> | undefined) : undefined;
     if (bill) {
-      return page(c, 'Pay your bill', html`<p id="outcome" data-outcome="pending">Pay this bill at an outlet before it expires.</p>
-<pg-bill-voucher language="en" bill-number="${bill['bill_number'] ?? ''}" expires="${bill['request_expiry_date'] ?? ''}" payment-partner="${bill['payment_partner'] ?? ''}" amount="${String(result['amount'] ?? '')}"></pg-bill-voucher>
+      return page(c, 'Pay your bill', html`<p id="outcome" data-outcome="pending" data-state="pending">Pay this bill at an outlet before it expires.</p>
+<pg-bill-voucher language="en" bill-number="${bill['bill_number'] ?? ''}" expires="${bill['request_expiry_date'] ?? ''}" payment-partner="${bill['payment_partner'] ?? ''}" amount="${String(result.amount ?? '')}"></pg-bill-voucher>
 <p><a href="/">Back to the shop</a></p>`);
     }
-    return page(c, result['outcome'] === 'success' ? 'Thank you for your order' : 'Payment not completed',
-      html`<p id="outcome" data-outcome="${String(result['outcome'])}">${String(result['response_message'])}</p>
-<dl><dt>Order</dt><dd>${reference}</dd><dt>Gateway code</dt><dd id="response-code">${String(result['response_code'])}</dd>
-<dt>Payment ID</dt><dd id="payment-id">${String(result['svc_id'] ?? '')}</dd></dl><p><a href="/">Back to the shop</a></p>`);
+    const waiting = state === 'pending' || state === 'unknown';
+    const [title, meaning] = ORDER_PAGES.get(state) ?? [waiting ? 'Payment being confirmed' : 'Payment not completed', result.response_message];
+    return page(c, title,
+      html`<p id="outcome" data-outcome="${result.outcome}" data-state="${state}">${meaning}</p>
+<dl><dt>Order</dt><dd>${order.merchant_reference}</dd><dt>Gateway code</dt><dd id="response-code">${result.response_code}</dd>
+<dt>Payment ID</dt><dd id="payment-id">${String(result['svc_id'] ?? '')}</dd><dt>State</dt><dd id="order-state">${state}</dd></dl>
+<p><a href="/">Back to the shop</a></p>`, waiting);
   });
 
   return app;

@@ -8,7 +8,11 @@ declare(strict_types=1);
 require __DIR__ . '/shop.php';
 require __DIR__ . '/hooks.php';
 
-session_set_cookie_params(['httponly' => true, 'samesite' => 'Lax']);
+// Secure over https, so the session never travels in clear; plain http still works for a local run.
+// Behind a proxy that ends TLS, X-Forwarded-Proto says so (a client that fakes it only hides its own cookie).
+$https = (($_SERVER['HTTPS'] ?? '') !== '' && strtolower($_SERVER['HTTPS']) !== 'off')
+    || strtolower($_SERVER['HTTP_X_FORWARDED_PROTO'] ?? '') === 'https';
+session_set_cookie_params(['httponly' => true, 'samesite' => 'Lax', 'secure' => $https]);
 
 $path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
 $method = $_SERVER['REQUEST_METHOD'];
@@ -55,9 +59,9 @@ function page(string $title, string $body, bool $refresh = false): void
 }
 
 /** The session's order with this reference, or null: another customer's order is nobody's business here. */
-function own_order(string $reference): ?array
+function own_order(array $store, string $reference): ?array
 {
-    $order = read_store()['orders'][$reference] ?? null;
+    $order = $store['orders'][$reference] ?? null;
     return $order !== null && hash_equals($order['session'], session_id()) ? $order : null;
 }
 
@@ -86,7 +90,7 @@ if ($method === 'POST' && $path === '/checkout') {
 }
 
 if ($method === 'GET' && $path === '/checkout') {
-    $order = own_order((string) ($_GET['merchant_reference'] ?? ''));
+    $order = own_order(read_store(), (string) ($_GET['merchant_reference'] ?? ''));
     if ($order === null) {
         http_response_code(404);
         page('Order not found', '<p><a href="/">Back to the shop</a></p>');
@@ -108,34 +112,46 @@ if ($method === 'GET' && $path === '/checkout') {
     return;
 }
 
+/** What the result page says for each state an order can reach: [title, what it means for the customer]. */
+const ORDER_PAGES = [
+    'captured' => ['Thank you for your order', 'Your payment has been taken.'],
+    'partially_refunded' => ['Thank you for your order', 'Your payment has been taken; part of it has been refunded.'],
+    'refunded' => ['Order refunded', 'Your payment was taken, then refunded in full.'],
+    // Money held, not taken: the merchant captures it before shipping, or the gateway voids it after the hold.
+    'authorized' => ['Payment authorized', 'Authorized, capture before shipping: the amount is held on your card, not yet charged.'],
+    'voided' => ['Payment not completed', 'The authorization was released: nothing was charged.'],
+];
+
 if ($method === 'GET' && $path === '/result') {
-    // The query string says which order, never how it went: that comes from the signed webhook.
-    $reference = (string) ($_GET['merchant_reference'] ?? '');
-    $order = own_order($reference);
-    $results = array_values(array_filter(read_store()['results'], fn ($r) => $r['merchant_reference'] === $reference));
-    $result = end($results) ?: null;
+    // The query string says which order, never how it went: that comes from the signed webhook,
+    // as the order's payment results moved it (a saved card is never one of them).
+    $store = read_store();
+    $order = own_order($store, (string) ($_GET['merchant_reference'] ?? ''));
+    $state = $order['state'] ?? null;
+    $result = $state === null ? null : ($store['results'][$order['state_key']] ?? null);
     if ($order === null) {
         http_response_code(404);
         page('Order not found', '<p><a href="/">Back to the shop</a></p>');
     } elseif ($result === null) {
         page('Waiting for the payment result', '<p id="outcome" data-outcome="waiting">This page refreshes by itself.</p>', true);
-    } elseif (($result['source'] ?? '') === 'bill' && $result['outcome'] === 'pending' && isset($result['bill']['bill_number'])) {
+    } elseif ($state === 'pending' && ($result['source'] ?? '') === 'bill' && isset($result['bill']['bill_number'])) {
         // A cash bill waiting to be paid: shown again from what the webhook stored, with no request.
         $bill = $result['bill'];
-        page('Pay your bill', '<p id="outcome" data-outcome="pending">Pay this bill at an outlet before it expires.</p>'
+        page('Pay your bill', '<p id="outcome" data-outcome="pending" data-state="pending">Pay this bill at an outlet before it expires.</p>'
             . '<pg-bill-voucher language="en" bill-number="' . e($bill['bill_number']) . '"'
             . ' expires="' . e((string) ($bill['request_expiry_date'] ?? '')) . '"'
             . ' payment-partner="' . e((string) ($bill['payment_partner'] ?? '')) . '"'
             . ' amount="' . e((string) ($result['amount'] ?? '')) . '"></pg-bill-voucher>'
             . '<p><a href="/">Back to the shop</a></p>');
     } else {
-        $paid = $result['outcome'] === 'success';
-        page($paid ? 'Thank you for your order' : 'Payment not completed',
-            '<p id="outcome" data-outcome="' . e($result['outcome']) . '">' . e($result['response_message']) . '</p>'
-            . '<dl><dt>Order</dt><dd>' . e($reference) . '</dd><dt>Gateway code</dt><dd id="response-code">'
-            . e($result['response_code']) . '</dd><dt>Payment ID</dt><dd id="payment-id">' . e($result['svc_id'] ?? '')
-            . '</dd><dt>State</dt><dd>' . e($result['order_state']) . '</dd></dl>'
-            . '<p><a href="/">Back to the shop</a></p>');
+        $waiting = in_array($state, ['pending', 'unknown'], true);
+        [$title, $meaning] = ORDER_PAGES[$state] ?? [$waiting ? 'Payment being confirmed' : 'Payment not completed', (string) $result['response_message']];
+        page($title,
+            '<p id="outcome" data-outcome="' . e((string) $result['outcome']) . '" data-state="' . e($state) . '">' . e($meaning) . '</p>'
+            . '<dl><dt>Order</dt><dd>' . e($order['merchant_reference']) . '</dd><dt>Gateway code</dt><dd id="response-code">'
+            . e((string) $result['response_code']) . '</dd><dt>Payment ID</dt><dd id="payment-id">' . e((string) ($result['svc_id'] ?? ''))
+            . '</dd><dt>State</dt><dd id="order-state">' . e($state) . '</dd></dl>'
+            . '<p><a href="/">Back to the shop</a></p>', $waiting);
     }
     return;
 }

@@ -35,30 +35,104 @@ function e(string $text): string
     return htmlspecialchars($text, ENT_QUOTES | ENT_HTML5, 'UTF-8');
 }
 
-// ---- Orders and results: one JSON file, locked while it changes ----
+// ---- Orders and results: one JSON file, replaced whole under a lock ----
 
-/** Runs $change on the store under an exclusive lock and saves what it returns as the store. */
-function with_store(callable $change): array
+/** Runs $run with the store's file name, holding the store's lock (LOCK_SH to read, LOCK_EX to change). */
+function with_store_lock(int $mode, callable $run): mixed
 {
     $dir = setting('SHOP_DATA_DIR', sys_get_temp_dir() . '/pg-php-shop');
     if (!is_dir($dir)) mkdir($dir, 0700, true);
-    $handle = fopen("$dir/store.json", 'c+');
-    flock($handle, LOCK_EX);
-    $store = json_decode(stream_get_contents($handle) ?: '{}', true) ?: [];
-    $store += ['orders' => [], 'results' => []];
-    $store = $change($store);
-    ftruncate($handle, 0);
-    rewind($handle);
-    fwrite($handle, json_encode($store, JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE));
-    fflush($handle);
-    flock($handle, LOCK_UN);
-    fclose($handle);
-    return $store;
+    // The lock is a file of its own: store.json is replaced by a rename, so a lock on it would be
+    // held on a file that is no longer the store.
+    $lock = fopen("$dir/store.lock", 'c');
+    flock($lock, $mode);
+    try {
+        return $run("$dir/store.json");
+    } finally {
+        flock($lock, LOCK_UN);
+        fclose($lock);
+    }
 }
 
+function load_store(string $file): array
+{
+    $text = is_file($file) ? file_get_contents($file) : '';
+    // A store that cannot be read stops here: saving over it would lose every order.
+    $store = $text === '' ? [] : json_decode((string) $text, true, 512, JSON_THROW_ON_ERROR);
+    return $store + ['orders' => [], 'results' => []];
+}
+
+/**
+ * Runs $change on the store under an exclusive lock and saves what it returns as the store (null:
+ * nothing changed, nothing written). The new store is written to a temporary file, flushed to disk
+ * and renamed over the old one, so a crash mid-write leaves the previous store whole.
+ */
+function with_store(callable $change): array
+{
+    return with_store_lock(LOCK_EX, function (string $file) use ($change): array {
+        $store = load_store($file);
+        $changed = $change($store);
+        if ($changed === null) return $store;
+        $temporary = tempnam(dirname($file), 'store.json.');
+        $handle = fopen($temporary, 'w');
+        $text = json_encode($changed, JSON_PRETTY_PRINT | JSON_UNESCAPED_UNICODE | JSON_THROW_ON_ERROR);
+        $written = fwrite($handle, $text) === strlen($text) && fflush($handle) && fsync($handle);
+        fclose($handle);
+        if (!$written || !rename($temporary, $file)) {
+            @unlink($temporary);
+            throw new RuntimeException('the store could not be saved');
+        }
+        return $changed;
+    });
+}
+
+/** The store as it is: read under a shared lock, never written. */
 function read_store(): array
 {
-    return with_store(fn (array $store) => $store);
+    return with_store_lock(LOCK_SH, fn (string $file) => load_store($file));
+}
+
+// ---- How an order stands: the order_state of its payment results, moved forward only ----
+
+/**
+ * Where an order may still go once money is held or taken (the gateway's lifecycle): a capture, a
+ * refund or a void is a later move; a failure, a pending attempt or a replay never takes it back.
+ * From any other state (none yet, pending, failed, voided: nothing held) every move is allowed, so
+ * the customer may pay again after a decline or an authorization released.
+ */
+const FORWARD_MOVES = [
+    'authorized' => ['captured', 'partially_refunded', 'refunded', 'voided'],
+    'captured' => ['partially_refunded', 'refunded'],
+    'partially_refunded' => ['refunded'],
+    'refunded' => [],
+];
+
+/** States in which money has been taken: a refund only ever follows a capture. An authorization is only a hold. */
+const CAPTURED_STATES = ['captured', 'partially_refunded', 'refunded'];
+
+function moves_forward(?string $from, string $to): bool
+{
+    return $from === null || $from === $to || !isset(FORWARD_MOVES[$from]) || in_array($to, FORWARD_MOVES[$from], true);
+}
+
+/**
+ * The order after one payment result: its state moves forward only, and `paid` (money taken, ship
+ * it) is set by a capture and never taken back; a later refund shows in `state`.
+ */
+function apply_payment_result(array $order, array $result): array
+{
+    $state = (string) $result['order_state'];
+    if (!moves_forward($order['state'] ?? null, $state)) return $order;
+    $order['state'] = $state;
+    $order['state_key'] = $result['idempotency_key'];
+    if (in_array($state, CAPTURED_STATES, true)) $order['paid'] = true;
+    return $order;
+}
+
+/** True while the order holds an authorization or was paid: the service must sign no second payment for it. */
+function holds_payment(array $order): bool
+{
+    return ($order['paid'] ?? false) || ($order['state'] ?? null) === 'authorized';
 }
 
 // ---- PG-Signature ----

@@ -3,9 +3,11 @@
  * results the shop has not acknowledged, and acknowledge one. Each request is signed with
  * `PG_HOOK_SECRET` like the webhook (a request outside the five-minute window is refused), and each
  * answer is signed back, so the shop can recover every result it missed while it was down, even
- * without the webhook. Without a hook secret the routes do not exist.
+ * without the webhook. Each listed entry names its `type` as the webhook would (`payment_result` or
+ * `saved_card`), so a shop polling instead can tell a saved card from a payment before it reads the
+ * result. Without a hook secret the routes do not exist.
  *
- *     POST {base}/results/pending      {"limit": 100}               → {"results": [StoredResult, …]}
+ *     POST {base}/results/pending      {"limit": 100}               → {"results": [{type, …StoredResult}, …]}
  *     POST {base}/results/acknowledge  {"idempotency_key": "…"}      → {"acknowledged": "…"}
  */
 import type * as z from 'zod/mini';
@@ -16,7 +18,7 @@ import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from './hook
 import { assertJsonContentType, jsonResponse, languageFromHeaders, parseJsonObject, readBodyText } from './http.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ResultStore } from '../store/store.ts';
-import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES } from './shop-protocol.ts';
+import { resultAcknowledgeRequest, resultsListRequest, SERVICE_ROUTES, webhookTypeOf } from './shop-protocol.ts';
 
 export interface ResultsRoutesOptions {
   readonly results: ResultStore;
@@ -70,7 +72,8 @@ export function createResultsRoutes(options: ResultsRoutesOptions): (request: Re
       if (secret === undefined) throw new EndpointRefusal('not_found');
       if (path === pendingPath) {
         const { limit } = await readSigned(request, resultsListRequest, language);
-        return await signed(200, { results: await results.list({ state: 'pending', limit: limit ?? DEFAULT_LIMIT }) });
+        const pending = await results.list({ state: 'pending', limit: limit ?? DEFAULT_LIMIT });
+        return await signed(200, { results: pending.map((entry) => ({ type: webhookTypeOf(entry.result), ...entry })) });
       }
       const { idempotency_key: key } = await readSigned(request, resultAcknowledgeRequest, language);
       if (!(await results.acknowledge(key, options.now()))) throw new EndpointRefusal('unknown_result', { field: 'idempotency_key' });

@@ -3,12 +3,14 @@
  * (examples/node-shop) on one loopback port, `pg-checkout serve --sandbox` on another, and a
  * customer in Chromium paying by card on the sandbox's hosted page. The verified result reaches the
  * shop by its signed webhook and the shop shows it. Then the shop's own verifier is tried as an
- * attacker would: a replayed webhook, a result sent again under the same key, forged lookups.
+ * attacker would: a replayed webhook, a result sent again under the same key, forged lookups. Last,
+ * what a shop copied from them would do with each state a payment reaches: an authorization is not
+ * a paid order, a saved card is not a payment, and a paid order stays paid through what follows.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -61,6 +63,20 @@ async function postHook(url: string, value: unknown, options: { at?: Date; secre
     headers: { 'content-type': 'application/json', [HOOK_SIGNATURE_HEADER]: await signHookBody(body, options.secret ?? HOOK_SECRET, options.at) },
     body,
   });
+}
+
+/** A payment_result webhook body for one state of one payment of the order, as the service sends it. */
+function paymentResult(reference: string, state: string, svcId = '1700000001') {
+  const outcome = ['authorized', 'captured', 'partially_refunded'].includes(state) ? 'success' : state === 'pending' ? 'pending' : 'failure';
+  const code = { authorized: '02000', captured: '14000', partially_refunded: '06000', refunded: '06000', voided: '08000' }[state] ?? '13001';
+  return {
+    type: 'payment_result',
+    result: {
+      merchant_reference: reference, outcome, response_code: code, response_message: 'As the gateway said it', status: code.slice(0, 2),
+      svc_id: svcId, amount: 250_000, currency: 'EGP', source: 'reconcile', kind: 'payment',
+      idempotency_key: `${reference}:${svcId}:${state}`, order_state: state, gateway: {},
+    },
+  };
 }
 
 interface ShopUnderTest {
@@ -217,6 +233,145 @@ for (const shopUnderTest of SHOPS) {
         assert.equal(store.results[paid?.key ?? '']?.outcome, 'success');
       }
     });
+
+    /** A new order of a new customer, as the shop's checkout creates it: its reference, session cookie and token. */
+    async function newOrder(headers: Record<string, string> = {}) {
+      const created = await fetch(`${shopUrl}/checkout`, { method: 'POST', redirect: 'manual', headers });
+      const setCookie = created.headers.get('set-cookie') ?? '';
+      const cookie = setCookie.split(';')[0] ?? '';
+      const reference = new URL(created.headers.get('location') ?? '', shopUrl).searchParams.get('merchant_reference') ?? '';
+      const page = await (await fetch(`${shopUrl}/checkout?merchant_reference=${reference}`, { headers: { cookie } })).text();
+      const token = /order-token="([0-9a-f]+)"/.exec(page)?.[1] ?? '';
+      return { reference, cookie, token, setCookie };
+    }
+
+    /** What the shop's result page tells its customer: the title and the outcome paragraph's state. */
+    async function resultPage(order: { reference: string; cookie: string }) {
+      const text = await (await fetch(`${shopUrl}/result?merchant_reference=${order.reference}`, { headers: { cookie: order.cookie } })).text();
+      return { title: /<h1>(.*?)<\/h1>/.exec(text)?.[1], state: /data-state="([a-z_]*)"/.exec(text)?.[1], text };
+    }
+
+    /** The result page's title and the order's state on it. */
+    async function shown(order: { reference: string; cookie: string }) {
+      const { title, state } = await resultPage(order);
+      return [title, state];
+    }
+
+    /** The shop's signed answer to the service's lookup, for the order's own customer. */
+    async function lookup(order: { reference: string; token: string }) {
+      const answer = await postHook(`${shopUrl}/pg-hooks/order`, {
+        type: 'order_lookup', merchant_reference: order.reference, route: 'hostedPage', reference_source: 'browser', headers: { 'pg-order-token': order.token },
+      });
+      return (await answer.json()) as { paid: boolean };
+    }
+
+    async function deliver(value: unknown) {
+      assert.equal((await postHook(`${shopUrl}/pg-hooks/result`, value)).status, 200);
+    }
+
+    describe('when a payment is authorized and never captured', () => {
+      it('shows it as authorized, to be captured before shipping, never as a paid order', async () => {
+        const order = await newOrder();
+        await deliver(paymentResult(order.reference, 'authorized'));
+        const page = await resultPage(order);
+        assert.equal(page.title, 'Payment authorized');
+        assert.equal(page.state, 'authorized');
+        assert.match(page.text, /capture before shipping/);
+        assert.doesNotMatch(page.text, /Thank you/);
+        assert.equal((await lookup(order)).paid, true, 'while the money is held, the service signs no second payment');
+      });
+
+      it('records the void at the end of the hold as a later move: nothing charged, and the order may be paid again', async () => {
+        const order = await newOrder();
+        await deliver(paymentResult(order.reference, 'authorized'));
+        await deliver(paymentResult(order.reference, 'voided'));
+        const voided = await resultPage(order);
+        assert.deepEqual([voided.title, voided.state], ['Payment not completed', 'voided']);
+        assert.match(voided.text, /nothing was charged/);
+        assert.equal((await lookup(order)).paid, false);
+        await deliver(paymentResult(order.reference, 'captured', '1700000002'));
+        const paidAgain = await resultPage(order);
+        assert.deepEqual([paidAgain.title, paidAgain.state], ['Thank you for your order', 'captured']);
+      });
+
+      it('becomes a paid order once the authorization is captured', async () => {
+        const order = await newOrder();
+        await deliver(paymentResult(order.reference, 'authorized'));
+        await deliver(paymentResult(order.reference, 'captured'));
+        assert.deepEqual(await shown(order), ['Thank you for your order', 'captured']);
+      });
+    });
+
+    describe('when a paid order is declined, refunded or replayed afterwards', () => {
+      it('stays paid through a later failure, and shows a refund as a later move', async () => {
+        const order = await newOrder();
+        await deliver(paymentResult(order.reference, 'captured'));
+        await deliver(paymentResult(order.reference, 'failed', '1700000009'));
+        assert.deepEqual(await shown(order), ['Thank you for your order', 'captured']);
+        await deliver(paymentResult(order.reference, 'partially_refunded'));
+        const partly = await resultPage(order);
+        assert.deepEqual([partly.title, partly.state], ['Thank you for your order', 'partially_refunded']);
+        assert.match(partly.text, /part of it has been refunded/);
+        await deliver(paymentResult(order.reference, 'refunded'));
+        assert.deepEqual(await shown(order), ['Order refunded', 'refunded']);
+        assert.equal((await lookup(order)).paid, true, 'a refunded order is not paid for again');
+      });
+    });
+
+    describe('when a card is saved under the order’s reference', () => {
+      it('never shows it as the order’s payment, nor answers the order paid', async () => {
+        const order = await newOrder();
+        await deliver({
+          type: 'saved_card',
+          result: {
+            merchant_reference: order.reference, outcome: 'success', response_code: '18000', response_message: 'Success', status: '18',
+            source: 'save-card', kind: 'saved_card', idempotency_key: `${order.reference}:card_saved:abc`, order_state: 'not_found',
+            command: 'TOKENIZATION', saved_card: { token_name: 'tok', confirmed: true }, gateway: {},
+          },
+        });
+        const page = await resultPage(order);
+        assert.equal(page.title, 'Waiting for the payment result');
+        assert.equal((await lookup(order)).paid, false);
+      });
+
+      it('refuses a saved card passed off as a payment result', async () => {
+        const order = await newOrder();
+        const forged = paymentResult(order.reference, 'captured');
+        const refused = await postHook(`${shopUrl}/pg-hooks/result`, { ...forged, result: { ...forged.result, kind: 'saved_card' } });
+        assert.equal(refused.status, 400);
+        assert.equal((await resultPage(order)).title, 'Waiting for the payment result');
+      });
+    });
+
+    it('answers a lookup whose order token is not ASCII 404, like any wrong token, never 500', async () => {
+      const order = await newOrder();
+      // As long as the token in characters, longer in bytes: what a header of UTF-8 bytes read as latin1 becomes.
+      const answer = await postHook(`${shopUrl}/pg-hooks/order`, {
+        type: 'order_lookup', merchant_reference: order.reference, route: 'hostedPage', reference_source: 'browser', headers: { 'pg-order-token': 'é'.repeat(order.token.length) },
+      });
+      assert.equal(answer.status, 404);
+    });
+
+    it('marks the session cookie Secure when the shop is reached over https, and not on plain http', async () => {
+      assert.doesNotMatch((await newOrder()).setCookie, /;\s*secure/i);
+      assert.match((await newOrder({ 'x-forwarded-proto': 'https' })).setCookie, /;\s*secure/i);
+    });
+
+    if (shopUnderTest.name === 'php') {
+      it('replaces its store file whole on each change, and leaves it untouched when a page only reads it', async () => {
+        const storeFile = join(dataDir, 'store.json');
+        const order = await newOrder();
+        const created = statSync(storeFile);
+        await resultPage(order);
+        const read = statSync(storeFile);
+        assert.deepEqual([read.ino, read.mtimeMs], [created.ino, created.mtimeMs], 'a read writes nothing');
+        await deliver(paymentResult(order.reference, 'captured'));
+        // A new file renamed over the old: a crash mid-write leaves the previous store whole.
+        assert.notEqual(statSync(storeFile).ino, created.ino);
+        const store = JSON.parse(readFileSync(storeFile, 'utf8')) as { orders: Record<string, { paid?: boolean; state?: string }> };
+        assert.deepEqual([store.orders[order.reference]?.paid, store.orders[order.reference]?.state], [true, 'captured']);
+      });
+    }
 
     it('answers the order lookup signed, only to the service’s signature and only for the token’s holder', async () => {
       const lookup = { type: 'order_lookup', merchant_reference: paid?.reference, route: 'order', reference_source: 'browser', headers: {} };
