@@ -63,10 +63,16 @@ export function downPaymentOf(amount: number): number {
   return Math.round((amount * FINANCING_DOWN_PAYMENT_PERCENT) / 100);
 }
 
-/** Monthly instalment in minor units: the financed amount plus flat interest, over the months, half up. */
+/**
+ * Monthly instalment in minor units: the financed amount plus flat interest, over the months, half
+ * up. Exact for a decimal rate ("2.5"): the rate's digits over their scale, in integers.
+ */
 export function emiOf(amount: number, downPayment: number, months: number, interestRate: string): number {
-  const financed = amount - downPayment;
-  return Math.round((financed * (100 + Number(interestRate))) / (100 * months));
+  const [whole = '0', fraction = ''] = interestRate.split('.');
+  const scale = 10n ** BigInt(fraction.length);
+  const numerator = BigInt(amount - downPayment) * (100n * scale + BigInt(whole + fraction));
+  const denominator = 100n * scale * BigInt(months);
+  return Number((2n * numerator + denominator) / (2n * denominator));
 }
 
 export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<Response> {

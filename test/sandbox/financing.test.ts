@@ -194,3 +194,15 @@ describe('consumer financing', () => {
     });
   });
 });
+
+describe("the sandbox partner's monthly instalment (EMI)", () => {
+  it('is the financed amount with flat interest over the months, rounded half up exactly, for a decimal rate too', async () => {
+    const { emiOf } = await import('../../src/sandbox/financing.ts');
+    assert.equal(emiOf(250_000, 50_000, 6, '5'), 35_000);
+    // 1,025 / 3 = 341.67; 3 / 2 and 1 / 2 are exact halves, rounded up.
+    assert.equal(emiOf(1_000, 0, 3, '2.5'), 342);
+    assert.equal(emiOf(3, 0, 2, '0'), 2);
+    assert.equal(emiOf(1, 0, 2, '0'), 1);
+    assert.equal(emiOf(1_000_000, 0, 1, '0.29'), 1_002_900);
+  });
+});
