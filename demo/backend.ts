@@ -58,6 +58,10 @@ export function createDemoBackend(origin: string, logs = false): DemoBackend {
     publicUrl: origin,
     basePath: '/pg',
     resolveOrder,
+    // The storefront lets the shopper choose "charge later" (AUTHORIZATION) to show the merchant
+    // panel's capture and void: this shop captures from its panel, so it allows both. A shop that
+    // ships on success and never captures keeps the default, PURCHASE only.
+    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
     // What a shop keeps in SQLite or PostgreSQL, kept here in memory: results once per key, and the
     // payments watched after checkout (a bill's watch keeps the bill, shown again in another tab).
     store: createMemoryStore(),

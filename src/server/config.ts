@@ -28,7 +28,7 @@ import {
   type ConfigProblem,
 } from '../gateway/settings.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
-import type { ResolveOrder } from './orders.ts';
+import { isPaymentCommand, type PaymentCommand, type ResolveOrder } from './orders.ts';
 import { InMemoryRateLimiter, storeRateLimiter, type RateLimiter } from './rate-limit.ts';
 import { InMemoryResultLedger, type ResultLedger } from './result-ledger.ts';
 import { monitoredStore, type MonitoredStore } from '../store/monitored.ts';
@@ -178,6 +178,15 @@ export interface EndpointConfig extends GatewayConnection {
    * leaves the security code optional. What the gateway accepts is its own decision; default false.
    */
   readonly cvvSuppression?: boolean;
+  /**
+   * The payments the browser may ask for on the hosted page, the merchant page and the embedded
+   * page (default `['PURCHASE']`): the first is used when it names none. An AUTHORIZATION only
+   * holds the money, and reads as a success: a shop that ships on success and never captures is
+   * paid nothing once the gateway voids the hold. So whether to take the money now or later is
+   * the merchant's to allow, like the amount; an order's own `command` overrides this list.
+   * Anything else asked for is refused (`command_refused`, 403) and nothing is signed.
+   */
+  readonly paymentCommands?: readonly PaymentCommand[];
 }
 
 /** `EndpointConfig` checked, with every default applied and every URL worked out. */
@@ -221,6 +230,8 @@ export interface EndpointSettings extends GatewayConnection {
   readonly financingPartnerCode: string | undefined;
   readonly check3ds: 'YES' | 'NO' | undefined;
   readonly cvvSuppression: boolean;
+  /** The payments the browser may ask for, the default first (an order's own `command` overrides them). */
+  readonly paymentCommands: readonly PaymentCommand[];
 }
 
 /**
@@ -249,6 +260,8 @@ export const DEFAULT_OTP_ATTEMPTS_PER_PHONE = 10;
 export const DEFAULT_OTP_ATTEMPTS_PHONE_WINDOW_SECONDS = 60 * 60;
 /** Cards put to use for one order in an hour (card testing): hosted pages signed, charges completed, cards saved. */
 export const DEFAULT_CARD_ATTEMPTS_PER_HOUR = 10;
+/** The payments the browser may ask for when the merchant allows no other: the money taken at once. */
+export const DEFAULT_PAYMENT_COMMANDS: readonly PaymentCommand[] = ['PURCHASE'];
 /** Time limit of one call to the shop's back end (order lookup, result webhook), 5 s. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5_000;
 export const DEFAULT_PORT = 8787;
@@ -307,6 +320,14 @@ const databaseUrl: Check<string> = (value) => {
   }
   return 'must be a PostgreSQL URL such as postgres://user:password@db.internal:5432/pgcheckout';
 };
+
+/** A list of payment commands: PURCHASE and AUTHORIZATION, each at most once, at least one. */
+function paymentCommandsProblem(commands: readonly unknown[]): string | undefined {
+  if (commands.length === 0) return 'must name at least one of PURCHASE and AUTHORIZATION';
+  if (!commands.every(isPaymentCommand)) return 'must list PURCHASE and/or AUTHORIZATION (capital letters, comma-separated)';
+  if (new Set(commands).size !== commands.length) return 'must name each command once';
+  return undefined;
+}
 
 /** A YES / NO setting, as the gateway writes `check_3ds`. */
 const yesOrNo: Check<string> = (value) => (value === 'YES' || value === 'NO' ? undefined : 'must be YES or NO');
@@ -425,6 +446,10 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
   if (config.cvvSuppression !== undefined && typeof config.cvvSuppression !== 'boolean') {
     problems.push({ name: 'cvvSuppression', message: 'must be true or false' });
   }
+  if (config.paymentCommands !== undefined) {
+    const message = Array.isArray(config.paymentCommands) ? paymentCommandsProblem(config.paymentCommands) : 'must be a list such as [\'PURCHASE\']';
+    if (message) problems.push({ name: 'paymentCommands', message });
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const base = config.basePath ?? '';
@@ -481,6 +506,7 @@ export function resolveSettings(config: EndpointConfig): EndpointSettings {
     financingPartnerCode: config.financingPartnerCode || undefined,
     check3ds: config.check3ds,
     cvvSuppression: config.cvvSuppression ?? false,
+    paymentCommands: Object.freeze([...(config.paymentCommands ?? DEFAULT_PAYMENT_COMMANDS)]),
   };
 }
 
@@ -501,6 +527,8 @@ export interface EnvConfig
     | 'check3ds'
     | 'cvvSuppression'
   > {
+  /** The payments the browser may ask for (`PG_PAYMENT_COMMANDS`), the default first. */
+  readonly paymentCommands: readonly PaymentCommand[];
   /** The wire name of the gateway's reference of an order (`PG_GATEWAY_REFERENCE_FIELD`). */
   readonly gatewayReferenceField: GatewayReferenceField;
   readonly allowedOrigins: readonly string[];
@@ -565,6 +593,7 @@ export const ENV_VARIABLES = {
   PG_VOUCHER_PARTNER_CODE: "the gateway's payment_partner code of the cash-voucher partner (default: bills refused)",
   PG_FINANCING_PARTNER_CODE: "the gateway's payment_option code of the financing partner (default: financing refused)",
   PG_CVV_SUPPRESSION: 'YES when the account has CVV suppression: the card form of the elements leaves the security code optional (default NO)',
+  PG_PAYMENT_COMMANDS: 'comma-separated payments the browser may ask for, the first used when it names none: PURCHASE (the money taken at once) and/or AUTHORIZATION (only held, until captured from the back office) (default PURCHASE)',
   PG_CHECK_3DS: 'YES or NO: check_3ds sent with the PURCHASE / AUTHORIZATION completing a merchant-page or embedded payment; NO skips 3-D Secure where the account has Check 3-D Secure (default: not sent)',
   PG_ORDER_URL: "the shop's order lookup, asked for each order by signed POST (default: serve's demo orders)",
   PG_ORDER_FORWARD_HEADERS: 'comma-separated request headers passed on to PG_ORDER_URL, e.g. pg-order-token or cookie (default pg-order-token)',
@@ -678,6 +707,13 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
   const financingPartnerCode = optional('PG_FINANCING_PARTNER_CODE', partnerCode('payment_option'));
   const check3ds = optional('PG_CHECK_3DS', yesOrNo) as 'YES' | 'NO' | undefined;
   const cvvSuppression = optional('PG_CVV_SUPPRESSION', yesOrNo) === 'YES';
+  const commandList = read('PG_PAYMENT_COMMANDS')
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const commandsProblem = commandList === undefined ? undefined : paymentCommandsProblem(commandList);
+  if (commandsProblem) problems.push({ name: 'PG_PAYMENT_COMMANDS', message: commandsProblem });
+  const paymentCommands = (commandList as PaymentCommand[] | undefined) ?? DEFAULT_PAYMENT_COMMANDS;
   const orderUrl = optional('PG_ORDER_URL', shopUrl);
   const forwardList = read('PG_ORDER_FORWARD_HEADERS');
   const orderForwardHeaders = (forwardList ?? ORDER_TOKEN_HEADER)
@@ -726,6 +762,7 @@ function readEnvConfig(env: Readonly<Record<string, string | undefined>>, { chec
     financingPartnerCode,
     check3ds,
     cvvSuppression,
+    paymentCommands,
     batchSandboxUrl,
     port,
     host,

@@ -21,7 +21,7 @@ import { EndpointRefusal } from './errors.ts';
 import { createFlowSealer, createSealer } from './flow-token.ts';
 import { endpointGateway } from './gateway-client.ts';
 import { handleEmbeddedConfirm, handleGatewayReturn } from './gateway-return.ts';
-import { orderDisagreement } from './orders.ts';
+import { isPaymentCommand, orderDisagreement } from './orders.ts';
 import {
   assertJsonContentType,
   parseJsonObject,
@@ -239,8 +239,10 @@ async function runJsonRoute(
     log.warn('order_reference_reserved', { merchant_reference: input.merchant_reference });
     throw new EndpointRefusal('invalid_request', { field: 'merchant_reference', message: ATTEMPT_REFERENCE_REFUSAL });
   }
-  // The browser named this reference: the merchant's resolver checks the order is the caller's.
-  const lookup = { request, route: routeName, referenceSource: 'browser' } as const;
+  // The browser named this reference: the merchant's resolver checks the order is the caller's, and
+  // hears which payment it asks for (hosted and merchant page), so that it may refuse it.
+  const { command } = input as { command?: unknown };
+  const lookup = { request, route: routeName, referenceSource: 'browser', ...(isPaymentCommand(command) ? { command } : {}) } as const;
   const order = await settings.resolveOrder(input.merchant_reference, lookup);
   if (!order) throw new EndpointRefusal('unknown_order', { field: 'merchant_reference' });
   const disagreement = orderDisagreement(input, order);

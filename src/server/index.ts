@@ -19,9 +19,12 @@ export {
   type SavedCard,
   type VerifiedResult,
   FRAMED_RETURN_PARAMETER,
+  DEFAULT_PAYMENT_COMMANDS,
 } from './config.ts';
 export {
   InMemoryOrderStore,
+  PAYMENT_COMMANDS,
+  type PaymentCommand,
   type MerchantOrder,
   type OrderLookup,
   type RecordableResult,

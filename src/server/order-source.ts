@@ -101,6 +101,7 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
       route: lookup.route,
       reference_source: lookup.referenceSource,
       headers: forwardedHeaders(lookup.request, options.forwardHeaders ?? []),
+      ...(lookup.command === undefined ? {} : { command: lookup.command }),
     };
     const body = JSON.stringify(request);
     let failure: TransientFailure | undefined;
@@ -149,7 +150,7 @@ function readOrder(body: string, reference: string, log: Logger): MerchantOrder 
     log.error('order_lookup_invalid', { merchant_reference: reference, fields });
     throw new EndpointRefusal('order_lookup_failed');
   }
-  const { description, customer_email, customer_name, customer_code, products, paid } = checked.data;
+  const { description, customer_email, customer_name, customer_code, products, paid, command } = checked.data;
   return {
     merchant_reference: checked.data.merchant_reference,
     amount: checked.data.amount,
@@ -160,6 +161,7 @@ function readOrder(body: string, reference: string, log: Logger): MerchantOrder 
     ...(customer_code === undefined ? {} : { customer_code }),
     ...(products === undefined ? {} : { products }),
     ...(paid === undefined ? {} : { paid }),
+    ...(command === undefined ? {} : { command }),
   };
 }
 

@@ -9,6 +9,20 @@ import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-s
 import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
 
+/**
+ * The payments the elements may ask the endpoint to sign: PURCHASE takes the money now;
+ * AUTHORIZATION only holds it until the merchant captures it, and the gateway voids a hold never
+ * captured (after `PG_AUTHORIZATION_HOLD_DAYS`). Which one is the merchant's decision, like the amount.
+ */
+export const PAYMENT_COMMANDS = ['PURCHASE', 'AUTHORIZATION'] as const;
+
+export type PaymentCommand = (typeof PAYMENT_COMMANDS)[number];
+
+/** True for `PURCHASE` and `AUTHORIZATION`, exactly as written. */
+export function isPaymentCommand(value: unknown): value is PaymentCommand {
+  return (PAYMENT_COMMANDS as readonly unknown[]).includes(value);
+}
+
 export interface MerchantOrder {
   /** The merchant's unique order number (max 40: letters, digits, `-`, `_`, `.`). */
   readonly merchant_reference: string;
@@ -40,6 +54,13 @@ export interface MerchantOrder {
    * (`order_already_paid`); it also asks the gateway itself, so this is the first of two checks.
    */
   readonly paid?: boolean;
+  /**
+   * How this order is paid, when the merchant decides it per order (authorize the pre-orders,
+   * purchase the rest): the only command the endpoint signs for it, whatever the endpoint's
+   * `paymentCommands` allow, and the one used when the browser names none. A browser asking for
+   * the other is refused (`command_refused`). Unset: the browser may ask for any of `paymentCommands`.
+   */
+  readonly command?: PaymentCommand;
 }
 
 /**
@@ -59,6 +80,12 @@ export interface OrderLookup {
    * `gateway`: the reference comes from a gateway answer whose signature was verified.
    */
   readonly referenceSource: 'browser' | 'gateway';
+  /**
+   * The payment the browser asks for (`hostedPage`, `merchantPage`): `PURCHASE` or
+   * `AUTHORIZATION`; absent when it names none. The endpoint refuses one the order or
+   * `paymentCommands` does not allow; a resolver may also refuse (answer undefined).
+   */
+  readonly command?: PaymentCommand;
 }
 
 /**
@@ -83,6 +110,9 @@ export function assertMerchantOrder(order: MerchantOrder): void {
   parseWireAmount(order.amount);
   if (order.customer_country_code !== undefined && !field('customer_country_code').safeParse(order.customer_country_code).success) {
     throw new TypeError('customer_country_code: three capital letters (ISO 3166 alpha-3), e.g. EGY');
+  }
+  if (order.command !== undefined && !isPaymentCommand(order.command)) {
+    throw new TypeError('command: PURCHASE or AUTHORIZATION');
   }
 }
 

@@ -1,9 +1,10 @@
 /**
  * Routes that prepare a form post to the gateway's payment page: the hosted page (AUTHORIZATION
- * or PURCHASE, optionally with installments STANDALONE), the TOKENIZATION of the merchant page
- * and of the embedded gateway page (completed by the return route), and the TOKENIZATION that only
- * saves a card. They answer the action URL and the complete signed field set; the element only
- * builds and submits the form (at the top level, or into a frame of its own). Also the order
+ * or PURCHASE, as the merchant allows: `paymentCommandFor`; optionally with installments
+ * STANDALONE), the TOKENIZATION of the merchant page and of the embedded gateway page (completed
+ * by the return route with the command signed here), and the TOKENIZATION that only saves a
+ * card. They answer the action URL and the complete signed field set; the element only builds
+ * and submits the form (at the top level, or into a frame of its own). Also the order
  * route, which tells the element what it is paying for (and whether the account lets its card
  * form leave the security code empty).
  */
@@ -32,7 +33,7 @@ import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
 import { assertOrderPayable, payableReference } from './gateway-status.ts';
 import { watchPayment } from './results.ts';
 import { formWatch } from './watches.ts';
-import type { MerchantOrder } from './orders.ts';
+import { isPaymentCommand, PAYMENT_COMMANDS, type MerchantOrder, type PaymentCommand } from './orders.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -85,6 +86,28 @@ async function signedForm(
   return { action: settings.paymentPageUrl, method: 'POST', fields: fields as Record<string, string> };
 }
 
+/**
+ * The payment to sign for `order`: the one the browser asked for, when the merchant allows it, or
+ * a refusal (`command_refused`, field `command`) before anything is signed or the gateway asked.
+ * An order's own `command` is the only one allowed for it; otherwise the endpoint's
+ * `paymentCommands`. None asked: the order's own, else the first allowed. An authorization reads
+ * as a success and pays nothing until it is captured, so it is never the browser's choice alone.
+ */
+export function paymentCommandFor(runtime: EndpointRuntime, order: MerchantOrder, asked: PaymentCommand | undefined): PaymentCommand {
+  const { settings, log } = runtime;
+  const reference = order.merchant_reference;
+  // A resolver written in plain JavaScript could return anything: never sign a command nobody allowed.
+  if (order.command !== undefined && !isPaymentCommand(order.command)) {
+    log.error('order_command_invalid', { merchant_reference: reference });
+    throw new EndpointRefusal('internal_error');
+  }
+  const allowed = order.command === undefined ? settings.paymentCommands : [order.command];
+  if (asked === undefined) return allowed[0] ?? 'PURCHASE';
+  if (allowed.includes(asked)) return asked;
+  log.warn('payment_command_refused', { merchant_reference: reference, command: asked, allowed: order.command === undefined ? 'paymentCommands' : 'order' });
+  throw new EndpointRefusal('command_refused', { field: 'command' });
+}
+
 export const orderRoute: JsonRoute<unknown> = defineRoute<OrderRequest>({
   schema: orderRequest,
   result: orderResult,
@@ -103,14 +126,15 @@ export const orderRoute: JsonRoute<unknown> = defineRoute<OrderRequest>({
 export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest>({
   schema: hostedPageRequest,
   result: formPostResult,
-  commands: ['AUTHORIZATION', 'PURCHASE'],
+  commands: PAYMENT_COMMANDS,
   async handle({ input, order, language, runtime }): Promise<FormPostResult> {
     const { settings } = runtime;
+    const command = paymentCommandFor(runtime, order, input.command);
     // A new attempt after a closed 3-D Secure check goes under a reference of its own (payableReference).
     const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
     const customerEmail = input.customer_email ?? order.customer_email;
     const params = {
-      command: input.command,
+      command,
       ...orderParams(settings, attempt, language),
       customer_email: customerEmail,
       order_description: order.description,
@@ -118,7 +142,7 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
       installments: input.installments,
     };
     const browserFields = input.customer_email === undefined ? [] : ['customer_email'];
-    const check = { operation: input.command, schema: hostedPaymentRequest, browserFields, language };
+    const check = { operation: command, schema: hostedPaymentRequest, browserFields, language };
     // The card is typed on the gateway's page this form opens: one card tried for the order.
     await assertCardAttemptAllowed(runtime, attempt.merchant_reference, 'hosted_page');
     const form = await signedForm(runtime, params, check, false);
@@ -131,7 +155,7 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
 export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageRequest>({
   schema: merchantPageRequest,
   result: formPostResult,
-  commands: ['AUTHORIZATION', 'PURCHASE'],
+  commands: PAYMENT_COMMANDS,
   async handle({ input, order, language, runtime }): Promise<FormPostResult> {
     const { settings } = runtime;
     // A plan is chosen with its issuer, or not at all.
@@ -149,10 +173,12 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
       const message = { en: 'plan_code: not with installments STANDALONE (the gateway’s page offers the plans)', ar: 'plan_code: لا يُرسل مع installments STANDALONE (صفحة البوابة تعرض الخطط)' };
       throw new EndpointRefusal('invalid_request', { field: 'plan_code', message });
     }
+    // What the return (or the embedded page's confirmation) completes the token with, signed.
+    const command = paymentCommandFor(runtime, order, input.command);
     const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
     const standalone = input.installments === 'STANDALONE';
     const params = {
-      ...tokenizationParams(settings, attempt, language, input.framed === true, input.command ?? 'PURCHASE'),
+      ...tokenizationParams(settings, attempt, language, input.framed === true, command),
       [COMPLETION_FIELDS.plan_code]: input.plan_code,
       [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
       // The gateway's own page in the element's frame: its button only takes the card (two steps).

@@ -16,6 +16,7 @@ import * as z from 'zod/mini';
 import { financingProduct, type RouteName } from '../core/endpoint-api.ts';
 import { field } from '../core/schemas/index.ts';
 import type { VerifiedResult } from './config.ts';
+import { PAYMENT_COMMANDS, type PaymentCommand } from './orders.ts';
 
 /** The service's lookup of one order, POSTed as JSON to `PG_ORDER_URL`. */
 export interface OrderLookupRequest {
@@ -31,6 +32,11 @@ export interface OrderLookupRequest {
   readonly reference_source: 'browser' | 'gateway';
   /** The request headers named in `PG_ORDER_FORWARD_HEADERS` that the browser sent (lower-case names). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * `hostedPage`, `merchantPage`: the payment the browser asks for, `PURCHASE` or `AUTHORIZATION`
+   * (absent when it names none). The shop may answer the order's own `command`, or 404 to refuse.
+   */
+  readonly command?: PaymentCommand;
 }
 
 /** Integer minor units, as the shop's order holds them. */
@@ -53,6 +59,8 @@ export const shopOrder = z.object({
   products: z.optional(z.array(financingProduct)),
   /** True when the shop already holds a payment for the order: nothing more is signed for it. */
   paid: z.optional(z.boolean()),
+  /** How this order is paid (`PURCHASE` or `AUTHORIZATION`): the only command signed for it. Unset: `PG_PAYMENT_COMMANDS`. */
+  command: z.optional(z.enum(PAYMENT_COMMANDS)),
 });
 
 export type ShopOrder = z.infer<typeof shopOrder>;

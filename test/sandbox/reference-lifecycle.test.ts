@@ -86,6 +86,8 @@ async function startRig(field: GatewayReferenceField): Promise<Rig> {
     basePath: BASE_PATH,
     gatewayReferenceField: field,
     resolveOrder: orders.resolve,
+    // The payment is authorized on the hosted page, then captured by operations staff.
+    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
     onResult: (result) => {
       results.push(result);
     },

@@ -60,6 +60,7 @@ describe('configFromEnv', () => {
       PG_SHUTDOWN_GRACE_SECONDS: '25',
       PG_HEALTH_TOKEN: 'health-token-0123456789abcdef01234567',
       PG_CARD_ATTEMPTS_PER_HOUR: '20',
+      PG_PAYMENT_COMMANDS: 'AUTHORIZATION, PURCHASE',
     });
     assert.deepEqual(config, {
       merchantIdentifier: 'merchant01',
@@ -80,6 +81,7 @@ describe('configFromEnv', () => {
       financingPartnerCode: 'FIN01',
       check3ds: 'NO',
       cvvSuppression: true,
+      paymentCommands: ['AUTHORIZATION', 'PURCHASE'],
       batchSandboxUrl: 'https://batch.sandbox.gateway.test',
       port: 9090,
       host: '0.0.0.0',
@@ -114,6 +116,29 @@ describe('configFromEnv', () => {
     assert.equal(config.gatewayReferenceField, 'svc_id', 'the specification’s name of the gateway’s order reference');
     assert.equal(config.check3ds, undefined, 'check_3ds is not sent');
     assert.equal(config.cvvSuppression, false, 'the security code stays required');
+    assert.deepEqual(config.paymentCommands, ['PURCHASE'], 'the browser may ask for a purchase only');
+  });
+
+  it('takes PG_PAYMENT_COMMANDS as a comma list of PURCHASE and AUTHORIZATION, the default first', () => {
+    assert.deepEqual(configFromEnv({ ...VALID_ENV, PG_PAYMENT_COMMANDS: 'AUTHORIZATION' }).paymentCommands, ['AUTHORIZATION']);
+    assert.deepEqual(configFromEnv({ ...VALID_ENV, PG_PAYMENT_COMMANDS: ' PURCHASE ,AUTHORIZATION ' }).paymentCommands, ['PURCHASE', 'AUTHORIZATION']);
+  });
+
+  it('refuses a PG_PAYMENT_COMMANDS that is not such a list, naming the variable and never the value', () => {
+    for (const value of ['purchase', 'CAPTURE', 'PURCHASE,REFUND', 'AUTHORISATION', 'PURCHASE;AUTHORIZATION', ' , ']) {
+      const error = refusal({ ...VALID_ENV, PG_PAYMENT_COMMANDS: value });
+      assert.deepEqual(
+        error.problems.map((problem) => problem.name),
+        ['PG_PAYMENT_COMMANDS'],
+        value,
+      );
+      assert.match(error.message, /PG_PAYMENT_COMMANDS/);
+      for (const part of ['purchase', 'CAPTURE', 'REFUND', 'AUTHORISATION', ';']) {
+        if (value.includes(part)) assert.ok(!error.message.includes(part), `${value}: the message quotes the value`);
+      }
+    }
+    const twice = refusal({ ...VALID_ENV, PG_PAYMENT_COMMANDS: 'PURCHASE,PURCHASE' });
+    assert.deepEqual(twice.problems, [{ name: 'PG_PAYMENT_COMMANDS', message: 'must name each command once' }]);
   });
 
   it('takes PG_CVV_SUPPRESSION as YES or NO only', () => {
@@ -308,6 +333,18 @@ describe('createMerchantEndpoint configuration', () => {
       () => resolveSettings({ ...valid, cvvSuppression: 'YES' as unknown as boolean }),
       (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'cvvSuppression',
     );
+  });
+
+  it('lets the browser ask for a purchase only, unless paymentCommands says otherwise', () => {
+    assert.deepEqual(resolveSettings(valid).paymentCommands, ['PURCHASE']);
+    assert.deepEqual(resolveSettings({ ...valid, paymentCommands: ['AUTHORIZATION', 'PURCHASE'] }).paymentCommands, ['AUTHORIZATION', 'PURCHASE']);
+    for (const commands of [[], ['REFUND'], ['PURCHASE', 'PURCHASE'], 'PURCHASE']) {
+      assert.throws(
+        () => resolveSettings({ ...valid, paymentCommands: commands as unknown as readonly ['PURCHASE'] }),
+        (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'paymentCommands',
+        JSON.stringify(commands),
+      );
+    }
   });
 
   it('refuses a check3ds other than YES or NO', () => {

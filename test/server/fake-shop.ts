@@ -19,6 +19,8 @@ export interface ShopOrderRecord {
   readonly description?: string;
   /** The customer's name as the shop keeps it (any text). */
   readonly customer_name?: string;
+  /** How the shop has this order paid (`PURCHASE` or `AUTHORIZATION`), answered as the order's `command`. */
+  readonly command?: 'PURCHASE' | 'AUTHORIZATION';
   /** The token the shop rendered into its page for this order's customer. */
   readonly token: string;
 }

@@ -35,6 +35,8 @@ before(async () => {
     PG_HOOK_SECRET: SHOP_SECRET,
     PG_RECONCILE_INTERVAL_SECONDS: '1',
     PG_HOOK_TIMEOUT_MS: '2000',
+    // (c) asks for an authorization from the browser, as a shop that captures from its back office lets it.
+    PG_PAYMENT_COMMANDS: 'PURCHASE,AUTHORIZATION',
   };
   service = await startServe({ env: settings, port, sandbox: true });
 });

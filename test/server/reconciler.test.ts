@@ -99,6 +99,8 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
     store,
     resultLedger: undefined,
     now,
+    // Authorizations are asked for from the browser here: the shop captures them.
+    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
     onResult: (result) => void reported.push(result),
     ...(options.gates ? { fetch: options.gates.fetch } : {}),
   });

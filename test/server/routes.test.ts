@@ -16,7 +16,8 @@ import { ACCESS_CODE, API_ROOT, CHECKOUT_URL, MERCHANT_IDENTIFIER, PLANS_ANSWER,
 import { allLogs, RETURN_URL, setup, START, VOUCHER_PARTNER_CODE } from './harness.ts';
 import { parse } from '../../src/core/shape.ts';
 
-const harness = setup();
+// A shop that captures from its back office: the browser may ask for a purchase or an authorization.
+const harness = setup({ paymentCommands: ['PURCHASE', 'AUTHORIZATION'] });
 
 afterEach(() => {
   assert.deepEqual(harness.gateway.problems, [], 'the endpoint sent the gateway a request it would refuse');

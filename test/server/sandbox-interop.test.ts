@@ -49,6 +49,8 @@ function shop(): Shop {
     basePath: '/pg',
     resolveOrder: orders.resolve,
     resultUrl: '/result',
+    // One journey authorizes from the browser: this shop captures from its back office.
+    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
     onResult: (result) => void results.push(result),
     fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch,
   });

@@ -10,7 +10,9 @@ import { orderResult } from '../../src/core/endpoint-api.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
-import { createJsonLogger } from '../../src/log/logger.ts';
+import { createJsonLogger, silentLogger } from '../../src/log/logger.ts';
+import { createHttpOrderSource } from '../../src/server/order-source.ts';
+import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { InMemoryRateLimiter } from '../../src/server/rate-limit.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
@@ -36,6 +38,8 @@ before(async () => {
   shop = await startFakeShop([
     { merchant_reference: 'shop-2001', amount: 250_000, currency: 'EGP', description: 'Headphones', token: TOKEN },
     { merchant_reference: 'shop-2002', amount: 19_900, currency: 'SAR', token: 'tok-other' },
+    // A pre-order: the shop authorizes it, and captures it when it ships.
+    { merchant_reference: 'shop-2003', amount: 99_900, currency: 'EGP', command: 'AUTHORIZATION', token: TOKEN },
   ]);
 });
 after(() => shop.stop());
@@ -251,6 +255,106 @@ describe('the order lookup (PG_ORDER_URL)', () => {
     assert.equal((await askOrder(service, 'demo-1001')).status, 200);
     assert.match(events(logs, 'listening')[0] ?? '', /demo orders in memory \(4\); set PG_ORDER_URL/);
     assert.ok(service.orders);
+  });
+});
+
+describe('what the browser may ask the service to sign (PG_PAYMENT_COMMANDS, the order’s command)', () => {
+  const askHostedPage = (service: RunningServer, reference: string, command: string, language = 'en') =>
+    fetch(`${service.endpointUrl}/hosted-page`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: SHOP_ORIGIN, 'pg-order-token': TOKEN },
+      body: JSON.stringify({ merchant_reference: reference, language, command }),
+    });
+
+  it('refuses an AUTHORIZATION by default, in English and Arabic, and signs nothing', async () => {
+    const { service, gateway } = await startService();
+    for (const [language, message] of [
+      ['en', 'This operation cannot be requested from the browser.'],
+      ['ar', 'لا يمكن طلب هذه العملية من المتصفح.'],
+    ] as const) {
+      const response = await askHostedPage(service, 'shop-2001', 'AUTHORIZATION', language);
+      assert.equal(response.status, 403);
+      assert.deepEqual(await response.json(), { error: { code: 'command_refused', message, field: 'command' } });
+    }
+    assert.equal(gateway.calls.length, 0, 'nothing reached the gateway');
+  });
+
+  it('signs an AUTHORIZATION when PG_PAYMENT_COMMANDS allows it', async () => {
+    const { service } = await startService({ PG_PAYMENT_COMMANDS: 'PURCHASE,AUTHORIZATION' });
+    const response = await askHostedPage(service, 'shop-2001', 'AUTHORIZATION');
+    assert.equal(response.status, 200);
+    assert.equal(((await response.json()) as { fields: Record<string, string> }).fields['command'], 'AUTHORIZATION');
+  });
+
+  it('takes the order’s command from the shop’s answer: the only one signed for that order', async () => {
+    const { service, gateway } = await startService();
+    const authorized = await askHostedPage(service, 'shop-2003', 'AUTHORIZATION');
+    assert.equal(authorized.status, 200);
+    assert.equal(((await authorized.json()) as { fields: Record<string, string> }).fields['command'], 'AUTHORIZATION');
+    gateway.calls.length = 0;
+    const purchase = await askHostedPage(service, 'shop-2003', 'PURCHASE');
+    assert.equal(purchase.status, 403);
+    assert.equal(((await purchase.json()) as { error: { code: string } }).error.code, 'command_refused');
+    assert.equal(gateway.calls.length, 0);
+  });
+
+  it('refuses a shop’s answer whose command is neither PURCHASE nor AUTHORIZATION, naming the field', async () => {
+    const logs: string[] = [];
+    const resolve = createHttpOrderSource({
+      url: 'https://shop.example/pg-hooks/order',
+      secret: HOOK_SECRET,
+      timeoutMs: 1_000,
+      now: () => new Date(),
+      fetch: async () => {
+        const text = JSON.stringify({ merchant_reference: 'shop-2001', amount: 250_000, currency: 'EGP', command: 'CAPTURE' });
+        return new Response(text, { headers: { [HOOK_SIGNATURE_HEADER]: await signHookBody(text, HOOK_SECRET) } });
+      },
+      orderMemory: createMemoryStore().orders,
+      log: createJsonLogger((line) => logs.push(line)),
+      availability: new ShopAvailability(silentLogger),
+    });
+    const request = new Request('https://pay.example/hosted-page', { method: 'POST' });
+    await assert.rejects(async () => resolve('shop-2001', { request, route: 'hostedPage', referenceSource: 'browser' }), /order_lookup_failed/);
+    assert.deepEqual((JSON.parse(events(logs, 'order_lookup_invalid')[0] ?? '{}') as { fields?: string[] }).fields, ['command']);
+  });
+
+  it('asks the shop about the order with the command the browser asks for', async () => {
+    const { service } = await startService();
+    await askHostedPage(service, 'shop-2003', 'AUTHORIZATION');
+    await askOrder(service, 'shop-2003', { 'pg-order-token': TOKEN });
+    assert.deepEqual(
+      shop.lookups.map((lookup) => [lookup.route, lookup.command]),
+      [
+        ['hostedPage', 'AUTHORIZATION'],
+        ['order', undefined],
+      ],
+    );
+  });
+
+  it('tells the shop which command the browser asks for in the lookup, and nothing when it asks for none', async () => {
+    const resolve = createHttpOrderSource({
+      url: shop.orderUrl,
+      secret: HOOK_SECRET,
+      timeoutMs: 1_000,
+      now: () => new Date(),
+      fetch: globalThis.fetch,
+      forwardHeaders: ['pg-order-token'],
+      orderMemory: createMemoryStore().orders,
+      log: silentLogger,
+      availability: new ShopAvailability(silentLogger),
+    });
+    const request = new Request('https://pay.example/hosted-page', { method: 'POST', headers: { 'pg-order-token': TOKEN } });
+    const order = await resolve('shop-2003', { request, route: 'hostedPage', referenceSource: 'browser', command: 'PURCHASE' });
+    assert.equal(order?.command, 'AUTHORIZATION', 'the shop’s own command, for the endpoint to hold the browser to');
+    await resolve('shop-2001', { request, route: 'merchantPage', referenceSource: 'browser' });
+    assert.deepEqual(
+      shop.lookups.map((lookup) => [lookup.route, lookup.command]),
+      [
+        ['hostedPage', 'PURCHASE'],
+        ['merchantPage', undefined],
+      ],
+    );
+    assert.ok(!('command' in (shop.lookups[1] ?? {})), 'no command field at all');
   });
 });
 

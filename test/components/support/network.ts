@@ -125,6 +125,8 @@ export async function startNetwork(): Promise<TestNetwork> {
     publicUrl: location.origin,
     basePath: ENDPOINT,
     resolveOrder: orders.resolve,
+    // The elements may be configured for either payment (command="AUTHORIZATION"): this shop allows both.
+    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
     now,
     fetch: async (input, init) => {
       const request = new Request(input, init);
