@@ -25,3 +25,5 @@ export * as endpointApi from './endpoint-api.ts';
 export { ROUTES, CARD_FIELDS, ORDER_TOKEN_HEADER } from './endpoint-api.ts';
 export * from './installments.ts';
 export * from './customer-outcome.ts';
+/** `customer_name` cleaned and cut the way the gateway takes it, as the endpoint sends a bill's. */
+export { customerNameForGateway } from './customer-name.ts';

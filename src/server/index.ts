@@ -8,8 +8,10 @@
 export { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint, type RequestContext } from './endpoint.ts';
 export {
   configFromEnv,
+  backOfficeConfigFromEnv,
   ConfigError,
   ENV_VARIABLES,
+  type BackOfficeEnvConfig,
   type ConfigProblem,
   type EndpointConfig,
   type EnvConfig,

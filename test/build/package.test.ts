@@ -4,8 +4,9 @@
  * `package.json` `exports` is tried, read from package.json so that a new entry is covered without
  * editing this test: JavaScript entries are imported in Node, and those that need a browser are
  * bundled with esbuild from the installed copy and run in Chromium; type-only entries must have
- * their declarations; the themes and custom-elements.json must be there. The CLI must run, and the
- * bundle folder must load (its chunks too) under a strict Content-Security-Policy. Runs after `npm run build`.
+ * their declarations; the themes, custom-elements.json, the docs and .env.example must be there. The
+ * CLI must run, and the bundle folder must load (its chunks too) under a strict
+ * Content-Security-Policy. Runs after `npm run build`.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,7 +102,9 @@ describe('the packed package, installed into an empty project', () => {
         else assert.ok(existsSync(join(installed, file)), `${entry}: ${file} is in the tarball`);
       }
     }
-    assert.deepEqual(readdirSync(installed).sort(), ['README.md', 'custom-elements.json', 'dist', 'package.json', 'themes']);
+    assert.deepEqual(readdirSync(installed).sort(), ['.env.example', 'README.md', 'custom-elements.json', 'dist', 'docs', 'package.json', 'themes']);
+    // What the README sends an installer to: the guides and the variables' list.
+    assert.ok(readdirSync(join(installed, 'docs')).includes('endpoint.md'), 'docs/*.md are in the tarball');
   });
 
   const browserEntries: string[] = [];
