@@ -50,7 +50,8 @@ function usage(): string {
 Commands:
 ${lines.join('\n')}
 
-The back-office commands and serve read the PG_* environment variables (see .env.example).
+The back-office commands and serve read the PG_* environment variables (each documented in the
+package's .env.example, node_modules/pg-checkout/.env.example).
 
 ${EXIT_CODES_HELP}`;
 }

@@ -36,7 +36,8 @@ export const serveCommand: CliCommand = {
   usage: `Usage: pg-checkout serve [--sandbox]
 
 Runs the merchant endpoint on PG_HOST:PG_PORT (127.0.0.1:8787 by default), configured by the PG_*
-environment variables (see .env.example); a missing or malformed one stops start-up naming it.
+environment variables (each documented in the package's .env.example,
+node_modules/pg-checkout/.env.example); a missing or malformed one stops start-up naming it.
 What it must not forget (results and their delivery to the shop, watched payments, OTP counts) is
 kept in a store: SQLite under PG_DATA_DIR (default ./pg-checkout-data), or PostgreSQL at
 PG_DATABASE_URL for several instances. It asks the gateway about payments that finish after the
