@@ -34,7 +34,7 @@ import {
 import { fileDigest, type SignableValue } from '../core/signature.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { orderDetailsOf, withoutAbsent } from './charges.ts';
-import { checkRequest, type GatewayContext } from './context.ts';
+import { checkRequest, identifiedMerchant, type GatewayContext } from './context.ts';
 import { hasService, type GatewayAccount } from './merchants.ts';
 import { capture, refund, voidAuthorization, type SandboxOrder } from './orders.ts';
 import { chargeStoredToken } from './recurring.ts';
@@ -330,19 +330,45 @@ export async function postBatchUpload(ctx: GatewayContext, store: BatchStore, re
 
 type Params = Record<string, SignableValue>;
 
-/** `POST {apiRoot}/batchApi/` and `POST integration-batch/batchApi/`: routed by service_command. */
-export async function postBatchApi(ctx: GatewayContext, store: BatchStore, request: Request): Promise<Response> {
-  let params: Params;
+/** The JSON body of a batchApi request, or the unsigned refusal of a body that cannot be read. */
+async function readBatchRequest(request: Request): Promise<Params | Response> {
   try {
-    params = await readJson(request);
+    return await readJson(request);
   } catch (error) {
     if (error instanceof BodyError) return unreadableBody(error);
     throw error;
   }
+}
+
+/**
+ * `POST {apiRoot}/batchApi/`, routed by service_command: GET_BATCH_RESULTS, and PROCESS_BATCH as
+ * the live host takes it (the local sandbox stands in for both environments).
+ */
+export async function postBatchApi(ctx: GatewayContext, store: BatchStore, request: Request): Promise<Response> {
+  const params = await readBatchRequest(request);
+  if (params instanceof Response) return params;
   const service = params['service_command'];
   if (service === 'GET_BATCH_RESULTS') return batchResults(ctx, store, params);
   if (service === 'PROCESS_BATCH') return processBatch(ctx, store, params);
   return unknownOperation(ctx, params, 'service_command', ['GET_BATCH_RESULTS', 'PROCESS_BATCH']);
+}
+
+/**
+ * `POST integration-batch/batchApi/`, the path of the spec's `{batch_sandbox_url}` host, which
+ * serves PROCESS_BATCH only: another service_command is refused (00002) naming the path.
+ */
+export async function postBatchSandboxApi(ctx: GatewayContext, store: BatchStore, request: Request): Promise<Response> {
+  const params = await readBatchRequest(request);
+  if (params instanceof Response) return params;
+  const service = params['service_command'];
+  if (service === 'PROCESS_BATCH') return processBatch(ctx, store, params);
+  if (service === undefined) return unknownOperation(ctx, params, 'service_command', ['PROCESS_BATCH']);
+  const [path, apiPath] = [`${ctx.paths.batchSandboxApi}/`, `${ctx.paths.batchApi}/`];
+  const detail: Record<Language, string> = {
+    en: `service_command: ${path} takes PROCESS_BATCH only; send ${String(service)} to ${apiPath}`,
+    ar: `service_command: المسار ${path} يقبل PROCESS_BATCH فقط؛ أرسل ${String(service)} إلى ${apiPath}`,
+  };
+  return apiAnswer(params, identifiedMerchant(ctx, params), '00002', {}, detail[requestLanguage(params)]);
 }
 
 async function batchResults(ctx: GatewayContext, store: BatchStore, params: Params): Promise<Response> {

@@ -81,7 +81,10 @@ export function orderDetailsOf(params: Readonly<Record<string, unknown>>): Order
 
 export interface Charge {
   readonly order: SandboxOrder;
-  /** The order's current code: success, failure, or 20000 while a challenge is pending. */
+  /**
+   * The order's current code: success, failure, or the hold while a challenge is pending (its
+   * code and status are the order's last operation: `THREE_DS_HOLD` in orders.ts).
+   */
   readonly code: KnownResponseCode;
   /** The answer's own fields (everything but the echo and the outcome). */
   readonly fields: WireParams;
@@ -133,6 +136,7 @@ export function charge(ctx: GatewayContext, request: ChargeRequest): Charge {
     },
     result,
     ctx.now(),
+    ctx.successCodes,
   );
   ctx.state.saveOrder(order);
   return {

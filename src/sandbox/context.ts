@@ -7,9 +7,11 @@
  * the wire's name (`gatewayReferenceField`); the fields are then checked, and handed to the
  * handler, with that reference named `svc_id`, and a refusal names the field as the wire does.
  */
-import type * as z from 'zod/mini';
+import * as z from 'zod/mini';
 import { fieldError, validate, type FieldError } from '../core/field-errors.ts';
 import type { KnownResponseCode } from '../core/response.ts';
+import { field, pure } from '../core/schemas/fields.ts';
+import { customer, merchantExtras } from '../core/schemas/shared.ts';
 import { verifySignature, type SignableParams, type SignatureOptions } from '../core/signature.ts';
 import { foreignReferenceIn, fromWireNames, toWireFieldError } from '../core/wire-names.ts';
 import type { GatewayAccount } from './merchants.ts';
@@ -31,9 +33,9 @@ export interface GatewayPaths {
   readonly paymentApi: string;
   /** `{basePath}/{apiRoot}/upload`: UPLOAD_BATCH_FILE, a multipart form. */
   readonly batchUpload: string;
-  /** `{basePath}/{apiRoot}/batchApi`: GET_BATCH_RESULTS and PROCESS_BATCH. */
+  /** `{basePath}/{apiRoot}/batchApi`: GET_BATCH_RESULTS, and PROCESS_BATCH as the live host takes it. */
   readonly batchApi: string;
-  /** `{basePath}/integration-batch/batchApi`: the path of the batch sandbox host (PROCESS_BATCH); the same handler. */
+  /** `{basePath}/integration-batch/batchApi`: the path of the batch sandbox host, PROCESS_BATCH only. */
   readonly batchSandboxApi: string;
   /** `{basePath}/{apiRoot}/reportingApi`: GENERATE_REPORT and DOWNLOAD_REPORT. */
   readonly reportingApi: string;
@@ -73,8 +75,35 @@ export interface CheckOptions {
   readonly defaults?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The spec's optional common fields (its "Common fields" table, which covers service requests and
+ * queries too) that any request may carry and gets back unchanged (General rules 2), each with its
+ * core field rule. Some core request schemas (CHECK_STATUS, BILL_PRESENTMENT, CUSTOMER_VERIFY,
+ * 3DS_ENROLLMENT, …) do not list them; the sandbox adds those missing, and an operation's own rule
+ * for one of them (the financing phone_number, required) stays.
+ */
+const COMMON_OPTIONAL_FIELDS = pure(() => ({
+  ...merchantExtras,
+  ...customer,
+  order_description: z.optional(field('order_description')),
+}));
+
+const withCommonFieldsOf = new WeakMap<z.ZodMiniObject, z.ZodMiniObject>();
+
+/** `schema` with the common optional fields it does not list (its checks and strictness kept). */
+function withCommonFields<S extends z.ZodMiniObject>(schema: S): S {
+  let widened = withCommonFieldsOf.get(schema);
+  if (!widened) {
+    const missing = Object.fromEntries(Object.entries(COMMON_OPTIONAL_FIELDS).filter(([name]) => !(name in schema.shape)));
+    widened = z.safeExtend(schema as z.ZodMiniObject, missing);
+    withCommonFieldsOf.set(schema, widened);
+  }
+  // The added fields are only echoed, never read: the handler keeps the schema's own type.
+  return widened as S;
+}
+
 /** Identity, signature, then fields. Changes nothing: a refusal leaves the gateway as it was. */
-export async function checkRequest<S extends z.ZodMiniType>(
+export async function checkRequest<S extends z.ZodMiniObject>(
   ctx: GatewayContext,
   params: Readonly<Record<string, unknown>>,
   schema: S,
@@ -116,7 +145,7 @@ export async function checkRequest<S extends z.ZodMiniType>(
     const error = fieldError(foreign, foreign.includes('[') ? 'invalid' : 'unknown_field', {}, language);
     return { ...refusal(merchant, '00002', error.message), errors: [error] };
   }
-  const validation = validate(schema, { ...options.defaults, ...fromWireNames(params, field) }, language);
+  const validation = validate(withCommonFields(schema), { ...options.defaults, ...fromWireNames(params, field) }, language);
   if (!validation.ok) {
     const errors = validation.errors.map((error) => toWireFieldError(error, field));
     const primary = primaryFieldError(errors, params);

@@ -4,6 +4,10 @@
  * registered customer except UNREGISTERED_FINANCING_PHONE, the OTP is always SANDBOX_OTP, and
  * MAX_OTP_ATTEMPTS wrong answers lock the OTP until a new one is generated.
  *
+ * The steps are one flow: OTP_GENERATE needs the customer verified for the same merchant_reference
+ * and phone (00007 otherwise), and OTP_VERIFY and PURCHASE must name the transaction OTP_GENERATE
+ * created: its phone, merchant_order_id and amount (00002 naming the field) and currency (00013).
+ *
  * Shapes follow the spec, both down-payment spellings included: OTP_GENERATE answers
  * `total_down_payment` and `tenure: "3-6-12"`; OTP_VERIFY takes and answers `total_downpayment`
  * and answers `tenure: { TENURE_VM: [{ EMI, TENURE, InterestRate }] }` (strings); PURCHASE takes
@@ -11,6 +15,7 @@
  */
 import { parseWireAmount } from '../core/amounts.ts';
 import { fieldError } from '../core/field-errors.ts';
+import type { Language } from '../core/language.ts';
 import { normalizeFinancingPhone } from '../core/partners.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import {
@@ -27,6 +32,7 @@ import {
   FINANCING_DOWN_PAYMENT_PERCENT,
   FINANCING_TENURES,
   MAX_OTP_ATTEMPTS,
+  SANDBOX_FINANCING_CUSTOMER_IP,
   SANDBOX_OTP,
   UNREGISTERED_FINANCING_PHONE,
 } from './test-cards.ts';
@@ -55,7 +61,33 @@ export async function customerVerify(ctx: GatewayContext, params: Params): Promi
   if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const partner = partnerCheck(params);
   if (!partner.ok) return apiAnswer(params, checked.merchant, partner.code, {}, partner.detail);
+  ctx.state.saveCustomerVerification({
+    merchantIdentifier: checked.merchant.merchantIdentifier,
+    merchantReference: checked.data.merchant_reference,
+    phone: partner.phone,
+    verifiedAt: ctx.now(),
+  });
   return apiAnswer(params, checked.merchant, '90000');
+}
+
+/**
+ * Why a later step does not belong to the transaction OTP_GENERATE created, or undefined when it
+ * does: another currency (00013, as a capture of another currency), or another amount or
+ * merchant_order_id (00002 naming the field).
+ */
+function transactionMismatch(
+  transaction: FinancingTransaction,
+  request: { readonly currency: string; readonly amount: string | number; readonly merchant_order_id: string },
+  language: Language,
+): { code: KnownResponseCode; detail?: string } | undefined {
+  if (request.currency !== transaction.currency) return { code: '00013' };
+  if (parseWireAmount(request.amount) !== transaction.amount) {
+    return { code: '00002', detail: fieldError('amount', 'invalid', {}, language).message };
+  }
+  if (request.merchant_order_id !== transaction.merchantOrderId) {
+    return { code: '00002', detail: fieldError('merchant_order_id', 'invalid', {}, language).message };
+  }
+  return undefined;
 }
 
 /** Down payment: a fixed share of the amount, rounded half up to the minor unit. */
@@ -84,6 +116,10 @@ export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<
   if (!isChargeableCurrency(data.currency)) return apiAnswer(params, merchant, '00009');
   if (ctx.state.referenceTaken(merchant.merchantIdentifier, data.merchant_reference)) {
     return apiAnswer(params, merchant, '00005');
+  }
+  // Step 2 of the spec's flow: the partner sends an OTP only to a customer it verified (step 1).
+  if (!ctx.state.customerVerified(merchant.merchantIdentifier, data.merchant_reference, partner.phone)) {
+    return apiAnswer(params, merchant, '00007');
   }
   const amount = parseWireAmount(data.amount);
   const transaction: FinancingTransaction = {
@@ -120,6 +156,8 @@ export async function otpVerify(ctx: GatewayContext, params: Params): Promise<Re
   const transaction = ctx.state.latestFinancing(merchant.merchantIdentifier, data.merchant_reference);
   if (!transaction || transaction.phone !== partner.phone || transaction.completed) return apiAnswer(params, merchant, '00007');
   if (transaction.locked) return apiAnswer(params, merchant, '93002');
+  const mismatch = transactionMismatch(transaction, data, requestLanguage(params));
+  if (mismatch) return apiAnswer(params, merchant, mismatch.code, {}, mismatch.detail);
   // The customer confirms the down payment OTP_GENERATE offered, not another.
   if (parseWireAmount(data.total_downpayment) !== transaction.downPayment) return apiAnswer(params, merchant, '93004');
   if (data.otp !== transaction.otp) {
@@ -157,11 +195,9 @@ export async function financingPurchase(ctx: GatewayContext, params: Params): Pr
     return apiAnswer(params, merchant, '00005');
   }
   if (!transaction.verified || transaction.locked || data.otp !== transaction.otp) return apiAnswer(params, merchant, '93003');
-  if (data.currency !== transaction.currency) return apiAnswer(params, merchant, '00013');
+  const mismatch = transactionMismatch(transaction, data, language);
+  if (mismatch) return apiAnswer(params, merchant, mismatch.code, {}, mismatch.detail);
   if (parseWireAmount(data.total_down_payment) !== transaction.downPayment) return apiAnswer(params, merchant, '93004');
-  if (parseWireAmount(data.amount) !== transaction.amount) {
-    return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);
-  }
   const months = FINANCING_TENURES.map((option) => String(option.months));
   if (!months.includes(String(data.tenure))) {
     return apiAnswer(params, merchant, '00002', {}, fieldError('tenure', 'enum', { values: months }, language).message);
@@ -178,5 +214,7 @@ export async function financingPurchase(ctx: GatewayContext, params: Params): Pr
   );
   ctx.state.saveOrder(order);
   ctx.state.saveFinancing({ ...transaction, completed: true });
-  return apiAnswer(params, merchant, '14000', { svc_id: order.svcId, eci: 'ECOMMERCE' });
+  // The spec's answer adds customer_ip: the request's (echoed), else the sandbox's stand-in.
+  const customerIp = data.customer_ip === undefined ? { customer_ip: SANDBOX_FINANCING_CUSTOMER_IP } : {};
+  return apiAnswer(params, merchant, '14000', { svc_id: order.svcId, eci: 'ECOMMERCE', ...customerIp });
 }

@@ -27,7 +27,7 @@
  */
 import { MAX_REPORT_TRANSACTIONS } from '../core/report-file.ts';
 import { isGatewayReferenceField, type GatewayReferenceField } from '../core/wire-names.ts';
-import { BatchStore, postBatchApi, postBatchUpload, settleBatches } from './batch.ts';
+import { BatchStore, postBatchApi, postBatchSandboxApi, postBatchUpload, settleBatches } from './batch.ts';
 import { isClockAdvance, MAX_CLOCK_ADVANCE_SECONDS } from './clock.ts';
 import type { GatewayContext, GatewayPaths } from './context.ts';
 import { merchantDirectory, SANDBOX_MERCHANTS, type SandboxMerchant } from './merchants.ts';
@@ -215,8 +215,9 @@ export function createSandboxGateway(options: SandboxGatewayOptions = {}): Sandb
       case paths.batchUpload:
         return post(() => postBatchUpload(ctx, batches, request));
       case paths.batchApi:
-      case paths.batchSandboxApi:
         return post(() => postBatchApi(ctx, batches, request));
+      case paths.batchSandboxApi:
+        return post(() => postBatchSandboxApi(ctx, batches, request));
       case paths.reportingApi:
         return post(() => postReportingApi(ctx, reports, reporting, request));
       case paths.challenge:

@@ -16,6 +16,7 @@
 import type { KnownResponseCode } from '../core/response.ts';
 import type { CardScheme } from '../core/card-number.ts';
 import { AUTHORIZATION_HOLD_MS, PAGE_SESSION_MS } from './test-cards.ts';
+import type { StatusedCode } from './wire.ts';
 
 export type OrderState =
   | 'pending_3ds'
@@ -30,9 +31,11 @@ export type OrderState =
 export type OrderCommand = 'AUTHORIZATION' | 'PURCHASE' | 'BILL_PRESENTMENT';
 
 /** One thing that happened to an order; the last one is what CHECK_STATUS reports. */
-export interface OrderOperation {
+export interface OrderOperation extends StatusedCode {
   readonly operation: 'AUTHORIZATION' | 'PURCHASE' | 'CAPTURE' | 'REFUND' | 'VOID_AUTHORIZATION' | 'BILL_PRESENTMENT' | 'BILL_PAYMENT' | 'BILL_EXPIRY';
   readonly code: KnownResponseCode;
+  /** Set only where the status is not the code's own: 20 for a live account's 20064 hold ({@link THREE_DS_HOLD}). */
+  readonly status?: string;
   readonly amount?: number;
   /** Epoch milliseconds on the gateway's clock. */
   readonly at: number;
@@ -100,6 +103,16 @@ export const MAINTENANCE_SUCCESS_CODES = {
   spec: { CAPTURE: '20064', REFUND: '20064' },
   live: { CAPTURE: '04000', REFUND: '06000' },
 } as const satisfies Record<SuccessCodes, Record<'CAPTURE' | 'REFUND', KnownResponseCode>>;
+
+/**
+ * What a charge held for 3-D Secure answers (and CHECK_STATUS shows) until the challenge ends: the
+ * sandbox's 20000 (status 20), or what a live account answers, 20064 under status 20, which is not
+ * 20064's own status 04 (docs/decisions.md, "20064 under status 20…").
+ */
+export const THREE_DS_HOLD = {
+  spec: { code: '20000' },
+  live: { code: '20064', status: '20' },
+} as const satisfies Record<SuccessCodes, StatusedCode>;
 
 export function isSuccessCodes(value: unknown): value is SuccessCodes {
   return value === 'spec' || value === 'live';
@@ -218,13 +231,14 @@ function chargedState(order: SandboxOrder, now: number): Partial<SandboxOrder> {
     : { state: 'authorized', authorizedAmount: order.amount, authorizedAt: now };
 }
 
-/** A new card order with the outcome of its charge ('pending' for a 3-D Secure challenge). */
+/** A new card order with the outcome of its charge ('pending' for a 3-D Secure challenge, held with `codes`' {@link THREE_DS_HOLD}). */
 export function chargedOrder(
   base: Omit<SandboxOrder, 'state' | 'authorizedAmount' | 'capturedAmount' | 'refundedAmount' | 'operations' | 'createdAt'> & {
     readonly command: 'AUTHORIZATION' | 'PURCHASE';
   },
   result: ChargeResult | 'pending',
   now: number,
+  codes: SuccessCodes = 'spec',
 ): SandboxOrder {
   const order: SandboxOrder = {
     ...base,
@@ -236,7 +250,7 @@ export function chargedOrder(
     operations: [],
   };
   if (result === 'pending') {
-    return { ...order, operations: [{ operation: base.command, code: '20000', at: now }] };
+    return { ...order, operations: [{ operation: base.command, ...THREE_DS_HOLD[codes], at: now }] };
   }
   return settleCharge(order, result, now);
 }

@@ -8,7 +8,7 @@
 import { parseWireAmount } from '../core/amounts.ts';
 import { cardSchemeOf, isExpiredYymm, isLuhnValid } from '../core/card-number.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { classifyResponse, expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
+import { classifyResponse, responseMessage, type KnownResponseCode } from '../core/response.ts';
 import {
   billPresentmentRequest,
   captureRequest,
@@ -45,6 +45,7 @@ import {
   isChargeableCurrency,
   readJson,
   requestLanguage,
+  statusOf,
   type WireParams,
 } from './wire.ts';
 
@@ -142,11 +143,19 @@ function findOrder(
   svcId: string | undefined,
   merchantReference: string | undefined,
 ): SandboxOrder | undefined {
-  if (svcId !== undefined) {
-    const order = ctx.state.orderBySvcId(merchant.merchantIdentifier, svcId);
-    return order && (merchantReference === undefined || order.merchantReference === merchantReference) ? order : undefined;
-  }
-  return merchantReference === undefined ? undefined : ctx.state.orderByReference(merchant.merchantIdentifier, merchantReference);
+  return ctx.state.findOrder(merchant.merchantIdentifier, { svcId, merchantReference });
+}
+
+/** True when svc_id names an order whose merchant_reference is not the one sent beside it. */
+function namesAnotherOrder(
+  ctx: GatewayContext,
+  merchant: GatewayAccount,
+  svcId: string | undefined,
+  merchantReference: string | undefined,
+): boolean {
+  if (svcId === undefined || merchantReference === undefined) return false;
+  const order = ctx.state.orderBySvcId(merchant.merchantIdentifier, svcId);
+  return order !== undefined && order.merchantReference !== merchantReference;
 }
 
 // ---- Queries ----
@@ -156,13 +165,14 @@ async function checkStatus(ctx: GatewayContext, params: Params): Promise<Respons
   if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const order = findOrder(ctx, merchant, data.svc_id, data.merchant_reference);
-  if (!order) return apiAnswer(params, merchant, '12001');
+  // 12001 for an order the gateway does not hold; 00007, as CAPTURE answers, for two references that disagree.
+  if (!order) return apiAnswer(params, merchant, namesAnotherOrder(ctx, merchant, data.svc_id, data.merchant_reference) ? '00007' : '12001');
   const last = lastOperation(order);
   const fields: WireParams = {
     // Asked by svc_id alone, the answer still names the order's reference.
     merchant_reference: order.merchantReference,
     svc_id: order.svcId,
-    transaction_status: expectedStatus(last.code),
+    transaction_status: statusOf(last),
     transaction_code: last.code,
     transaction_message: responseMessage(last.code, requestLanguage(params)),
     authorized_amount: String(order.authorizedAmount),
@@ -174,7 +184,7 @@ async function checkStatus(ctx: GatewayContext, params: Params): Promise<Respons
   if (data.return_third_party_response_codes === 'YES') {
     fields['processor_response_code'] = last.code;
     // Simulated: "00" approved, "01" waiting (3-D Secure), "05" not honoured.
-    const outcome = classifyResponse({ response_code: last.code });
+    const outcome = classifyResponse({ response_code: last.code, status: statusOf(last) });
     fields['acquirer_response_code'] = outcome === 'success' ? '00' : outcome === 'pending' ? '01' : '05';
   }
   return apiAnswer(params, merchant, '12000', fields);
@@ -195,8 +205,12 @@ async function plansQuery(ctx: GatewayContext, params: Params): Promise<Response
     ...(data.currency !== undefined ? { currency: data.currency } : {}),
     ...(data.issuer_code !== undefined ? { issuerCode: data.issuer_code } : {}),
   });
+  // The spec's plans answer carries issuer_code at its top level: the request's, echoed; asked for
+  // none, the one issuer the answer lists. One code cannot name several issuers: then it is left out.
+  const [only, ...others] = issuers;
+  const issuerCode = data.issuer_code === undefined && only && others.length === 0 ? { issuer_code: only.issuer_code } : {};
   // The fixture objects are plain JSON data; the cast only widens interface types to SignableValue.
-  return apiAnswer(params, merchant, '62000', { installment_detail: { issuer_detail: issuers as unknown as SignableValue } });
+  return apiAnswer(params, merchant, '62000', { installment_detail: { issuer_detail: issuers as unknown as SignableValue }, ...issuerCode });
 }
 
 // ---- Cash bill ----
@@ -315,7 +329,7 @@ async function directOperation(
       return apiAnswer(params, merchant, result.code, chargeFields(result.order, eci, saved));
     }
   }
-  if (result.code !== '20000') return apiAnswer(params, merchant, result.code, result.fields);
+  if (result.order.state !== 'pending_3ds') return apiAnswer(params, merchant, result.code, result.fields);
 
   const id = ctx.state.newPageId();
   const returnUrl = httpUrl(params['return_url']) ?? httpUrl(merchant.returnUrl);
@@ -332,7 +346,8 @@ async function directOperation(
     ...(returnUrl ? { returnUrl } : {}),
     ...(result.authenticationFails ? { authenticationFails: true } : {}),
   });
-  return apiAnswer(params, merchant, result.code, { ...result.fields, '3ds_url': challengeUrl(ctx, requestUrl, id) });
+  // The hold: 20000, or a live account's 20064 under status 20.
+  return apiAnswer(params, merchant, lastOperation(result.order), { ...result.fields, '3ds_url': challengeUrl(ctx, requestUrl, id) });
 }
 
 /** An optional service a charge asks for that the account does not have (00014), if any. */

@@ -265,7 +265,7 @@ async function finishHostedPayment(
     ...(details ? { details } : {}),
     ...(params['check_3ds'] === 'NO' ? { threeDs: 'skip' as const } : {}),
   });
-  if (result.code === '20000') {
+  if (result.order.state === 'pending_3ds') {
     const id = ctx.state.newPageId();
     const returnUrl = returnAddress(params, merchant);
     ctx.state.challenges.set(id, {
@@ -283,7 +283,9 @@ async function finishHostedPayment(
     return Response.redirect(challengeUrl(ctx, request.url, id), 303);
   }
   const saved = tokenName && result.order.state !== 'declined' ? saveToken(ctx, merchant, tokenName, card) : undefined;
-  const fields = saved ? chargeFields(result.order, 'ECOMMERCE', saved) : result.fields;
+  // The specification's redirection answer adds installments and number_of_installments only; the
+  // plan's and the issuer's codes come back from the merchant page's flows, not from this one.
+  const { plan_code: _plan, issuer_code: _issuer, ...fields } = saved ? chargeFields(result.order, 'ECOMMERCE', saved) : result.fields;
   return deliver(params, merchant, await answer(params, merchant, result.code, fields));
 }
 
@@ -365,7 +367,7 @@ export async function answerChallenge(ctx: GatewayContext, request: Request): Pr
     tokenName = saveToken(ctx, challenge.merchant, challenge.tokenName, challenge.cardToSave);
   }
   if (tokenName && approved) spendToken(ctx, challenge.merchant, tokenName);
-  const body = await answer(challenge.params, challenge.merchant, lastOperation(order).code, chargeFields(order, challenge.eci, tokenName));
+  const body = await answer(challenge.params, challenge.merchant, lastOperation(order), chargeFields(order, challenge.eci, tokenName));
   return deliverTo(challenge.language, challenge.returnUrl, body, framingOriginsOf(challenge.merchant, challenge.returnUrl));
 }
 

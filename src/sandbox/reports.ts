@@ -23,7 +23,7 @@ import {
   reportFileText,
   type ReportFile,
 } from '../core/report-file.ts';
-import { classifyResponse, expectedStatus, responseMessage } from '../core/response.ts';
+import { classifyResponse, responseMessage } from '../core/response.ts';
 import {
   downloadReportRequest,
   generateReportRequest,
@@ -38,7 +38,7 @@ import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import type { GatewayAccount } from './merchants.ts';
 import type { OrderOperation, SandboxOrder } from './orders.ts';
-import { apiAnswer, BodyError, jsonAnswer, readJson } from './wire.ts';
+import { apiAnswer, BodyError, jsonAnswer, readJson, statusOf } from './wire.ts';
 
 interface StoredReport {
   readonly merchantIdentifier: string;
@@ -150,10 +150,11 @@ function columnValue(column: ReportColumn, order: SandboxOrder, operation: Order
     case 'response_message':
       return responseMessage(operation.code, query.language);
     case 'status':
-      return expectedStatus(operation.code);
+      return statusOf(operation);
     case 'authorization_code': {
       const charged = operation.operation === 'AUTHORIZATION' || operation.operation === 'PURCHASE';
-      return charged && classifyResponse({ response_code: operation.code }) === 'success' ? (order.authorizationCode ?? '') : '';
+      const outcome = classifyResponse({ response_code: operation.code, status: statusOf(operation) });
+      return charged && outcome === 'success' ? (order.authorizationCode ?? '') : '';
     }
     case 'card_number':
       return order.card?.maskedNumber ?? '';

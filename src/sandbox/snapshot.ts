@@ -15,7 +15,7 @@ import type { BatchRecords, SandboxBatch } from './batch.ts';
 import type { GatewayAccount } from './merchants.ts';
 import type { SandboxOrder } from './orders.ts';
 import type { ReportRecord } from './reports.ts';
-import type { Challenge, FinancingTransaction, PageSession, SandboxStateRecords, SandboxToken, ThreeDsEnrollment } from './state.ts';
+import type { Challenge, CustomerVerification, FinancingTransaction, PageSession, SandboxStateRecords, SandboxToken, ThreeDsEnrollment } from './state.ts';
 import { pure } from '../core/schemas/pure.ts';
 
 /** Written into every snapshot; a snapshot of another version is refused rather than misread. */
@@ -44,6 +44,8 @@ export interface SandboxSnapshot {
   readonly challenges: readonly SavedChallenge[];
   readonly enrollments: readonly SavedEnrollment[];
   readonly financing: readonly FinancingTransaction[];
+  /** Absent from a snapshot saved before OTP_GENERATE needed a CUSTOMER_VERIFY: none then. */
+  readonly customerVerifications?: readonly CustomerVerification[];
   readonly batches: readonly SavedBatch[];
   readonly reports: readonly ReportRecord[];
 }
@@ -95,6 +97,7 @@ export function takeSnapshot(contents: SandboxContents): SandboxSnapshot {
       ...(merchant3dsUrl ? { merchant3dsUrl: merchant3dsUrl.href } : {}),
     })),
     financing: state.financing,
+    customerVerifications: state.customerVerifications,
     batches: batches.batches.map(({ merchant, file, ...batch }) => ({ ...batch, merchant: merchant.merchantIdentifier, file: toBase64(file) })),
     reports,
   };
@@ -141,6 +144,7 @@ export function restoreSnapshot(saved: unknown, merchants: ReadonlyMap<string, G
         ...(merchant3dsUrl === undefined ? {} : { merchant3dsUrl: urlOf(merchant3dsUrl, `enrollments.${i}.merchant3dsUrl`) }),
       })),
       financing: snapshot.financing,
+      customerVerifications: snapshot.customerVerifications ?? [],
     },
     batches: {
       sequence: snapshot.batchSequence,
@@ -218,6 +222,7 @@ const snapshotShape = pure(() => {
     createdAt: whole,
   });
   const financing = z.looseObject({ transactionId: text, merchantIdentifier: text, merchantReference: text, createdAt: whole });
+  const verification = z.looseObject({ merchantIdentifier: text, merchantReference: text, phone: text, verifiedAt: whole });
   const batch = z.looseObject({ merchant: text, batchId: text, batchReference: text, language: text, file: text, uploadedAt: whole });
   const report = z.object({
     merchantIdentifier: text,
@@ -234,6 +239,7 @@ const snapshotShape = pure(() => {
     challenges: list(challenge),
     enrollments: list(enrollment),
     financing: list(financing),
+    customerVerifications: z.optional(list(verification)),
     batches: list(batch),
     reports: list(report),
   });

@@ -93,12 +93,21 @@ export interface ThreeDsEnrollment {
   readonly decision?: {
     readonly authenticated: boolean;
     readonly proof: string;
-    /** What 3DS_AUTHENTICATION answers as 3ds_xid and (authenticated) ver_token. */
+    /** What 3DS_AUTHENTICATION answers as 3ds_xid and ver_token. */
     readonly xid: string;
     readonly verToken: string;
   };
   /** Set by 3DS_AUTHENTICATION: a check authenticates once. */
   readonly used: boolean;
+}
+
+/** A customer the financing partner verified (CUSTOMER_VERIFY, 90000) for one order: what OTP_GENERATE needs first. */
+export interface CustomerVerification {
+  readonly merchantIdentifier: string;
+  readonly merchantReference: string;
+  /** Normalized, as the partner compares numbers. */
+  readonly phone: string;
+  readonly verifiedAt: number;
 }
 
 /** One consumer-financing attempt, from OTP_GENERATE to PURCHASE. */
@@ -127,6 +136,7 @@ export interface SandboxStateRecords {
   readonly challenges: readonly Challenge[];
   readonly enrollments: readonly ThreeDsEnrollment[];
   readonly financing: readonly FinancingTransaction[];
+  readonly customerVerifications: readonly CustomerVerification[];
   /** The last number given to an svc_id (and the authorization codes derived from it). */
   readonly sequence: number;
 }
@@ -140,6 +150,7 @@ export class SandboxState {
   readonly challenges = new Map<string, Challenge>();
   readonly enrollments = new Map<string, ThreeDsEnrollment>();
   private readonly financingById = new Map<string, FinancingTransaction>();
+  private readonly verifiedCustomers = new Map<string, CustomerVerification>();
   private sequence = 0;
   private readonly now: () => number;
 
@@ -155,6 +166,7 @@ export class SandboxState {
     this.challenges.clear();
     this.enrollments.clear();
     this.financingById.clear();
+    this.verifiedCustomers.clear();
   }
 
   /** Every record as held, orders unsettled: settling again after a restore gives the same result. */
@@ -166,6 +178,7 @@ export class SandboxState {
       challenges: [...this.challenges.values()],
       enrollments: [...this.enrollments.values()],
       financing: this.financingTransactions(),
+      customerVerifications: [...this.verifiedCustomers.values()],
       sequence: this.sequence,
     };
   }
@@ -179,6 +192,7 @@ export class SandboxState {
     for (const challenge of records.challenges) this.challenges.set(challenge.id, challenge);
     for (const enrollment of records.enrollments) this.enrollments.set(enrollment.id, enrollment);
     for (const transaction of records.financing) this.saveFinancing(transaction);
+    for (const verification of records.customerVerifications) this.saveCustomerVerification(verification);
     this.sequence = records.sequence;
   }
 
@@ -287,6 +301,16 @@ export class SandboxState {
 
   financingTransactions(): FinancingTransaction[] {
     return [...this.financingById.values()];
+  }
+
+  saveCustomerVerification(verification: CustomerVerification): void {
+    const { merchantIdentifier, merchantReference, phone } = verification;
+    this.verifiedCustomers.set(key(merchantIdentifier, `${merchantReference}\u0000${phone}`), verification);
+  }
+
+  /** True once CUSTOMER_VERIFY accepted this phone for this merchant_reference. */
+  customerVerified(merchantIdentifier: string, merchantReference: string, phone: string): boolean {
+    return this.verifiedCustomers.has(key(merchantIdentifier, `${merchantReference}\u0000${phone}`));
   }
 
   // ---- Identifiers ----

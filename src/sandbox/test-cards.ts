@@ -87,6 +87,13 @@ export const UNREGISTERED_FINANCING_PHONE: string = '01000000000';
 /** A registered customer's number, for demos and tests; any other valid EG mobile is registered too. */
 export const REGISTERED_FINANCING_PHONE: string = '01012345678';
 
+/**
+ * The customer_ip a financing PURCHASE answer adds when the request names none (the spec's answer
+ * always adds it). A Web-standard handler is not told where a request came from, so the sandbox
+ * answers an address of the documentation range (RFC 5737) rather than a real one.
+ */
+export const SANDBOX_FINANCING_CUSTOMER_IP: string = '192.0.2.1';
+
 /** Down payment asked by OTP_GENERATE: this percentage of the amount, rounded half up to the minor unit. */
 export const FINANCING_DOWN_PAYMENT_PERCENT = 10;
 

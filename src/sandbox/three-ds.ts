@@ -185,7 +185,9 @@ export async function threeDsAuthentication(ctx: GatewayContext, params: Params)
     '3ds_status': decision.authenticated ? 'Y' : 'N',
     '3ds_eci': eciOf(enrollment.card.scheme, decision.authenticated),
     '3ds_xid': decision.xid,
-    ...(decision.authenticated ? { ver_token: decision.verToken } : {}),
+    // Listed in the spec's answer whatever the status; after a failed check it authenticates nothing
+    // (an External MPI result with 3ds_status N is declined).
+    ver_token: decision.verToken,
   });
 }
 

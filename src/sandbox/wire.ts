@@ -16,6 +16,29 @@ import type { GatewayAccount } from './merchants.ts';
 /** A request or answer as a flat map of wire fields (JSON answers may nest, e.g. the plans). */
 export type WireParams = Record<string, SignableValue>;
 
+/**
+ * A response code with the status it goes out under, when that is not the code's own
+ * (`expectedStatus`): a live account holds a charge for 3-D Secure with 20064 under status 20,
+ * where 20064 alone is status 04, an accepted capture (docs/decisions.md).
+ */
+export interface StatusedCode {
+  readonly code: KnownResponseCode;
+  readonly status?: string | undefined;
+}
+
+/** What an answer reports: a code under its own status, or a {@link StatusedCode}. */
+export type AnsweredCode = KnownResponseCode | StatusedCode;
+
+/** The code of an {@link AnsweredCode}. */
+export function codeOf(answered: AnsweredCode): KnownResponseCode {
+  return typeof answered === 'string' ? answered : answered.code;
+}
+
+/** The status an {@link AnsweredCode} goes out under: the one it names, else its code's own. */
+export function statusOf(answered: AnsweredCode): string {
+  return typeof answered === 'string' ? expectedStatus(answered) : (answered.status ?? expectedStatus(answered.code));
+}
+
 /** Largest body the sandbox reads, in bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -55,19 +78,19 @@ const MAX_MESSAGE_LENGTH = 150;
 export async function answer(
   params: Readonly<Record<string, unknown>>,
   merchant: GatewayAccount | undefined,
-  code: KnownResponseCode,
+  answered: AnsweredCode,
   fields: WireParams = {},
   detail?: string,
 ): Promise<Record<string, Exclude<SignableValue, null | undefined>>> {
   const language = requestLanguage(params);
-  const base = responseMessage(code, language);
+  const base = responseMessage(codeOf(answered), language);
   const message = detail ? `${base}: ${detail}`.slice(0, MAX_MESSAGE_LENGTH) : base;
   const body: WireParams = {
     ...echo(params),
     ...(merchant ? toWireNames(fields, merchant.gatewayReferenceField) : fields),
-    response_code: code,
+    response_code: codeOf(answered),
     response_message: message,
-    status: expectedStatus(code),
+    status: statusOf(answered),
   };
   return merchant ? signParams(body, merchant.responsePhrase, merchant.shaType, signatureOptionsFor(body)) : wireParams(body);
 }
@@ -79,11 +102,11 @@ export async function answer(
 export async function apiAnswer(
   params: Readonly<Record<string, unknown>>,
   merchant: GatewayAccount | undefined,
-  code: KnownResponseCode,
+  answered: AnsweredCode,
   fields: WireParams = {},
   detail?: string,
 ): Promise<Response> {
-  const body = await answer(params, merchant, code, fields, detail);
+  const body = await answer(params, merchant, answered, fields, detail);
   return params['response_format'] === 'XML' ? xmlResponse(toXml(body)) : jsonResponse(body);
 }
 
@@ -91,11 +114,11 @@ export async function apiAnswer(
 export async function jsonAnswer(
   params: Readonly<Record<string, unknown>>,
   merchant: GatewayAccount | undefined,
-  code: KnownResponseCode,
+  answered: AnsweredCode,
   fields: WireParams = {},
   detail?: string,
 ): Promise<Response> {
-  return jsonResponse(await answer(params, merchant, code, fields, detail));
+  return jsonResponse(await answer(params, merchant, answered, fields, detail));
 }
 
 /** Which failure code a field error earns: missing 00001, too long 00003, charset 00004, anything else 00002. */

@@ -102,8 +102,8 @@ for (const language of ['en', 'ar'] as const) {
       assert.equal(result.fields.command, 'PURCHASE');
       assert.equal(result.fields.installments, 'STANDALONE');
       assert.equal(result.fields.number_of_installments, String(chosen.months));
-      assert.equal(result.fields.plan_code, chosen.plan);
-      assert.equal(result.fields.issuer_code, chosen.issuer);
+      // A redirection's answer names the months, not the plan's or the issuer's code (as the specification lists it).
+      assert.equal(result.fields.plan_code, undefined);
       assert.equal(result.status.merchant_reference, reference);
       assert.equal(result.status.transaction_status, '14');
       assert.equal(result.status.transaction_code, '14000');

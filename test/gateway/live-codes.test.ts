@@ -10,11 +10,12 @@ import assert from 'node:assert/strict';
 import type { GatewayClient } from '../../src/gateway/index.ts';
 import type { SuccessCodes } from '../../src/sandbox/index.ts';
 import { buildBatchFile } from '../../src/core/batch-file.ts';
-import { authorize, clientFor, nextReference, sleepsOn, startSandbox, type Sandbox } from './support.ts';
+import { authorize, card, challengeOf, clientFor, nextReference, sleepsOn, startSandbox, type Sandbox } from './support.ts';
 
-const EXPECTED: Record<SuccessCodes, { capture: [string, string]; refund: [string, string] }> = {
-  spec: { capture: ['20064', '04'], refund: ['20064', '04'] },
-  live: { capture: ['04000', '04'], refund: ['06000', '06'] },
+const EXPECTED: Record<SuccessCodes, { capture: [string, string]; refund: [string, string]; hold: [string, string] }> = {
+  spec: { capture: ['20064', '04'], refund: ['20064', '04'], hold: ['20000', '20'] },
+  // A live account holds a charge for 3-D Secure with 20064 under status 20 (docs/decisions.md).
+  live: { capture: ['04000', '04'], refund: ['06000', '06'], hold: ['20064', '20'] },
 };
 
 for (const mode of ['spec', 'live'] as const) {
@@ -90,6 +91,27 @@ for (const mode of ['spec', 'live'] as const) {
           [paid, ...EXPECTED[mode].refund],
         ],
       );
+    });
+
+    it('holds a charge for 3-D Secure with its 3ds_url, pending in the answer and in CHECK_STATUS until the challenge is approved', async () => {
+      const reference = nextReference(`3ds-${mode}`);
+      const held = await client.trustedPurchase({ merchant_reference: reference, amount: 10_000, currency: 'EGP', eci: 'ECOMMERCE', ...card('3ds') });
+      assert.deepEqual([held.outcome, held.source, held.response_code, held.status], ['pending', 'answer', ...EXPECTED[mode].hold]);
+      const url = String(held.answer?.['3ds_url']);
+      assert.match(url, /\/3ds\/challenge\?id=/);
+      const waiting = await client.checkStatus({ merchant_reference: reference });
+      assert.deepEqual(
+        [waiting.order?.state, waiting.order?.transaction_code, waiting.order?.transaction_status],
+        ['pending', ...EXPECTED[mode].hold],
+      );
+
+      const page = await fetch(url);
+      await fetch(`${sandbox.origin}${sandbox.gateway.paths.challenge}`, {
+        method: 'POST',
+        body: new URLSearchParams({ challenge: challengeOf(await page.text()), decision: 'approve' }),
+      });
+      const paid = await client.checkStatus({ merchant_reference: reference });
+      assert.deepEqual([paid.order?.state, paid.order?.transaction_code, paid.order?.transaction_status], ['captured', '14000', '14']);
     });
 
     it('voids an authorization with 08000, status 08, in either mode', async () => {

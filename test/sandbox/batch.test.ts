@@ -151,6 +151,22 @@ describe('a mixed batch, from upload to per-line results', () => {
     assert.ok(validate(batchResultsResponse, answer, 'en').ok);
   });
 
+  it('the batch sandbox host path takes PROCESS_BATCH only: GET_BATCH_RESULTS there is refused (00002) naming the path', async () => {
+    const sandboxPath = `${lb.gateway.paths.batchSandboxApi}/`;
+    const params = { service_command: 'GET_BATCH_RESULTS', batch_reference: batch['batch_reference'], batch_id: batch['batch_id'], language: 'en' };
+    const answer = await call(lb.origin, sandboxPath, params);
+    assert.deepEqual([answer['response_code'], answer['status']], ['00002', '00']);
+    assert.equal(
+      answer['response_message'],
+      `Invalid parameter format: service_command: ${sandboxPath} takes PROCESS_BATCH only; send GET_BATCH_RESULTS to ${batchPath(lb)}`,
+    );
+    assert.ok(await verifies(answer), 'signed for the merchant it names');
+    assert.ok(!('batch_status' in answer));
+    const arabic = await call(lb.origin, sandboxPath, { ...params, language: 'ar' });
+    assert.match(String(arabic['response_message']), /PROCESS_BATCH فقط/);
+    assert.equal((await results(lb, batch))['batch_status'], 'VALIDATED', 'the batch is where it was');
+  });
+
   it('PROCESS_BATCH on the batch sandbox host path is accepted (72147 / status 72), and only once', async () => {
     const answer = await processBatch(lb, batch, `${lb.gateway.paths.batchSandboxApi}/`);
     assert.equal(answer['response_code'], '72147');
@@ -448,6 +464,13 @@ describe('refusals of the batch service', () => {
     const answer = await call(lb.origin, batchPath(lb), { service_command: 'CANCEL_BATCH', batch_reference: 'b', batch_id: '1', language: 'en' });
     assert.equal(answer['response_code'], '00002');
     assert.match(String(answer['response_message']), /service_command: must be one of: GET_BATCH_RESULTS, PROCESS_BATCH/);
+  });
+
+  it('takes PROCESS_BATCH on {api_root}/batchApi/ too, as the live host does (the local sandbox stands for both)', async () => {
+    const batch = await uploaded(lb, 'b-live-path', buildBatchFile([{ command: 'VOID_AUTHORIZATION', merchant_reference: 'live-path-1' }]));
+    lb.clock.advance(BATCH_VALIDATION_MS);
+    const answer = await processBatch(lb, { ...batch, batch_reference: 'b-live-path' }, batchPath(lb));
+    assert.deepEqual([answer['response_code'], answer['batch_status']], ['72147', 'PROCESSING']);
   });
 
   it('serves the batch sandbox host path beside the rest, as `pg-checkout serve --sandbox` mounts it', () => {

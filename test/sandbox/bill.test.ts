@@ -122,6 +122,15 @@ describe('cash bills (BILL_PRESENTMENT)', () => {
     assert.equal(r.gateway.orders().length, 0);
   });
 
+  it('takes the specification’s date shape only: Z for UTC is refused (00002), fractional seconds break the 25 characters (00003)', async () => {
+    const r = rig();
+    const utc = await issue(r, { request_expiry_date: '2026-03-12T09:00:00Z' });
+    assert.equal(utc['response_code'], '00002');
+    assert.match(String(utc['response_message']), /request_expiry_date: must be a date and time with a time zone offset, such as 2025-01-31T23:59:59\+03:00/);
+    assert.equal((await issue(r, { request_expiry_date: '2026-03-12T11:00:00.5+02:00' }))['response_code'], '00003');
+    assert.equal(r.gateway.orders().length, 0);
+  });
+
   it('refuses another payment partner (00002) and an over-long one (00003)', async () => {
     const r = rig();
     const other = await issue(r, { payment_partner: 'OTHER' });

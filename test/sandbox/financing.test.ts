@@ -11,6 +11,7 @@ import {
 import {
   MAX_OTP_ATTEMPTS,
   REGISTERED_FINANCING_PHONE,
+  SANDBOX_FINANCING_CUSTOMER_IP,
   SANDBOX_OTP,
   UNREGISTERED_FINANCING_PHONE,
 } from '../../src/sandbox/test-cards.ts';
@@ -49,7 +50,9 @@ const purchase = (generated: Answer, overrides: Record<string, unknown> = {}) =>
   ...overrides,
 });
 
+/** Steps 1 and 2 of the flow: the customer verified, then the OTP sent. */
 async function generated(r: Rig): Promise<Answer> {
+  assert.equal((await api(r.gateway, verifyCustomer()))['response_code'], '90000');
   const answer = await api(r.gateway, generate());
   assert.equal(answer['response_code'], '88000');
   return answer;
@@ -95,6 +98,28 @@ describe('consumer financing', () => {
       assert.ok(validate(otpGenerateResponse, answer, 'en').ok);
       assert.ok(await verifiesAsGateway(answer), 'the products list is signed in the spec’s list form');
     });
+
+    it('answers 00007 when the customer was not verified first for the reference and phone, and sends no OTP', async () => {
+      const r = rig();
+      assert.equal((await api(r.gateway, generate()))['response_code'], '00007');
+      await api(r.gateway, verifyCustomer({ merchant_reference: 'fin-other' }));
+      assert.equal((await api(r.gateway, generate()))['response_code'], '00007', 'verified for another reference');
+      await api(r.gateway, verifyCustomer({ phone_number: '01112345678' }));
+      assert.equal((await api(r.gateway, generate()))['response_code'], '00007', 'verified with another phone');
+      assert.equal(r.gateway.financingTransactions().length, 0);
+      await api(r.gateway, verifyCustomer({ phone_number: '+20 101 234 5678' }));
+      assert.equal((await api(r.gateway, generate()))['response_code'], '88000', 'the same phone, typed otherwise');
+    });
+
+    it('remembers the verified customer across a restart', async () => {
+      const { createSandboxGateway } = await import('../../src/sandbox/gateway.ts');
+      let saved: unknown;
+      const persistence = { location: 'memory', load: () => saved, save: (snapshot: unknown) => void (saved = snapshot) };
+      const first = rig({ persistence });
+      await api(first.gateway, verifyCustomer());
+      const restarted = createSandboxGateway({ now: first.clock.now, persistence });
+      assert.equal((await api(restarted, generate()))['response_code'], '88000');
+    });
   });
 
   describe('OTP_VERIFY', () => {
@@ -137,6 +162,23 @@ describe('consumer financing', () => {
       assert.equal((await api(r.gateway, verify(SANDBOX_OTP, 120000)))['response_code'], '92182');
     });
 
+    for (const [what, change, code, field] of [
+      ['another merchant_order_id', { merchant_order_id: 'shop-order-2' }, '00002', 'merchant_order_id'],
+      ['another amount', { amount: '1200001' }, '00002', 'amount'],
+      ['another currency', { currency: 'USD' }, '00013', undefined],
+    ] as const) {
+      it(`refuses ${what} than OTP_GENERATE's (${code}), without counting a wrong try`, async () => {
+        const r = rig();
+        await generated(r);
+        const refused = await api(r.gateway, verify(SANDBOX_OTP, 120000, change));
+        assert.equal(refused['response_code'], code);
+        if (field) assert.match(String(refused['response_message']), new RegExp(`${field}: is not valid`));
+        assert.ok(!('tenure' in refused));
+        assert.equal(r.gateway.financingTransactions()[0]?.verified, false);
+        assert.equal((await api(r.gateway, verify(SANDBOX_OTP, 120000)))['response_code'], '92182');
+      });
+    }
+
     it('answers 00007 when no OTP was generated for the reference', async () => {
       const r = rig();
       assert.equal((await api(r.gateway, verify(SANDBOX_OTP, 120000)))['response_code'], '00007');
@@ -152,6 +194,7 @@ describe('consumer financing', () => {
       assert.equal(answer['response_code'], '14000');
       assert.match(String(answer['svc_id']), /^\d+$/);
       assert.equal(answer['eci'], 'ECOMMERCE');
+      assert.equal(answer['customer_ip'], SANDBOX_FINANCING_CUSTOMER_IP, 'the spec’s answer adds customer_ip, sent or not');
       assert.equal(answer['total_down_payment'], 120000);
       assert.ok(validate(financingPurchaseResponse, answer, 'en').ok);
       assert.ok(await verifiesAsGateway(answer));
@@ -183,6 +226,21 @@ describe('consumer financing', () => {
       assert.match(String(tenure['response_message']), /tenure: must be one of: 3, 6, 12/);
       assert.equal((await api(r.gateway, purchase(otp, { transaction_id: 'FT000' })))['response_code'], '00007');
     });
+
+    for (const [what, change, code] of [
+      ['another merchant_order_id', { merchant_order_id: 'shop-order-2' }, '00002'],
+      ['another amount', { amount: '1200001' }, '00002'],
+      ['another currency', { currency: 'USD' }, '00013'],
+    ] as const) {
+      it(`refuses a PURCHASE with ${what} than the transaction's (${code}), and charges nothing`, async () => {
+        const r = rig();
+        const otp = await generated(r);
+        await api(r.gateway, verify(SANDBOX_OTP, 120000));
+        assert.equal((await api(r.gateway, purchase(otp, change)))['response_code'], code);
+        assert.equal(r.gateway.orders().length, 0);
+        assert.equal((await api(r.gateway, purchase(otp)))['response_code'], '14000');
+      });
+    }
 
     it('refuses a second PURCHASE for the reference (00005)', async () => {
       const r = rig();

@@ -101,6 +101,20 @@ describe('installment plans (GET_INSTALLMENTS_PLANS)', () => {
     assert.equal(answer['issuer_code'], 'EGFIX1');
   });
 
+  it('carries issuer_code at its top level when the answer lists one issuer, asked for or not; never when it lists several', async () => {
+    const { gateway } = rig();
+    // 70,000.00 SAR is beyond the Islamic bank's plans: only Sandbox Riyadh Bank serves it.
+    const one = await api(gateway, query({ amount: '7000000', currency: 'SAR' }));
+    assert.deepEqual(issuersOf(one).map((issuer) => issuer.issuer_code), ['SAREDU1']);
+    assert.equal(one['issuer_code'], 'SAREDU1');
+    assert.ok(await verifiesAsGateway(one), 'issuer_code is signed');
+    assert.ok(phpSdkAccepts(one, M.responsePhrase));
+    assert.ok(validate(installmentsPlansResponse, one, 'en').ok);
+    const several = await api(gateway, query({ amount: '60000', currency: 'SAR' }));
+    assert.equal(issuersOf(several).length, 2);
+    assert.ok(!('issuer_code' in several), 'one code cannot name two issuers');
+  });
+
   it('asks for the currency when an amount is given without one (00001)', async () => {
     const { gateway } = rig();
     assert.equal((await api(gateway, query({ amount: '1000' })))['response_code'], '00001');

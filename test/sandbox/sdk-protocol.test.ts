@@ -69,6 +69,17 @@ describe('driving the sandbox as the official SDKs do', () => {
       assert.equal((await callApi(lb, maintenance('CAPTURE', first, { svc_id: svcId })))['response_code'], '20064');
       assert.equal(lb.gateway.order({ svcId: otherSvcId })?.capturedAmount, 0, 'the refused capture changed nothing');
     });
+
+    it('answer CHECK_STATUS with the two naming different orders 00007, as CAPTURE does, and 12001 when none is held', async () => {
+      const first = nextReference();
+      await charged(first, 'AUTHORIZATION');
+      const otherSvcId = await charged(nextReference(), 'AUTHORIZATION');
+      const status = (extra: Record<string, unknown>) => callApi(lb, { query_command: 'CHECK_STATUS', language: 'en', ...extra });
+      const mismatch = await status({ merchant_reference: first, svc_id: otherSvcId });
+      assert.deepEqual([mismatch['response_code'], mismatch['status']], ['00007', '00']);
+      assert.ok(!('transaction_status' in mismatch));
+      assert.equal((await status({ merchant_reference: nextReference(), svc_id: '1234567890' }))['response_code'], '12001');
+    });
   });
 
   describe('GET_INSTALLMENTS_PLANS', () => {
@@ -154,6 +165,46 @@ describe('driving the sandbox as the official SDKs do', () => {
     });
   });
 
+  describe('the spec’s optional common fields on services and queries', () => {
+    const common = {
+      merchant_extra: 'x0',
+      merchant_extra1: 'cart-7',
+      merchant_extra2: 'x2',
+      merchant_extra3: 'x3',
+      merchant_extra4: 'x4',
+      merchant_extra5: 'x5',
+      order_description: 'Headphones',
+      customer_ip: '192.0.2.44',
+    };
+    const operations: readonly [string, () => Record<string, unknown>, string][] = [
+      ['BILL_PRESENTMENT', () => ({ service_command: 'BILL_PRESENTMENT', merchant_reference: nextReference(), amount: '10000', currency: 'EGP', language: 'en', request_expiry_date: '2026-03-12T11:00:00+02:00', payment_partner: 'CASHP', phone_number: REGISTERED_FINANCING_PHONE }), '30000'],
+      ['CHECK_STATUS', () => ({ query_command: 'CHECK_STATUS', merchant_reference: nextReference(), language: 'en', customer_email: 'buyer@example.com', customer_name: 'Mona Hassan' }), '12001'],
+      ['CUSTOMER_VERIFY', () => ({ service_command: 'CUSTOMER_VERIFY', merchant_reference: nextReference(), language: 'en', payment_option: FINANCING_PARTNER_CODE, phone_number: REGISTERED_FINANCING_PHONE, customer_email: 'buyer@example.com' }), '90000'],
+      ['3DS_ENROLLMENT', () => ({ service_command: '3DS_ENROLLMENT', merchant_reference: nextReference(), amount: '10000', currency: 'EGP', language: 'en', card_number: card.card_number, expiry_date: card.expiry_date, merchant_3ds_url: 'https://shop.test/3ds' }), '44000'],
+      ['GET_INSTALLMENTS_PLANS', () => ({ query_command: 'GET_INSTALLMENTS_PLANS', language: 'en', currency: 'EGP' }), '62000'],
+    ];
+    for (const [operation, request, code] of operations) {
+      it(`takes merchant_extra…5, order_description and the customer fields on ${operation}, and returns them signed`, async () => {
+        const sent = { ...request(), ...common };
+        const answer = await callApi(lb, sent);
+        assert.equal(answer['response_code'], code, String(answer['response_message']));
+        for (const [name, value] of Object.entries(common)) assert.equal(answer[name], value, name);
+      });
+    }
+
+    it('keeps each field’s rule and an operation’s own: an empty merchant_extra1 (00001), a financing phone that is no mobile (00002)', async () => {
+      const [, status] = operations[1] ?? [];
+      const empty = await callApi(lb, { ...status?.(), merchant_extra1: '' });
+      assert.equal(empty['response_code'], '00001');
+      assert.match(String(empty['response_message']), /merchant_extra1/);
+      const [, verify] = operations[2] ?? [];
+      assert.equal((await callApi(lb, { ...verify?.(), phone_number: '12345' }))['response_code'], '00002');
+      const unknown = await callApi(lb, { ...status?.(), merchant_extra6: 'x' });
+      assert.equal(unknown['response_code'], '00002', 'a name outside the table is still unknown');
+      assert.match(String(unknown['response_message']), /merchant_extra6: is not a field of this request/);
+    });
+  });
+
   describe('the trusted channel', () => {
     it('charges clear card data with eci RECURRING', async () => {
       const answer = await callApi(lb, {
@@ -188,6 +239,7 @@ describe('driving the sandbox as the official SDKs do', () => {
 
     async function generated(reference: string): Promise<Record<string, unknown>> {
       const products = [{ product_name: 'Phone', product_price: '12000.00', product_category: 'Electronics' }];
+      await callApi(lb, { service_command: 'CUSTOMER_VERIFY', merchant_reference: reference, ...common() });
       const answer = await callApi(lb, { service_command: 'OTP_GENERATE', merchant_reference: reference, ...common(), ...money, products });
       assert.equal(answer['response_code'], '88000');
       return answer;

@@ -55,6 +55,8 @@ describe('answers as XML', () => {
 
   it('writes a financing answer’s products list and tenure object as nodes, and verifies', async () => {
     const common = { merchant_reference: 'xml-fin', language: 'en', payment_option: FINANCING_PARTNER_CODE, phone_number: REGISTERED_FINANCING_PHONE, merchant_order_id: 'o-1', amount: '1200000', currency: 'EGP' };
+    const { merchant_order_id: _id, amount: _amount, currency: _currency, ...customer } = common;
+    await inXml({ service_command: 'CUSTOMER_VERIFY', ...customer });
     const generated = await inXml({ service_command: 'OTP_GENERATE', ...common, products: [{ product_name: 'Phone', product_price: '12000.00', product_category: 'Electronics' }] });
     assert.match(generated.text, /<products><item><product_name>Phone<\/product_name>/);
     assert.ok(generated.verified);

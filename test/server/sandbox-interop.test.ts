@@ -18,6 +18,7 @@ import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
+import type { SuccessCodes } from '../../src/sandbox/orders.ts';
 import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
 import { parse } from '../../src/core/shape.ts';
@@ -32,8 +33,8 @@ interface Shop {
   post(route: string, body: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
-function shop(): Shop {
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI' });
+function shop(options: { readonly successCodes?: SuccessCodes } = {}): Shop {
+  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', ...options });
   const orders = new InMemoryOrderStore([
     { merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' },
     { merchant_reference: 'shop-2', amount: 250_000, currency: 'EGP', description: 'Speaker' },
@@ -146,6 +147,30 @@ describe('the endpoint with the sandbox gateway', () => {
     const landed = await browserPost({ handle: (request) => endpoint(request) }, final.action, final.fields);
     assert.equal(landed.headers.get('location'), `${SHOP}/result?merchant_reference=shop-2&outcome=success&response_code=02000`);
     assert.equal(results[0]?.command, 'AUTHORIZATION');
+  });
+
+  it('sends a 3-D Secure card held as a live account holds it (20064 under status 20) through the challenge', async () => {
+    const { endpoint, gateway, results, post } = shop({ successCodes: 'live' });
+    const form = parse(formPostResult, (await post('/merchant-page', { merchant_reference: 'shop-1', language: 'en' })).body);
+    const card = { card_number: testCard('3ds').number, expiry_date: '3012', card_security_code: '123' };
+    const back = returnForm(await (await browserPost(gateway, form.action, { ...form.fields, ...card })).text());
+    const completion = await browserPost({ handle: (request) => endpoint(request) }, back.action, back.fields);
+    assert.equal(completion.status, 303, 'the endpoint reads the hold as pending and sends the customer to its 3ds_url');
+    const challenge = completion.headers.get('location') ?? '';
+    assert.match(challenge, /3ds\/challenge\?id=/);
+    const held = gateway.order({ merchantReference: 'shop-1' })?.operations.at(-1);
+    assert.deepEqual([held?.code, held?.status], ['20064', '20']);
+    const pending = await post('/status', { merchant_reference: 'shop-1', language: 'en' });
+    const shown = parse(statusResult, pending.body);
+    assert.deepEqual([shown.transaction_code, shown.transaction_status], ['20064', '20'], 'CHECK_STATUS shows the hold under status 20');
+
+    const challengePage = await (await gateway.handle(new Request(challenge))).text();
+    const challengeId = /name="challenge" value="([^"]+)"/.exec(challengePage)?.[1] ?? '';
+    const approved = await browserPost(gateway, new URL(gateway.paths.challenge, SANDBOX).href, { challenge: challengeId, decision: 'approve' });
+    const final = returnForm(await approved.text());
+    const landed = await browserPost({ handle: (request) => endpoint(request) }, final.action, final.fields);
+    assert.equal(landed.headers.get('location'), `${SHOP}/result?merchant_reference=shop-1&outcome=success&response_code=14000`);
+    assert.equal(results.length, 1);
   });
 
   it('runs the four financing steps', async () => {
