@@ -12,15 +12,7 @@ import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import { silentLogger } from '../../src/log/logger.ts';
-import {
-  ACCESS_CODE,
-  API_ROOT,
-  createFakeGateway,
-  GATEWAY_BASE_URL,
-  MERCHANT_IDENTIFIER,
-  REQUEST_PHRASE,
-  RESPONSE_PHRASE,
-} from '../server/fake-gateway.ts';
+import { ACCESS_CODE, createFakeGateway, GATEWAY_ENV, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from '../server/fake-gateway.ts';
 
 const SECRET = 'cli-test-hook-secret-0123456789abcdef';
 const KEY = 'demo-1001:1700000001:captured';
@@ -32,14 +24,7 @@ before(async () => {
   const gateway = createFakeGateway();
   service = await serve(
     {
-      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
-      PG_ACCESS_CODE: ACCESS_CODE,
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
-      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
-      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
-      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
-      PG_API_ROOT: API_ROOT,
+      ...GATEWAY_ENV,
       PG_PORT: '0',
       PG_BASE_PATH: '/pg',
       PG_HOOK_SECRET: SECRET,

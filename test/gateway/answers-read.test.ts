@@ -87,6 +87,19 @@ const status = (request: Fields, last: { code: string; status: string }, capture
 
 const commandOf = (request: Fields) => request['query_command'] ?? request['command'] ?? request['service_command'];
 
+/** A trusted-channel PURCHASE of EGP 100.00 with a test card's clear data. */
+const trustedPurchase = (reference: string) =>
+  client.trustedPurchase({
+    merchant_reference: reference,
+    amount: 10_000,
+    currency: 'EGP',
+    eci: 'ECOMMERCE',
+    card_number: '4005550000000001',
+    expiry_date: '3012',
+    card_security_code: '123',
+    card_holder_name: 'Test Buyer',
+  });
+
 describe('a capture answered with something the client cannot read', () => {
   it('settles an unknown code by CHECK_STATUS, where the same code as the last operation settles nothing: unknown, never refused', async () => {
     let last = { code: '02000', status: '02' };
@@ -121,16 +134,7 @@ describe("a live account's charge held for 3-D Secure", () => {
       const { card_number: _number, card_security_code: _code, expiry_date: _expiry, card_holder_name: _holder, ...rest } = echo(request);
       return { ...rest, response_code: '20064', response_message: '3-D Secure check requested', status: '20', '3ds_url': 'https://acs.issuer.test/challenge', svc_id: '1700000002' };
     };
-    const result = await client.trustedPurchase({
-      merchant_reference: 'order-3',
-      amount: 10_000,
-      currency: 'EGP',
-      eci: 'ECOMMERCE',
-      card_number: '4005550000000001',
-      expiry_date: '3012',
-      card_security_code: '123',
-      card_holder_name: 'Test Buyer',
-    });
+    const result = await trustedPurchase('order-3');
     assert.deepEqual([result.outcome, result.source, result.answer?.['3ds_url']], ['pending', 'answer', 'https://acs.issuer.test/challenge']);
   });
 });
@@ -169,16 +173,7 @@ describe('a redirect', () => {
   it('is never followed: the signed charge is not posted where it points, and the charge is settled by CHECK_STATUS', async () => {
     const notFound = (request: Fields): Fields => ({ ...echo(request), response_code: '12036', response_message: 'Order not found', status: '12' });
     answerFor = (request) => (request['query_command'] === 'CHECK_STATUS' ? notFound(request) : { redirectTo: `${origin(thief)}/collect` });
-    const result = await client.trustedPurchase({
-      merchant_reference: 'order-6',
-      amount: 10_000,
-      currency: 'EGP',
-      eci: 'ECOMMERCE',
-      card_number: '4005550000000001',
-      expiry_date: '3012',
-      card_security_code: '123',
-      card_holder_name: 'Test Buyer',
-    });
+    const result = await trustedPurchase('order-6');
     assert.equal(elsewhere.length, 0, 'nothing reached the redirect target');
     assert.notEqual(result.outcome, 'success');
     assert.equal(result.source, 'check_status');

@@ -34,6 +34,18 @@ export const GATEWAY_BASE_URL = 'https://api.gateway.test';
 export const CHECKOUT_URL = 'https://checkout.gateway.test';
 export const API_ROOT = 'FortAPI';
 
+/** The PG_* variables naming the fake gateway's account, as `serve` reads them. */
+export const GATEWAY_ENV = {
+  PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
+  PG_ACCESS_CODE: ACCESS_CODE,
+  PG_SHA_TYPE: 'SHA-256',
+  PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
+  PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
+  PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
+  PG_CHECKOUT_URL: CHECKOUT_URL,
+  PG_API_ROOT: API_ROOT,
+} as const;
+
 /** The account's settings as a client of this gateway needs them (the endpoint, the back-office client). */
 export const GATEWAY_ACCOUNT = {
   merchantIdentifier: MERCHANT_IDENTIFIER,

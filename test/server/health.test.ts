@@ -10,7 +10,7 @@ import { serve, type RunningServer } from '../../src/server/serve.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
 import { resultOf } from '../store/store-contract.ts';
-import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { createFakeGateway, GATEWAY_ENV } from './fake-gateway.ts';
 
 const running: RunningServer[] = [];
 after(() => Promise.all(running.map((server) => server.close())));
@@ -22,14 +22,7 @@ async function start(options: { store: Store; gatewayDown?: () => boolean; now?:
   const logs: Record<string, unknown>[] = [];
   const server = await serve(
     {
-      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
-      PG_ACCESS_CODE: ACCESS_CODE,
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
-      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
-      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
-      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
-      PG_API_ROOT: API_ROOT,
+      ...GATEWAY_ENV,
       PG_PORT: '0',
       PG_BASE_PATH: '/pg',
       ...(options.token === undefined ? {} : { PG_HEALTH_TOKEN: options.token }),

@@ -5,16 +5,7 @@ import { endpointError } from '../../src/core/endpoint-api.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
-import {
-  ACCESS_CODE,
-  API_ROOT,
-  CHECKOUT_URL,
-  createFakeGateway,
-  GATEWAY_BASE_URL,
-  MERCHANT_IDENTIFIER,
-  REQUEST_PHRASE,
-  RESPONSE_PHRASE,
-} from './fake-gateway.ts';
+import { createFakeGateway, GATEWAY_ENV } from './fake-gateway.ts';
 import { parse } from '../../src/core/shape.ts';
 
 let server: RunningServer;
@@ -26,14 +17,7 @@ let abortSeen: () => void = () => {};
 before(async () => {
   server = await serve(
     {
-      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
-      PG_ACCESS_CODE: ACCESS_CODE,
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
-      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
-      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
-      PG_CHECKOUT_URL: CHECKOUT_URL,
-      PG_API_ROOT: API_ROOT,
+      ...GATEWAY_ENV,
       PG_PORT: '0',
     },
     {

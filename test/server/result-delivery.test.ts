@@ -10,7 +10,7 @@ import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreUnavailableError, type ResultStore, type Store } from '../../src/store/store.ts';
-import { ACCESS_CODE, API_ROOT, createFakeGateway, GATEWAY_BASE_URL, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { createFakeGateway, GATEWAY_BASE_URL, GATEWAY_ENV } from './fake-gateway.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from './fake-shop.ts';
 import { postReturn, signedReturn } from './support/returns.ts';
 
@@ -61,14 +61,7 @@ async function startService(store: Store, options: ServeOptions = {}): Promise<{
   const logs: string[] = [];
   const service = await serve(
     {
-      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
-      PG_ACCESS_CODE: ACCESS_CODE,
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
-      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
-      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
-      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
-      PG_API_ROOT: API_ROOT,
+      ...GATEWAY_ENV,
       PG_PORT: '0',
       PG_ALLOWED_ORIGINS: SHOP_ORIGIN,
       PG_ORDER_URL: shop.orderUrl,

@@ -16,16 +16,7 @@ import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { InMemoryRateLimiter } from '../../src/server/rate-limit.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { serve, type RunningServer, type ServeOptions } from '../../src/server/serve.ts';
-import {
-  ACCESS_CODE,
-  API_ROOT,
-  createFakeGateway,
-  GATEWAY_BASE_URL,
-  MERCHANT_IDENTIFIER,
-  REQUEST_PHRASE,
-  RESPONSE_PHRASE,
-  type FakeGateway,
-} from './fake-gateway.ts';
+import { ACCESS_CODE, createFakeGateway, type FakeGateway, GATEWAY_BASE_URL, GATEWAY_ENV, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from './fake-shop.ts';
 import { parse } from '../../src/core/shape.ts';
 import { signedTokenization } from './support/returns.ts';
@@ -66,14 +57,7 @@ async function startService(extra: Record<string, string> = {}, options: ServeOp
   const logs: string[] = [];
   const service = await serve(
     {
-      PG_MERCHANT_IDENTIFIER: MERCHANT_IDENTIFIER,
-      PG_ACCESS_CODE: ACCESS_CODE,
-      PG_SHA_TYPE: 'SHA-256',
-      PG_SHA_REQUEST_PHRASE: REQUEST_PHRASE,
-      PG_SHA_RESPONSE_PHRASE: RESPONSE_PHRASE,
-      PG_GATEWAY_BASE_URL: GATEWAY_BASE_URL,
-      PG_CHECKOUT_URL: 'https://checkout.gateway.test',
-      PG_API_ROOT: API_ROOT,
+      ...GATEWAY_ENV,
       PG_PORT: '0',
       PG_ALLOWED_ORIGINS: SHOP_ORIGIN,
       PG_ORDER_URL: shop.orderUrl,
