@@ -370,13 +370,15 @@ const RESULT_URL_SHAPE = 'must be an absolute https URL or a path starting with 
  * (a standalone endpoint may send customers back to the shop, whose pages it must allow for CORS
  * anyway). Resolving, rather than matching the text, is what catches `/\evil.example` and
  * `/\t/evil.example`, which browsers read as `//evil.example`. With `publicOrigin` unknown (the
- * listening URL of `serve`), only a path can be checked.
+ * listening URL of `serve`), an absolute URL must be on one of the allowed origins.
  */
 function resultUrlRule(publicOrigin: string | undefined, allowedOrigins: readonly string[]): Check<string> {
   return (value) => {
     const relative = value.startsWith('/');
     if (!relative && serviceUrl(true)(value) !== undefined) return RESULT_URL_SHAPE;
-    if (!relative && publicOrigin === undefined) return undefined;
+    if (!relative && publicOrigin === undefined) {
+      return allowedOrigins.includes(originOf(value) ?? '') ? undefined : 'must be on one of the allowed origins (or a path, or set the public URL)';
+    }
     const base = publicOrigin ?? 'https://endpoint.invalid';
     let target: URL;
     try {

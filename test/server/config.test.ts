@@ -395,5 +395,15 @@ describe('createMerchantEndpoint configuration', () => {
         (error: unknown) => error instanceof ConfigError && error.problems.map((problem) => problem.name).join() === 'PG_RESULT_URL',
       );
     });
+
+    it('holds an absolute PG_RESULT_URL to the allowed origins when PG_PUBLIC_URL is not set', () => {
+      const { PG_PUBLIC_URL: _public, ...withoutPublicUrl } = VALID_ENV;
+      assert.throws(
+        () => configFromEnv({ ...withoutPublicUrl, PG_RESULT_URL: 'https://evil.example/x' }),
+        (error: unknown) =>
+          error instanceof ConfigError && /PG_RESULT_URL must be on one of the allowed origins/.test(error.message) && !error.message.includes('evil.example'),
+      );
+      assert.equal(configFromEnv({ ...withoutPublicUrl, PG_RESULT_URL: 'https://www.shop.example/thanks' }).resultUrl, 'https://www.shop.example/thanks');
+    });
   });
 });
