@@ -121,6 +121,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   };
 
+  /** The quiet a rate-limited gateway asked for, kept in the store so every instance keeps it too. */
+  const keepQuiet = async (error: GatewayUnavailableError, at: number): Promise<void> => {
+    if (error.kind !== 'rate_limited' && error.retryAfterMs === undefined) return;
+    quietUntil = Math.max(quietUntil, at + (error.retryAfterMs ?? settings.intervalSeconds * 1000));
+    await store.watches.deferAll(new Date(quietUntil));
+  };
+
   const unanswered = async (watch: PaymentWatch, error: unknown, at: number, counts: { ended: number }): Promise<false> => {
     if (!(error instanceof GatewayUnavailableError)) throw error;
     const { retryAfterMs } = error;
@@ -131,11 +138,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       http_status: error.httpStatus,
       ...(retryAfterMs === undefined ? {} : { retry_after_ms: retryAfterMs }),
     });
-    if (error.kind === 'rate_limited' || retryAfterMs !== undefined) {
-      quietUntil = Math.max(quietUntil, at + (retryAfterMs ?? settings.intervalSeconds * 1000));
-      // Kept in the store, not only here: every instance sharing it keeps the quiet too.
-      await store.watches.deferAll(new Date(quietUntil));
-    }
+    await keepQuiet(error, at);
     // As `watch_expired`: logged, and nothing reported (the shop holds the order's last result).
     if (endsUnanswered(watch, isRetryable(error.kind), at)) {
       log.warn('watch_expired_unanswered', { merchant_reference: watch.merchant_reference, kind: watch.kind, last_state: watch.last_state, reason });
@@ -251,8 +254,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       try {
         return (await ask({ ...watch, merchant_reference: reference })).status.state;
       } catch (error) {
-        if (error instanceof GatewayUnavailableError) return undefined;
-        throw error;
+        if (!(error instanceof GatewayUnavailableError)) throw error;
+        // Not known: the result goes out without the mark, but a gateway asking for quiet gets it.
+        await keepQuiet(error, now().getTime());
+        return undefined;
       }
     };
     const other = await paidOtherAttempt(watch.merchant_reference, stateOf);

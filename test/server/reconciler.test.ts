@@ -107,7 +107,11 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
   options.gates?.connect(harness.gateway.fetch);
   const logs: string[] = [];
   const log = createJsonLogger((line) => logs.push(line));
-  const gatewayState: { down: boolean; limited?: { readonly retryAfter?: string } | undefined } = { down: false };
+  const gatewayState: {
+    down: boolean;
+    /** Requests answered 429 (all of them, or those `when` picks by their JSON body). */
+    limited?: { readonly retryAfter?: string; readonly when?: (body: Record<string, unknown>) => boolean } | undefined;
+  } = { down: false };
   const reconciler = createReconciler({
     store,
     gateway: createGatewayClient({
@@ -117,7 +121,8 @@ function world(options: { readonly gates?: ReturnType<typeof gatedGateway> } = {
       fetch: (input, init) => {
         if (gatewayState.down) return Promise.resolve(new Response('<html>down</html>', { status: 503 }));
         const { limited } = gatewayState;
-        if (limited) {
+        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+        if (limited && (limited.when?.(body) ?? true)) {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (limited.retryAfter !== undefined) headers['retry-after'] = limited.retryAfter;
           return Promise.resolve(new Response('{"error":"too_many_requests"}', { status: 429, headers }));
@@ -551,6 +556,21 @@ describe('the reconciler', () => {
       'the asked one is scheduled on; the other two are not held for the claim but due now, for another instance',
     );
     assert.ok(w.logs.some((line) => JSON.parse(line).event === 'reconcile_stopped' && JSON.parse(line).left === 2));
+  });
+
+  it('keeps the quiet a 429 asks for while it looks for a second payment of the order, and still reports the payment', async () => {
+    const w = world();
+    await watchAuthorizations(w, { 'order-1001': 0, 'order-2002': MINUTE });
+    w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000101' });
+    // The payment's own question is answered; the question about the order's next attempt is limited.
+    w.gatewayState.limited = { retryAfter: '600', when: (body) => body['merchant_reference'] !== 'order-1001' };
+    await w.reconciler.runDue();
+    assert.deepEqual(
+      w.reported.filter((result) => result.merchant_reference === 'order-1001').map((result) => [result.order_state, result.duplicate_of]),
+      [['captured', undefined]],
+    );
+    const other = await w.store.watches.get('order-2002');
+    assert.ok(Date.parse(other?.next_check_at ?? '') >= START.getTime() + 10 * MINUTE, 'no other payment is asked before Retry-After');
   });
 
   it('asks nothing before the Retry-After of a 429, about that payment or any other, and asks again after it', async () => {
