@@ -9,6 +9,7 @@
  * that a page never loads the rules.
  */
 import * as z from 'zod/mini';
+import { PAYMENT_COMMANDS } from './payment-commands.ts';
 import { field, financingProductEntry } from './schemas/index.ts';
 
 export * from './endpoint-results.ts';
@@ -43,7 +44,7 @@ export const orderRequest = z.object({ ...base });
 
 export const hostedPageRequest = z.object({
   ...base,
-  command: z.enum(['AUTHORIZATION', 'PURCHASE']),
+  command: z.enum(PAYMENT_COMMANDS),
   /** Let the hosted page offer installments (installments STANDALONE). */
   installments: z.optional(z.literal('STANDALONE')),
   customer_email: z.optional(email),
@@ -59,7 +60,7 @@ const framed = z.optional(z.boolean());
 export const merchantPageRequest = z.object({
   ...base,
   /** How the token is completed server-side after tokenization. */
-  command: z.optional(z.enum(['AUTHORIZATION', 'PURCHASE'])),
+  command: z.optional(z.enum(PAYMENT_COMMANDS)),
   /** A plan chosen in <pg-installments>, completed as a direct installments (YES) operation. */
   plan_code: z.optional(planCode),
   issuer_code: z.optional(issuerCode),

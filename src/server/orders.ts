@@ -9,19 +9,11 @@ import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-s
 import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
 
-/**
- * The payments the elements may ask the endpoint to sign: PURCHASE takes the money now;
- * AUTHORIZATION only holds it until the merchant captures it, and the gateway voids a hold never
- * captured (after `PG_AUTHORIZATION_HOLD_DAYS`). Which one is the merchant's decision, like the amount.
- */
-export const PAYMENT_COMMANDS = ['PURCHASE', 'AUTHORIZATION'] as const;
+import { isPaymentCommand, type PaymentCommand } from '../core/payment-commands.ts';
 
-export type PaymentCommand = (typeof PAYMENT_COMMANDS)[number];
-
-/** True for `PURCHASE` and `AUTHORIZATION`, exactly as written. */
-export function isPaymentCommand(value: unknown): value is PaymentCommand {
-  return (PAYMENT_COMMANDS as readonly unknown[]).includes(value);
-}
+// The core's list of the payments an element may ask for; a hold never captured is voided by the
+// gateway after `PG_AUTHORIZATION_HOLD_DAYS`, so which one is signed is the merchant's to allow.
+export { isPaymentCommand, PAYMENT_COMMANDS, type PaymentCommand } from '../core/payment-commands.ts';
 
 export interface MerchantOrder {
   /** The merchant's unique order number (max 40: letters, digits, `-`, `_`, `.`). */

@@ -6,6 +6,7 @@
  * Elements never call `fetch`.
  */
 import { ORDER_TOKEN_HEADER, ROUTES, type ClientRouteName, type EndpointCall } from '../../core/endpoint-routes.ts';
+import { isPaymentCommand } from '../../core/payment-commands.ts';
 import { readOrderAnswer } from '../../core/order-answer.ts';
 import { loadContract } from './contract.ts';
 import type { RequestErrorKind } from './events.ts';
@@ -20,9 +21,6 @@ const READERS: Partial<Record<EndpointCall['result'], (payload: unknown) => unkn
 
 /** A route the elements call (every route but the gateway's return address). */
 export type ClientRoute = ClientRouteName;
-
-/** What `command` may say: the page gives it (an attribute), so it is checked here, where a typo stops before any request. */
-const PAYMENT_COMMANDS: readonly unknown[] = ['AUTHORIZATION', 'PURCHASE'];
 
 /**
  * A failed call. `kind` says where it failed; `code` and `field` come from the endpoint, and
@@ -97,8 +95,9 @@ export class EndpointClient {
    */
   async request<Body, Result>(call: EndpointCall<ClientRoute, Body, Result>, body: Body, signal?: AbortSignal): Promise<Result> {
     const route = call.name;
+    // The page gives `command` (an attribute): a typo stops here, before any request.
     const command = (body as { command?: unknown }).command;
-    if (command !== undefined && !PAYMENT_COMMANDS.includes(command)) {
+    if (command !== undefined && !isPaymentCommand(command)) {
       throw new EndpointRequestError(route, 'invalid_request', `invalid command for ${route}`, { field: 'command' });
     }
     if (!this.endpoint) {
