@@ -4,8 +4,7 @@
  * It is the reference the SQL engines are tested against (test/store/).
  */
 import type { VerifiedResult } from '../core/verified-result.ts';
-import { furthestResult, matchesState } from './rules.ts';
-import { replacesWatch } from './store.ts';
+import { furthestResult, isAsRecorded, matchesState, replacesWatch } from './rules.ts';
 import type {
   JsonObject,
   NewWatch,
@@ -37,10 +36,6 @@ interface ResultRow {
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
-
-/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
-const isAsRecorded = (row: ResultRow): boolean =>
-  row.acknowledgedAt === undefined && row.attempts === 0 && row.nextAttemptAt === row.recordedAt;
 
 function storedOf(row: ResultRow): StoredResult {
   return {

@@ -25,9 +25,8 @@ import {
   type WatchRow,
 } from './migrations.ts';
 import { redactDatabaseUrl, type OpenStoreOptions } from './open.ts';
-import { furthestResult } from './rules.ts';
+import { furthestResult, RESULT_AS_RECORDED_SQL, WATCH_REPLACEABLE_SQL } from './rules.ts';
 import {
-  HOLDING_WATCH_KINDS,
   StoreOpenError,
   StoreUnavailableError,
   type JsonObject,
@@ -191,9 +190,6 @@ const resultIsDue = (now: string): string => `r.acknowledged_at IS NULL AND r.ne
   SELECT 1 FROM pg_checkout_results AS earlier
   WHERE earlier.merchant_reference = r.merchant_reference AND earlier.seq < r.seq AND earlier.acknowledged_at IS NULL)`;
 
-/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
-const RESULT_AS_RECORDED = 'acknowledged_at IS NULL AND attempts = 0 AND next_attempt_at = recorded_at';
-
 const STATE_CONDITION: Record<NonNullable<ResultFilter['state']>, string> = {
   pending: 'acknowledged_at IS NULL',
   failing: 'acknowledged_at IS NULL AND attempts > 0',
@@ -214,10 +210,6 @@ const WATCH_UPSERT = `
       )
       .join(', ')}`;
 
-/** `replacesWatch` (store.ts) on the stored row and the new one: ended, not a bill or authorization, or replaced by one. */
-const HOLDING_KINDS = HOLDING_WATCH_KINDS.map((kind) => `'${kind}'`).join(', ');
-const WATCH_REPLACEABLE = `pg_checkout_watches.ended_at IS NOT NULL OR pg_checkout_watches.kind NOT IN (${HOLDING_KINDS}) OR EXCLUDED.kind IN (${HOLDING_KINDS})`;
-
 const SQL = {
   insertResult: `
     INSERT INTO pg_checkout_results (idempotency_key, merchant_reference, result, recorded_at, next_attempt_at)
@@ -226,7 +218,7 @@ const SQL = {
     RETURNING seq`,
   resultOf: 'SELECT result::text AS result FROM pg_checkout_results WHERE idempotency_key = $1',
   rowOf: `SELECT ${RESULT_COLUMNS} FROM pg_checkout_results WHERE idempotency_key = $1`,
-  release: `DELETE FROM pg_checkout_results WHERE idempotency_key = $1 AND ${RESULT_AS_RECORDED}`,
+  release: `DELETE FROM pg_checkout_results WHERE idempotency_key = $1 AND ${RESULT_AS_RECORDED_SQL}`,
   list: (state: NonNullable<ResultFilter['state']>): string => `
     SELECT ${RESULT_COLUMNS} FROM pg_checkout_results
     WHERE ${STATE_CONDITION[state]} AND recorded_at >= $1
@@ -257,7 +249,7 @@ const SQL = {
     FROM pg_checkout_results WHERE acknowledged_at IS NULL`,
 
   upsertWatch: `${WATCH_UPSERT}
-    WHERE ${WATCH_REPLACEABLE}`,
+    WHERE ${WATCH_REPLACEABLE_SQL}`,
   // No row yet, or the row read before (by its created_at, the last parameter; none read: no row may be there).
   upsertWatchIfUnchanged: `${WATCH_UPSERT}
     WHERE pg_checkout_watches.created_at = $${WATCH_COLUMNS.split(', ').length + 1}::bigint

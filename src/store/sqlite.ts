@@ -25,9 +25,8 @@ import {
   type WatchRow,
 } from './migrations.ts';
 import { SQLITE_FILE, type OpenStoreOptions } from './open.ts';
-import { furthestResult } from './rules.ts';
+import { furthestResult, RESULT_AS_RECORDED_SQL, WATCH_REPLACEABLE_SQL } from './rules.ts';
 import {
-  HOLDING_WATCH_KINDS,
   StoreOpenError,
   StoreUnavailableError,
   type JsonObject,
@@ -174,9 +173,6 @@ const RESULT_IS_DUE = `r.acknowledged_at IS NULL AND r.next_attempt_at <= :now A
   SELECT 1 FROM pg_checkout_results AS earlier
   WHERE earlier.merchant_reference = r.merchant_reference AND earlier.seq < r.seq AND earlier.acknowledged_at IS NULL)`;
 
-/** As `record` left it: never claimed by a delivery (a claim moves the next attempt), tried or acknowledged. */
-const RESULT_AS_RECORDED = 'acknowledged_at IS NULL AND attempts = 0 AND next_attempt_at = recorded_at';
-
 const STATE_CONDITION: Record<NonNullable<ResultFilter['state']>, string> = {
   pending: 'acknowledged_at IS NULL',
   failing: 'acknowledged_at IS NULL AND attempts > 0',
@@ -212,7 +208,7 @@ class SqliteResults implements ResultStore {
       ON CONFLICT (idempotency_key) DO NOTHING`);
     this.#resultOf = conn.prepare('SELECT result FROM pg_checkout_results WHERE idempotency_key = ?');
     this.#rowOf = conn.prepare(`SELECT ${RESULT_COLUMNS} FROM pg_checkout_results WHERE idempotency_key = ?`);
-    this.#release = conn.prepare(`DELETE FROM pg_checkout_results WHERE idempotency_key = ? AND ${RESULT_AS_RECORDED}`);
+    this.#release = conn.prepare(`DELETE FROM pg_checkout_results WHERE idempotency_key = ? AND ${RESULT_AS_RECORDED_SQL}`);
     const list = (state: NonNullable<ResultFilter['state']>): Statement =>
       conn.prepare(`
         SELECT ${RESULT_COLUMNS} FROM pg_checkout_results
@@ -322,10 +318,6 @@ const WATCH_REPLACED = WATCH_COLUMNS.split(', ')
   )
   .join(', ');
 
-/** `replacesWatch` (store.ts) on the stored row and the new one: ended, not a bill or authorization, or replaced by one. */
-const HOLDING_KINDS = HOLDING_WATCH_KINDS.map((kind) => `'${kind}'`).join(', ');
-const WATCH_REPLACEABLE = `pg_checkout_watches.ended_at IS NOT NULL OR pg_checkout_watches.kind NOT IN (${HOLDING_KINDS}) OR excluded.kind IN (${HOLDING_KINDS})`;
-
 class SqliteWatches implements WatchStore {
   readonly #conn: Connection;
   readonly #upsert: Statement;
@@ -345,7 +337,7 @@ class SqliteWatches implements WatchStore {
     this.#upsert = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})
       ON CONFLICT (merchant_reference) DO UPDATE SET ${WATCH_REPLACED}
-      WHERE ${WATCH_REPLACEABLE}`);
+      WHERE ${WATCH_REPLACEABLE_SQL}`);
     // No row yet, or the row read before (by its created_at; none read: no row may be there).
     this.#upsertIfUnchanged = conn.prepare(`
       INSERT INTO pg_checkout_watches (${WATCH_COLUMNS}) VALUES (${params})

@@ -119,21 +119,6 @@ export type WatchKind =
   /** A card saved without a payment whose token list could not be read at the return (GET_TOKENS, not CHECK_STATUS). */
   | 'saved_card';
 
-/**
- * The kinds that watch a payment the gateway holds for days: a bill payable at the counter, an
- * authorization until its hold ends. An open one is replaced by `WatchStore.watch` only with another
- * of them: a shorter watch written after it (a signed form, a return replayed or not confirmed, a
- * lost money call's) would stop asking sooner and drop the bill it keeps, while it asks about the
- * same reference anyway and reports whatever the gateway shows there.
- */
-export const HOLDING_WATCH_KINDS: readonly WatchKind[] = ['bill', 'authorization'];
-
-/** Whether `WatchStore.watch` writes `next` over the order's watch `current` (HOLDING_WATCH_KINDS). */
-export function replacesWatch(current: Pick<PaymentWatch, 'kind' | 'ended_at'> | undefined, next: Pick<NewWatch, 'kind'>): boolean {
-  if (current === undefined || current.ended_at !== undefined) return true;
-  return !HOLDING_WATCH_KINDS.includes(current.kind) || HOLDING_WATCH_KINDS.includes(next.kind);
-}
-
 /** A payment the reconciler asks CHECK_STATUS about until it is final or the watch expires. */
 export interface PaymentWatch {
   /** One watch per order: a newer watch of the same reference replaces the older (WatchStore.watch). */
@@ -181,7 +166,7 @@ export interface WatchChange {
 export interface WatchStore {
   /**
    * Starts watching, or replaces the order's watch (its schedule and counts start again), except an
-   * open bill or authorization watch, which only another of those replaces (`replacesWatch`): a
+   * open bill or authorization watch, which only another of those replaces (`replacesWatch` in rules.ts): a
    * weaker write is dropped, in the same statement, so it holds across instances. A write
    * is always told apart from the one it replaces: its `created_at` is `now`, or 1 ms after the
    * replaced watch's when `now` is not later (two writes within one millisecond, or an instance
