@@ -144,12 +144,15 @@ export function expectedStatus(code: string): string {
 }
 
 /**
- * A code a live account also sends under a second status, with another meaning: 20064 under its
- * own first two digits, status 20 ("on hold"), is a charge held for 3-D Secure, its answer carrying
- * the `3ds_url` (docs/decisions.md); under the specification's status 04 it accepts a capture or a refund.
+ * A live account's answer to a charge held for 3-D Secure, its answer carrying the `3ds_url`:
+ * 20064 under its own first two digits, status 20 ("on hold"), where the specification pairs 20064
+ * with status 04, an accepted capture or refund (docs/decisions.md).
  */
+export const LIVE_THREE_DS_HOLD = { code: '20064', status: '20' } as const satisfies { code: KnownResponseCode; status: string };
+
+/** A code a live account also sends under a second status, with another meaning. */
 const SECOND_STATUS: Readonly<Record<string, { readonly status: string; readonly outcome: Outcome }>> = {
-  '20064': { status: '20', outcome: 'pending' },
+  [LIVE_THREE_DS_HOLD.code]: { status: LIVE_THREE_DS_HOLD.status, outcome: 'pending' },
 };
 
 /** What a known code means under the status sent with it; undefined when the two disagree (a malformed answer). */

@@ -13,7 +13,7 @@
  * it does not hold the merchant_reference), `bill_issued` → `bill_cancelled` when the expiry passes
  * unpaid, or → captured when paid.
  */
-import type { KnownResponseCode } from '../core/response.ts';
+import { LIVE_THREE_DS_HOLD, type KnownResponseCode } from '../core/response.ts';
 import type { CardScheme } from '../core/card-number.ts';
 import { AUTHORIZATION_HOLD_MS, PAGE_SESSION_MS } from './test-cards.ts';
 import type { StatusedCode } from './wire.ts';
@@ -111,7 +111,7 @@ export const MAINTENANCE_SUCCESS_CODES = {
  */
 export const THREE_DS_HOLD = {
   spec: { code: '20000' },
-  live: { code: '20064', status: '20' },
+  live: LIVE_THREE_DS_HOLD,
 } as const satisfies Record<SuccessCodes, StatusedCode>;
 
 export function isSuccessCodes(value: unknown): value is SuccessCodes {
