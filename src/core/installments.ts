@@ -392,8 +392,8 @@ export function monthlyInstallment(
   return planQuote(plan, issuer, amountMinor, currency, options).monthly;
 }
 
-/** A non-negative exact decimal: `units / 10^scale`. */
-interface ExactDecimal {
+/** A non-negative exact decimal: `units / 10^scale` ("2.5" is 25 over 10^1). */
+export interface ExactDecimal {
   readonly units: bigint;
   readonly scale: bigint;
 }
@@ -401,7 +401,7 @@ interface ExactDecimal {
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /** A percentage such as 2, "2" or "1.75"; exponent notation is refused. */
-function parsePercentage(value: number | string): ExactDecimal {
+export function parsePercentage(value: number | string): ExactDecimal {
   const text = String(value).trim();
   if (text.startsWith('-')) {
     throw new InstallmentError('fees_amount', 'negative', 'must not be negative');
@@ -474,7 +474,7 @@ function fixedFee(value: number | string): bigint {
 }
 
 /** numerator / denominator rounded to the nearest integer, halves upwards; numerator ≥ 0, denominator > 0. */
-function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
+export function roundHalfUp(numerator: bigint, denominator: bigint): bigint {
   return (2n * numerator + denominator) / (2n * denominator);
 }
 

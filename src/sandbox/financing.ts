@@ -14,6 +14,7 @@
  * `total_down_payment`. Money is in minor units, EMI included (a string of digits).
  */
 import { parseWireAmount } from '../core/amounts.ts';
+import { parsePercentage, roundHalfUp } from '../core/installments.ts';
 import { fieldError } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
 import { normalizeFinancingPhone } from '../core/partners.ts';
@@ -100,11 +101,9 @@ export function downPaymentOf(amount: number): number {
  * up. Exact for a decimal rate ("2.5"): the rate's digits over their scale, in integers.
  */
 export function emiOf(amount: number, downPayment: number, months: number, interestRate: string): number {
-  const [whole = '0', fraction = ''] = interestRate.split('.');
-  const scale = 10n ** BigInt(fraction.length);
-  const numerator = BigInt(amount - downPayment) * (100n * scale + BigInt(whole + fraction));
-  const denominator = 100n * scale * BigInt(months);
-  return Number((2n * numerator + denominator) / (2n * denominator));
+  const { units, scale } = parsePercentage(interestRate);
+  const hundred = 100n * 10n ** scale;
+  return Number(roundHalfUp(BigInt(amount - downPayment) * (hundred + units), hundred * BigInt(months)));
 }
 
 export async function otpGenerate(ctx: GatewayContext, params: Params): Promise<Response> {
