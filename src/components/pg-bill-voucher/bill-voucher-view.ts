@@ -20,6 +20,7 @@ import {
 } from '../../core/voucher.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
+import { renderFailure } from '../shared/pg-element.ts';
 import { ltr } from '../shared/localize.ts';
 import { forgetBill, recallBill, rememberBill } from './bill-memory.ts';
 import { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillReissueEvent, type IssuedBill } from './events.ts';
@@ -363,16 +364,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   }
 
   #renderFailure(): TemplateResult {
-    return html`
-      <div class="failure" part="failure">
-        <p class="error" part="error">${this.failure?.message}</p>
-        ${this.failure?.retry
-          ? html`<button type="button" class="retry" part="retry" @click=${() => void this.issue()}>
-              ${this.#messages.retry}
-            </button>`
-          : nothing}
-      </div>
-    `;
+    return renderFailure(this.failure?.message, this.#messages.retry, this.failure?.retry ? () => void this.issue() : undefined);
   }
 
   #renderBill(): TemplateResult {

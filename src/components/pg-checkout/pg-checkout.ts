@@ -12,7 +12,7 @@ import { afterNextPaint } from '../shared/paint.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
 import { live } from '../shared/live.ts';
 import { ltr } from '../shared/localize.ts';
-import { PgElement } from '../shared/pg-element.ts';
+import { PgElement, renderFailure } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import { PgMethodChangeEvent, type PaymentMethod } from './events.ts';
@@ -490,13 +490,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   }
 
   #renderFailure(): unknown {
-    if (!this.failure) return nothing;
-    return html`
-      <div class="failure" part="failure">
-        <p class="error" part="error">${this.failure.message}</p>
-        <button type="button" class="retry" part="retry" @click=${this.failure.retry}>${this.#messages.retry}</button>
-      </div>
-    `;
+    return this.failure ? renderFailure(this.failure.message, this.#messages.retry, this.failure.retry) : nothing;
   }
 
   // ---- Behaviour ----

@@ -14,6 +14,7 @@ import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import type { EndpointRequestError } from '../shared/endpoint-client.ts';
 import { live } from '../shared/live.ts';
+import { renderFailure } from '../shared/pg-element.ts';
 import { ltr } from '../shared/localize.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
 import { PgFinancingCompleteEvent, PgFinancingStepEvent } from './events.ts';
@@ -444,13 +445,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
   }
 
   #renderFailure(step: FinancingStep): unknown {
-    if (this.failure?.step !== step) return nothing;
-    return html`
-      <div class="failure" part="failure">
-        <p class="error" part="error">${this.failure.message}</p>
-        <button type="button" class="retry" part="retry" @click=${() => this.#retry()}>${this.#messages.retry}</button>
-      </div>
-    `;
+    return this.failure?.step === step ? renderFailure(this.failure.message, this.#messages.retry, () => this.#retry()) : nothing;
   }
 
   #money(minor: number): TemplateResult {

@@ -2,12 +2,7 @@ import { css } from '../shared/styles.ts';
 
 /** Layout of `<pg-financing-otp>`; colours through `--pg-*` tokens, logical properties only. */
 export const financingOtpStyles = css`
-  .financing {
-    display: flex;
-    flex-direction: column;
-    gap: var(--pg-space, 0.75rem);
-  }
-
+  .financing,
   .title {
     margin: 0;
     font-size: 1.125em;
@@ -99,8 +94,7 @@ export const financingOtpStyles = css`
 
   table.full-width th,
   table.full-width td {
-    padding-block: 0.5rem;
-    padding-inline: 0.5rem;
+    padding: 0.5rem;
     border-block-end: 1px solid var(--pg-color-outline, #7b8794);
     text-align: start;
   }

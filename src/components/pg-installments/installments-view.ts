@@ -13,6 +13,7 @@ import { CardFormController, cardFormStyles, renderCardFields } from '../shared/
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import { postToGateway } from '../shared/gateway-form.ts';
 import { live } from '../shared/live.ts';
+import { renderFailure } from '../shared/pg-element.ts';
 import { ltr, ltrText } from '../shared/localize.ts';
 import { PgPayInFullEvent, PgPlansLoadEvent, type PayInFullReason } from './events.ts';
 import { installmentsMessages, type InstallmentsMessages } from './messages.ts';
@@ -442,12 +443,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     const label =
       this.payingInFull && this.plans ? m.payAmount(ltr(this.#money(this.plans.amount))) : m.payInstallments;
     return html`
-      ${this.payError
-        ? html`<div class="failure" part="failure">
-            <p class="error" part="error">${this.payError}</p>
-            <button type="button" class="retry" part="retry" @click=${this.#onSubmit}>${m.retry}</button>
-          </div>`
-        : nothing}
+      ${this.payError ? renderFailure(this.payError, m.retry, this.#onSubmit) : nothing}
       <button
         type="submit"
         class="Pay"

@@ -85,8 +85,7 @@ export const installmentsStyles = css`
 
   table.full-width th,
   table.full-width td {
-    padding-block: 0.5rem;
-    padding-inline: 0.5rem;
+    padding: 0.5rem;
     border-block-end: 1px solid var(--pg-color-outline, #7b8794);
     text-align: start;
   }

@@ -14,6 +14,17 @@ import { defineReadingAccessor, type ElementProperties } from './property.ts';
 import { languageReader, textReader } from './property-readers.ts';
 import { foundationStyles } from './styles.ts';
 
+/**
+ * A failed step's message and its **Try again** button (none without `retry`), as every element
+ * shows it. `alert`: announced at once (a failed load, which has no live region of its own yet).
+ */
+export function renderFailure(message: unknown, retryLabel: string, retry?: (event: Event) => void, alert?: boolean): TemplateResult {
+  return html`<div class="failure" part="failure" role=${alert ? 'alert' : nothing}>
+    <p class="error" part="error">${message}</p>
+    ${retry ? html`<button type="button" class="retry" part="retry" @click=${retry}>${retryLabel}</button>` : nothing}
+  </div>`;
+}
+
 /** Whether the element's code and catalog are at hand. */
 export type LoadState = 'ready' | 'loading' | 'failed';
 
@@ -184,12 +195,7 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
   protected renderLoadState(state: Exclude<LoadState, 'ready'>): TemplateResult {
     const text = LOADING_TEXT[this.language];
     if (state === 'loading') return html`<p class="loading muted">${text.loading}</p>`;
-    return html`
-      <div class="failure" part="failure" role="alert">
-        <p class="error" part="error">${this.loadFailedMessage}</p>
-        <button type="button" class="retry" part="retry" @click=${() => this.retryLoad()}>${text.retry}</button>
-      </div>
-    `;
+    return renderFailure(this.loadFailedMessage, text.retry, () => this.retryLoad(), true);
   }
 
   /** What the element says when a part of it could not be loaded (the network failed). */
