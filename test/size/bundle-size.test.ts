@@ -39,7 +39,11 @@
  * that the endpoint charges that amount or nothing, and `<pg-checkout>` tells the customer, in both
  * languages, when the order's amount changed; `<pg-installments>` drops the card form it posted to
  * the gateway when the page comes back from the back-forward cache, and may pay again (measured
- * 47,373 and 53,875 bytes).
+ * 47,373 and 53,875 bytes). A third, the folder's by 50 bytes: at the phone number's ceiling of
+ * wrong codes `<pg-financing-otp>` says so in both languages and counts down to the next code,
+ * instead of asking for a new code the endpoint would refuse; the element's five copies of the
+ * failed-step markup became one to pay for it, which kept the English page within its budget
+ * (measured 47,388 and 53,928 bytes).
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -54,7 +58,7 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 const INITIAL_BUDGET_BYTES = 22_100;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
 const ENGLISH_BUDGET_BYTES = 47_400;
-const FOLDER_BUDGET_BYTES = 53_900;
+const FOLDER_BUDGET_BYTES = 53_950;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

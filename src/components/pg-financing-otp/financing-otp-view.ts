@@ -256,7 +256,8 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     if (this.#stepPending || !this.flow.flow) return;
     const m = this.#messages;
     if (this.flow.locked) {
-      this.otpError = m.otp.locked;
+      // Kept when it already says why (the phone number's ceiling).
+      this.otpError ||= m.otp.locked;
       this.kit.announce(this.otpError, 'error');
       await this.#focusInvalid();
       return;
@@ -300,8 +301,12 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     if (error.responseCode === WRONG_OTP || error.responseCode === OTP_LOCKED) {
       const wrongAttempts = error.responseCode === OTP_LOCKED ? this.host.maxOtpAttempts : this.flow.wrongAttempts + 1;
       const locked = error.responseCode === OTP_LOCKED || wrongAttempts >= this.host.maxOtpAttempts;
-      this.#commit({ ...this.flow, wrongAttempts, locked });
-      this.otpError = locked ? m.otp.locked : m.otp.wrong(this.#attemptsLeft);
+      // The phone number's own ceiling (the endpoint says when it frees up): a new code would not
+      // help before then, so the resend countdown runs until that time.
+      const wait = error.code === 'otp_attempts_limited' ? error.retryAfterSeconds : undefined;
+      this.now = this.host.clock.now();
+      this.#commit({ ...this.flow, wrongAttempts, locked, resendNotBefore: wait === undefined ? this.flow.resendNotBefore : this.now + wait * 1000 });
+      this.otpError = wait !== undefined ? m.errors.otpAttemptsLimited : locked ? m.otp.locked : m.otp.wrong(this.#attemptsLeft);
       this.kit.announce(this.otpError, 'error');
       // A locked field is disabled: focus goes to the new-code button when it is ready, else stays on the form.
       this.#focusNext = locked ? (this.#resendReady ? '.resend-button' : 'button.Pay') : '#otp';

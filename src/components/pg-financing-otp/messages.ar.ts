@@ -6,6 +6,7 @@ import type { FinancingOtpMessages } from './messages.ts';
 
 export const financingOtpAr: FinancingOtpMessages = {
   ...sharedAr,
+  errors: { ...sharedAr.errors, otpAttemptsLimited: 'أُدخلت رموز خاطئة كثيرة لهذا الرقم.' },
   title: 'الدفع بالتمويل الاستهلاكي',
   progress: (step, of) => `الخطوة ${formatCount(step, 'ar')} من ${formatCount(of, 'ar')}`,
   orderTotal: 'إجمالي الطلب',

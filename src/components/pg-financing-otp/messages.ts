@@ -4,6 +4,11 @@ import type { Catalogs, Renderable } from '../shared/localize.ts';
 import { sharedEn, type SharedMessages } from '../shared/messages.ts';
 
 export interface FinancingOtpMessages extends SharedMessages {
+  /**
+   * The shared request failures, and the one only this element's requests meet: too many wrong
+   * codes for the phone number (the resend countdown says when a new code may be asked for).
+   */
+  readonly errors: SharedMessages['errors'] & { readonly otpAttemptsLimited: string };
   readonly title: string;
   readonly progress: (step: number, of: number) => string;
   readonly orderTotal: string;
@@ -67,6 +72,7 @@ export interface FinancingOtpMessages extends SharedMessages {
 export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
   en: {
     ...sharedEn,
+    errors: { ...sharedEn.errors, otpAttemptsLimited: 'Too many wrong codes for this number.' },
     title: 'Pay with consumer financing',
     progress: (step, of) => `Step ${step} of ${of}`,
     orderTotal: 'Order total',

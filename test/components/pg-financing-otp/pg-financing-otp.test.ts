@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import '../../../src/components/pg-financing-otp/define.ts';
 import type { PgFinancingOtp } from '../../../src/components/pg-financing-otp/pg-financing-otp.ts';
 import type { PgFinancingCompleteEvent } from '../../../src/components/pg-financing-otp/events.ts';
+import type { PgRequestErrorEvent } from '../../../src/components/shared/events.ts';
 import { flowStorageKey } from '../../../src/components/pg-financing-otp/flow-state.ts';
 import { formatMoney } from '../../../src/core/amounts.ts';
 import type { FinancingProduct } from '../../../src/core/endpoint-api.ts';
@@ -303,6 +304,36 @@ describe('<pg-financing-otp>', () => {
       expect(errorText(el)).to.equal('Too many wrong codes. Ask for a new code.');
       expect(otpInput(el).disabled).to.equal(true);
       expect(el.step).to.equal('otp');
+    });
+
+    it('at the phone number\'s ceiling, says to wait and counts down to the next code instead of asking for one now', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await financing({ clock });
+      await submitPhone(el);
+      clock.advance(60_000);
+      await el.updateComplete;
+      network.use(
+        http.post(`${ENDPOINT}/financing/verify-otp`, () =>
+          HttpResponse.json(
+            { error: { code: 'otp_attempts_limited', field: 'otp', message: 'otp: too many wrong codes', response_code: '93002' } },
+            { status: 429, headers: { 'retry-after': '1800' } },
+          ),
+        ),
+      );
+      const events = recordEvents(el, 'pg-request-error');
+      await submitOtp(el, WRONG_OTP);
+      expect(errorText(el)).to.equal('Too many wrong codes for this number.');
+      expect(otpInput(el).disabled).to.equal(true);
+      expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(true);
+      expect(textOf(shadowQuery(el, '[part~="countdown"]'))).to.equal('You can ask for a new code in 30:00.');
+      expect(events.map((event) => (event as PgRequestErrorEvent).message)).to.deep.equal(['Too many wrong codes for this number.']);
+      // Pressing Verify again keeps saying why.
+      shadowQuery<HTMLButtonElement>(el, 'button.Pay').click();
+      await settled(el);
+      expect(errorText(el)).to.equal('Too many wrong codes for this number.');
+      clock.advance(1_800_000);
+      await el.updateComplete;
+      expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(false);
     });
 
     it('has a resend action with a visible countdown that follows the clock', async () => {
