@@ -235,18 +235,33 @@ const PAID_MOVES: Readonly<Partial<Record<OrderState, readonly OrderState[]>>> =
   captured: ['partially_refunded', 'refunded'],
   partially_refunded: ['refunded'],
   refunded: [],
-  voided: [],
+  // A voided authorization is never captured or refunded (a void only comes before any capture):
+  // a capture or refund heard after it is another payment of the order (a new attempt), which the
+  // order follows. Nothing else undoes a void unless it is known to be another payment's (below).
+  voided: ['captured', 'partially_refunded', 'refunded'],
 };
+
+/**
+ * Where another payment of the order (a new attempt, another payment id) may move it after a void:
+ * the voided payment holds nothing any more, so the new one's state is the order's, as after a
+ * failure. A state that names no payment (not found, unknown) does not.
+ */
+const MOVES_AFTER_VOID_BY_ANOTHER_PAYMENT: readonly OrderState[] = ['authorized', 'pending', 'failed'];
 
 /**
  * Whether a record of an order in state `from` may move to `to`. Before any payment exists every
  * move is allowed (a failed attempt, then a pending one, then a capture); from then on only the
  * lifecycle's forward moves (captured → refunded, authorized → voided): a paid order never goes
- * back to failed, pending or not found, whatever is replayed.
+ * back to failed, pending or not found, whatever is replayed, by the same payment or another. After
+ * a void, a capture or refund is always another payment's and moves the order; so do an
+ * authorization, a pending or a failed payment when the caller knows they are another payment's
+ * (`anotherPayment`, see `canMoveOrderPayment` in payment-attempts.ts): without knowing, such a
+ * result may be the voided payment's own, read before its void.
  */
-export function canMoveOrderState(from: OrderState, to: OrderState): boolean {
+export function canMoveOrderState(from: OrderState, to: OrderState, options: { readonly anotherPayment?: boolean } = {}): boolean {
   const forward = PAID_MOVES[from];
-  return forward === undefined || from === to || forward.includes(to);
+  if (forward === undefined || from === to || forward.includes(to)) return true;
+  return from === 'voided' && options.anotherPayment === true && MOVES_AFTER_VOID_BY_ANOTHER_PAYMENT.includes(to);
 }
 
 /**

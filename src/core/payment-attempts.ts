@@ -8,7 +8,7 @@
  * functions only, so a result is always reported under the merchant's order reference.
  */
 import type { Language } from './language.ts';
-import { BILL_ISSUED, isPaidState, type OrderState } from './order-status.ts';
+import { BILL_ISSUED, canMoveOrderState, isPaidState, type OrderState } from './order-status.ts';
 
 /** Attempts an order may have: the first, and eight more after abandoned 3-D Secure checks. */
 export const MAX_PAYMENT_ATTEMPTS = 9;
@@ -105,4 +105,36 @@ export async function paidOtherAttempt(
     if (isPaidState(state)) return other;
   }
   return undefined;
+}
+
+/**
+ * A result as an order's results are compared: the payment it is of (the reference the gateway
+ * knows it by, an attempt's own when it is not the first, and the gateway's payment id when named)
+ * and the state it leaves the order in.
+ */
+export interface PaymentResultState {
+  readonly merchant_reference: string;
+  readonly payment_reference?: string | undefined;
+  readonly svc_id?: string | undefined;
+  readonly state: OrderState;
+}
+
+/**
+ * True when two results of an order are of different payments: different attempts (merchant
+ * references at the gateway), or one reference whose payment ids differ (a declined attempt's
+ * reference used again). One whose id is not named is taken for the same payment as the other.
+ */
+export function isAnotherPayment(a: PaymentResultState, b: PaymentResultState): boolean {
+  const referenceOf = (result: PaymentResultState) => result.payment_reference ?? result.merchant_reference;
+  if (referenceOf(a) !== referenceOf(b)) return true;
+  return a.svc_id !== undefined && b.svc_id !== undefined && a.svc_id !== b.svc_id;
+}
+
+/**
+ * Whether an order whose furthest result is `from` moves to `to` (core canMoveOrderState), knowing
+ * which payment each is of: a new attempt paid after a voided one moves the order on, while a
+ * payment never moves back from paid and a replay never downgrades the order.
+ */
+export function canMoveOrderPayment(from: PaymentResultState, to: PaymentResultState): boolean {
+  return canMoveOrderState(from.state, to.state, { anotherPayment: isAnotherPayment(from, to) });
 }

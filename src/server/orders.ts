@@ -5,8 +5,8 @@
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
 import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoint-api.ts';
-import { canMoveOrderState, isPaidState, type OrderState } from '../core/order-status.ts';
-import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
+import { isPaidState, type OrderState } from '../core/order-status.ts';
+import { ATTEMPT_REFERENCE_REFUSAL, canMoveOrderPayment, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
 
 import { isPaymentCommand, type PaymentCommand } from '../core/payment-commands.ts';
@@ -195,7 +195,9 @@ export class InMemoryOrderStore {
     results.set(key, result);
     this.#results.set(reference, results);
     const current = this.#current.get(reference);
-    if (current === undefined || canMoveOrderState(stateOf(current), stateOf(result))) this.#current.set(reference, result);
+    if (current === undefined || canMoveOrderPayment({ ...current, state: stateOf(current) }, { ...result, state: stateOf(result) })) {
+      this.#current.set(reference, result);
+    }
   };
 
   /** The order's current result: the furthest the payment has gone. */

@@ -3,7 +3,8 @@
  * furthest, which result may still be forgotten, and which watch a new one replaces (each with the
  * SQL the SQLite and PostgreSQL stores write it in).
  */
-import { canMoveOrderState, type OrderState } from '../core/order-status.ts';
+import type { OrderState } from '../core/order-status.ts';
+import { canMoveOrderPayment } from '../core/payment-attempts.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import type { NewWatch, PaymentWatch, StoredResult, WatchKind } from './store.ts';
 
@@ -12,11 +13,14 @@ export function resultState(result: Pick<VerifiedResult, 'order_state' | 'error'
   return result.error === undefined ? result.order_state : 'failed';
 }
 
-/** The furthest of an order's results, given oldest first: each later one wins only by a forward move. */
+/**
+ * The furthest of an order's results, given oldest first: each later one wins only by a forward
+ * move, or, after a void, as another payment of the order (core `canMoveOrderPayment`).
+ */
 export function furthestResult(results: readonly VerifiedResult[]): VerifiedResult | undefined {
   let latest: VerifiedResult | undefined;
   for (const result of results) {
-    if (!latest || canMoveOrderState(resultState(latest), resultState(result))) latest = result;
+    if (!latest || canMoveOrderPayment({ ...latest, state: resultState(latest) }, { ...result, state: resultState(result) })) latest = result;
   }
   return latest;
 }
