@@ -16,6 +16,7 @@ import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { EndpointErrorCode, PaymentResult } from '../core/endpoint-api.ts';
 import type { Language } from '../core/language.ts';
 import {
+  BILL_ISSUED,
   billKeyOf,
   DUPLICATE_REFERENCE,
   isPaidState,
@@ -493,14 +494,7 @@ export interface ResultReporting {
 export async function recordAndReport(result: VerifiedResult, reporting: ResultReporting, request?: Request): Promise<ReportedResult & { readonly first: boolean }> {
   const { ledger, log } = reporting;
   const entry = await ledger.record(result, reporting.now());
-  const logged = {
-    merchant_reference: result.merchant_reference,
-    source: result.source,
-    outcome: entry.result.outcome,
-    order_state: entry.result.order_state,
-    response_code: entry.result.response_code,
-    error: entry.result.error,
-  };
+  const logged = loggedResult(result, entry.result);
   if (!entry.first) {
     log.info('payment_result_replayed', logged);
     return { result: entry.result, first: false };
@@ -521,15 +515,45 @@ export async function recordAndReport(result: VerifiedResult, reporting: ResultR
   return { result, first: true, ...(answered instanceof Response ? { answered } : {}) };
 }
 
+/** What the log says of a result (the one recorded under its key, for a replay): never its gateway fields. */
+function loggedResult(result: VerifiedResult, recorded: VerifiedResult = result) {
+  return {
+    merchant_reference: result.merchant_reference,
+    source: result.source,
+    outcome: recorded.outcome,
+    order_state: recorded.order_state,
+    response_code: recorded.response_code,
+    error: recorded.error,
+  };
+}
+
 /** How the endpoint records and reports results: its ledger (the store's, when it has one) and the merchant's `onResult`. */
 export function reportingOf(runtime: EndpointRuntime): ResultReporting {
   const { settings, log } = runtime;
   return { ledger: settings.resultLedger, onResult: settings.onResult, log, now: settings.now };
 }
 
-/** A result of a request (a return, a financing purchase): recorded, reported once, and watched while not final. */
+/**
+ * A cash bill waiting at the partner's counter, as CHECK_STATUS reads it (last operation 30000).
+ * Its one result is the bill's own, recorded when it was issued under the bill's number
+ * (`billKeyOf`), which CHECK_STATUS does not answer: read again by a request (an old return posted
+ * again, a replayed purchase), the same bill would come under the gateway's payment id, a second
+ * key for a state that has not changed. Paid or cancelled, it is a new state with a key of its own.
+ */
+function isWaitingBill(result: VerifiedResult): boolean {
+  return result.order_status !== undefined && result.order_state === 'pending' && result.response_code === BILL_ISSUED;
+}
+
+/**
+ * A result of a request (a return, a financing purchase): recorded, reported once, and watched while
+ * not final. A bill waiting is answered and not recorded: the bill reported it (isWaitingBill).
+ */
 export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime, language: Language): Promise<ReportedResult> {
   const { settings } = runtime;
+  if (isWaitingBill(result)) {
+    runtime.log.info('payment_result_replayed', { ...loggedResult(result), reported_by: 'bill' });
+    return { result };
+  }
   const reported = await recordAndReport(result, reportingOf(runtime), request);
   if (reported.first) {
     const watch = resultWatch(result, language, settings.now().getTime(), settings.watchSettings);
