@@ -23,7 +23,7 @@ export const COMMON_OPTIONS = {
   verbose: { type: 'boolean', default: false },
 } as const;
 
-export const COMMON_USAGE = `  --json            print the typed result as JSON (for scripts)
+export const COMMON_USAGE = `  --json            print the typed result as JSON (for scripts; access code and signatures redacted)
   --language en|ar  language of the gateway's messages (default en)
   --verbose         write the client's structured logs to stderr (no card data, phrase or signature)`;
 
@@ -145,9 +145,8 @@ export async function confirm(io: Io, question: string, yes: boolean): Promise<b
   }
 }
 
-export function printJson(io: Io, value: unknown): void {
-  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-}
+/** `--json`: the value for scripts, credentials redacted and card numbers masked (json-output.ts). */
+export { printJson } from './json-output.ts';
 
 /** One line for a result that is not a success: the outcome, the code and the message. */
 export function describeOutcome(result: GatewayResult<unknown>): string {

@@ -4,6 +4,7 @@ import { amountOf, clientFromEnv, refuseNegativeAmountArgument, COMMON_OPTIONS, 
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand } from './command.ts';
 import { dateOption } from './dates.ts';
 import { CliError } from './input.ts';
+import { redactForOperator } from './json-output.ts';
 
 export const tokensCommand: CliCommand = {
   summary: 'list the stored card tokens (GET_TOKENS), cards masked',
@@ -35,7 +36,8 @@ ${EXIT_CODES_HELP}`,
       return exitCodeOf(result.outcome);
     }
     if (result.outcome !== 'success') return failed(io, 'tokens', result);
-    const tokens = result.answer?.data_list ?? [];
+    // Shown as --json shows them: a card number masked even if a gateway sent one clear.
+    const tokens = redactForOperator(result.answer?.data_list ?? []) as NonNullable<NonNullable<typeof result.answer>['data_list']>;
     const rows = [
       ['token_name', 'card_number', 'expiry', 'brand', 'status', 'created'],
       ...tokens.map((token) => [token.token_name, token.card_number, token.expiry_date, token.card_brand, token.token_status, token.creation_date]),

@@ -15,6 +15,7 @@ import { SERVICE_ROUTES } from '../server/shop-protocol.ts';
 import type { CliCommand } from './command.ts';
 import { CliError } from './input.ts';
 import type { Io as CommandIo } from './command.ts';
+import { printJson } from './json-output.ts';
 import { storeFromEnv } from './store-env.ts';
 
 const RESULTS_USAGE = `Usage:
@@ -111,7 +112,7 @@ async function runOnStore(values: ResultsValues, io: Io, limit: number | undefin
     const state = states[0] ?? 'pending';
     const since = sinceOf(values.since);
     const entries = await store.results.list({ state, limit: limit ?? 100, ...(since ? { since } : {}) });
-    if (values.json) io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+    if (values.json) printJson(io, entries);
     else if (entries.length === 0) io.stdout.write(state === 'pending' ? 'no result is waiting for the shop\n' : `no ${state === 'all' ? '' : `${state} `}result\n`);
     else io.stdout.write(`${entries.map(describe).join('\n')}\n`);
     return 0;
@@ -177,7 +178,7 @@ async function runResults(args: string[], io: Io): Promise<number> {
   const { status, value } = await call(`${base}${SERVICE_ROUTES.resultsPending}`, secret, limit === undefined ? {} : { limit });
   if (status !== 200) throw new CliError(refusalOf(value, status));
   const entries = (value as { results: OutboxEntry[] }).results;
-  if (values.json) io.stdout.write(`${JSON.stringify(entries, null, 2)}\n`);
+  if (values.json) printJson(io, entries);
   else if (entries.length === 0) io.stdout.write('no result is waiting for the shop\n');
   else io.stdout.write(`${entries.map(describe).join('\n')}\n`);
   return 0;
