@@ -35,10 +35,11 @@ command takes major units, --amount 12.50). The file is the gateway's own format
   status    the batch's state, its validation errors, and once processed one result per line
   process   asks to process a validated batch (it says what it will do and asks, unless --yes),
             then waits for the per-line results, showing the state and the time elapsed
-            (--no-wait: return at once); --file FILE, the file uploaded, adds to the question the
-            money of its lines per currency and command (the gateway gives no lines before processing:
-            without --file the question says the total is unknown); once processed, the results
-            show the succeeded lines' amounts per currency
+            (--no-wait: return at once); --file FILE, the file uploaded, is checked first as upload
+            checks it (a problem is named by line and field, and nothing is sent) and adds to the
+            question the money of its lines per currency and command (the gateway gives no lines
+            before processing: without --file the question says the total is unknown); once
+            processed, the results show the succeeded lines' amounts per currency
   --reference R       the batch_reference (default b-<time to the millisecond><random>)
   --poll-seconds N    wait between two readings of the results (default 2)
   --yes               do not ask (required when stdin is not a terminal)
@@ -97,18 +98,35 @@ export function batchTotals(lines: readonly ValidBatchLine[]): string[] {
 }
 
 /**
- * The money a batch moves, for the question of `batch process`. The gateway gives no lines before
- * processing, so it is read from the file uploaded (`--file`), checked to hold as many lines.
+ * Refuses a batch file with problems, each on stderr as `FILE:LINE field: message` (line 1 is the
+ * header row, 0 the whole file): the one check `batch upload`, `batch process --file` and the
+ * gateway make (core `validateBatchFile`).
  */
-async function moneyOfBatch(io: Io, path: string | undefined, language: string | undefined, count: string | number): Promise<string> {
-  if (path === undefined) {
+function refuseProblems(io: Io, path: string, checked: BatchFileValidation, refused: string): void {
+  if (checked.errors.length === 0) return;
+  for (const error of checked.errors) io.stderr.write(`${path}:${error.line} ${withField(error.field, error.message)}\n`);
+  const count = checked.errors.length;
+  throw new CliError(`${count} problem${count === 1 ? '' : 's'} in ${refused}`);
+}
+
+const lineCount = (count: number | string): string => `${count} line${String(count) === '1' ? '' : 's'}`;
+
+/**
+ * The money a batch moves, for the question of `batch process`. The gateway gives no lines before
+ * processing, so it is read from the file uploaded (`--file`, checked before anything was asked),
+ * which must hold as many lines as the batch.
+ */
+function moneyOfBatch(path: string | undefined, file: BatchFileValidation | undefined, count: string | number | undefined): string {
+  if (path === undefined || file === undefined) {
     return " Its total is unknown: the gateway lists a batch's lines and their amounts only once it is processed (add --file FILE, the file uploaded, to see them now).";
   }
-  const { checked } = await checkedFile(io, path, language);
-  if (checked.errors.length > 0 || String(checked.transactionsCount) !== String(count)) {
-    throw new CliError(`--file ${path} is not the file of this batch (${checked.transactionsCount} lines, the batch ${count}${checked.errors.length > 0 ? ', and errors' : ''}); nothing was sent`);
+  if (count === undefined) {
+    throw new CliError(`--file ${path} cannot be matched to the batch: the gateway did not say how many lines it has; nothing was sent`);
   }
-  return ` Its lines (the file's amounts are minor units): ${batchTotals(checked.lines).join('; ')}.`;
+  if (String(file.transactionsCount) !== String(count)) {
+    throw new CliError(`--file ${path} has ${lineCount(file.transactionsCount)}; the batch has ${count}: it is not the file of this batch; nothing was sent`);
+  }
+  return ` Its lines (the file's amounts are minor units): ${batchTotals(file.lines).join('; ')}.`;
 }
 
 /** `REFERENCE:ID` → the handle. */
@@ -205,10 +223,7 @@ export const batchCommand: CliCommand = {
     if (sub === 'upload') {
       const path = positionals[0] ?? '';
       const { file, checked } = await checkedFile(io, path, values.language);
-      if (checked.errors.length > 0) {
-        for (const error of checked.errors) io.stderr.write(`${path}:${error.line} ${withField(error.field, error.message)}\n`);
-        throw new CliError(`${checked.errors.length} problem${checked.errors.length === 1 ? '' : 's'} in the file; nothing was uploaded`);
-      }
+      refuseProblems(io, path, checked, 'the file; nothing was uploaded');
       const client = clientFromEnv(io, values);
       const reference = values.reference ?? timeReference('b', 'batch_reference');
       const uploaded = await client.uploadBatch({ batch_reference: reference, file, file_name: basename(path) });
@@ -229,6 +244,10 @@ export const batchCommand: CliCommand = {
     }
 
     const handle = handleOf(positionals[0]);
+    // The file uploaded, for the question of `process`: checked whole before the gateway is asked
+    // anything, whatever state the batch is in, so a malformed one sends nothing at all.
+    const uploadedFile = sub === 'process' && values.file !== undefined ? (await checkedFile(io, values.file, values.language)).checked : undefined;
+    if (uploadedFile !== undefined) refuseProblems(io, values.file as string, uploadedFile, `--file ${values.file}; nothing was sent`);
     const client = clientFromEnv(io, values);
     if (sub === 'status') {
       const results = values.wait ? await waitFor(io, client, handle, 'processed', pollSeconds) : await client.batchResults(handle);
@@ -244,8 +263,8 @@ export const batchCommand: CliCommand = {
       // state (batch_status) is this package's reading of the answer, which a live gateway may not
       // give, and a batch still validating may be ready by the time PROCESS_BATCH arrives.
       if (before.batch_status !== 'PROCESSING' && before.batch_status !== 'PROCESSED') {
-        const count = before.answer?.transactions_count ?? '?';
-        const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count} line(s) of charges and maintenance operations?${await moneyOfBatch(io, values.file, values.language, count)}`;
+        const count = before.answer?.transactions_count;
+        const question = `Process batch ${handle.batch_reference}:${handle.batch_id}, ${count ?? '?'} line(s) of charges and maintenance operations?${moneyOfBatch(values.file, uploadedFile, count)}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write('pg-checkout batch process: cancelled; nothing was sent\n');
           return EXIT.cancelled;
