@@ -224,3 +224,33 @@ export function operationOutcome(response: { readonly response_code?: unknown; r
   if (parsed && isReadableAnswer(response) && DECLINE_STATUSES.includes(parsed.status)) return 'declined';
   return 'refused';
 }
+
+// ---- The 3-D Secure address of an answer ----
+
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** True for an address on this machine (localhost, 127.0.0.0/8, ::1): where plain http is accepted (the local sandbox, tests). */
+export function isLoopbackUrl(url: URL): boolean {
+  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(url.hostname);
+}
+
+/**
+ * Whether an answer's `3ds_url` may be handed to the customer's browser (docs/decisions.md): an
+ * absolute https address without credentials; plain http only when the gateway itself
+ * (`gatewayBaseUrl`, as configured) is reached over plain http on this machine, and then only to
+ * this machine. A gateway reached over https never sends its customers' challenge over plain http:
+ * an answer that does cannot be used, as one of an unknown code cannot (see {@link isReadableAnswer}).
+ */
+export function isUsableThreeDsUrl(threeDsUrl: string, gatewayBaseUrl: string): boolean {
+  let url: URL;
+  let gateway: URL;
+  try {
+    url = new URL(threeDsUrl);
+    gateway = new URL(gatewayBaseUrl);
+  } catch {
+    return false;
+  }
+  if (url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && gateway.protocol === 'http:' && isLoopbackUrl(gateway) && isLoopbackUrl(url);
+}

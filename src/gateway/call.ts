@@ -3,8 +3,9 @@
  * request (a refused field is named, in English or Arabic, and nothing is signed or sent), signed
  * with the request phrase, posted with a time limit, the answer read within a size limit (JSON, or
  * XML read with the core's `parseXml`), its signature verified with the response phrase by the
- * core's rule for its operation, its echo of the order or batch compared with what was asked, and
- * parsed with the core's answer schema. Only then is anything of it believed.
+ * core's rule for its operation, its echo of the order or batch compared with what was asked,
+ * parsed with the core's answer schema, and its `3ds_url`, if any, checked to be one a customer may
+ * be sent to (https; core `isUsableThreeDsUrl`). Only then is anything of it believed.
  *
  * The gateway's reference of an order is `svc_id` here and whatever `gatewayReferenceField` says on
  * the wire: the request is renamed just before it is signed, the answer just after it verified
@@ -17,7 +18,7 @@
 import type * as z from 'zod/mini';
 import { toFieldErrors, validate } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
-import { operationOutcome } from '../core/response.ts';
+import { isUsableThreeDsUrl, operationOutcome } from '../core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
 import { fromWireNames, toWireNames } from '../core/wire-names.ts';
 import type { Logger } from '../log/logger.ts';
@@ -178,6 +179,14 @@ async function attempt<Answer>(
       operation: operation.name,
       fields: toFieldErrors(parsed.error.issues, fields, 'en').map((error) => `${error.field} ${error.rule}`),
     });
+    throw new GatewayUnavailableError(operation.name, 'answer_invalid');
+  }
+  // Where the customer would be sent for 3-D Secure: https from a live gateway (core
+  // isUsableThreeDsUrl). An answer sending them elsewhere cannot be used, like a malformed one: a
+  // money call settles it with CHECK_STATUS, the endpoint asks CHECK_STATUS, the address goes nowhere.
+  const threeDsUrl = fields['3ds_url'];
+  if (threeDsUrl !== undefined && threeDsUrl !== '' && !isUsableThreeDsUrl(String(threeDsUrl), settings.gatewayBaseUrl)) {
+    log.error('gateway_answer_malformed', { operation: operation.name, fields: ['3ds_url https'] });
     throw new GatewayUnavailableError(operation.name, 'answer_invalid');
   }
   log.info('gateway_answer', {

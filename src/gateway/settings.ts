@@ -7,6 +7,7 @@
  */
 import { field } from '../core/schemas/index.ts';
 import { isLanguage, type Language } from '../core/language.ts';
+import { isLoopbackUrl } from '../core/response.ts';
 import type { ShaType } from '../core/signature.ts';
 import { DEFAULT_GATEWAY_REFERENCE_FIELD, isGatewayReferenceField, type GatewayReferenceField } from '../core/wire-names.ts';
 import { silentLogger, type Logger } from '../log/logger.ts';
@@ -33,11 +34,8 @@ export class ConfigError extends Error {
 /** A rule of one setting: undefined when the value is fine, else what is wrong (never the value). */
 export type Check<T> = (value: T) => string | undefined;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.');
-}
+/** An address on this machine, where plain http is accepted (the sandbox): the core's one rule. */
+export const isLoopback: (url: URL) => boolean = isLoopbackUrl;
 
 /** merchant_identifier and access_code share one rule (spec, Limits): letters and digits, max 20. */
 export const identifier: Check<string> = (value) =>
