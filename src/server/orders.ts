@@ -8,6 +8,7 @@ import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoin
 import { isPaidState, type OrderState } from '../core/order-status.ts';
 import { ATTEMPT_REFERENCE_REFUSAL, canMoveOrderPayment, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
+import type { Logger } from '../log/logger.ts';
 
 import { isPaymentCommand, type PaymentCommand } from '../core/payment-commands.ts';
 
@@ -122,6 +123,53 @@ export function orderDisagreement(
   return undefined;
 }
 
+/** The customer fields an element may send that the merchant's order may hold too. */
+export type CustomerField = 'customer_email' | 'customer_name';
+
+/** What `customerFieldsFor` chose for each customer field. */
+export interface CustomerFields<Field extends CustomerField> {
+  /** The value to send the gateway: the order's, else the browser's; absent when neither has one. */
+  readonly values: Partial<Record<Field, string>>;
+  /** The fields whose value is the browser's: a gateway rule it breaks is the browser's to correct. */
+  readonly fromBrowser: Field[];
+  /** The fields the browser sent another value for, left unused because the order has its own. */
+  readonly ignored: Field[];
+}
+
+/**
+ * The customer's e-mail and name to send with a payment. They are the merchant's, like the amount:
+ * the gateway screens payments by e-mail (block and allow lists), so when the order has a value
+ * (not empty), that value is sent whatever the browser sent; the browser's is used only for an
+ * order that has none (a guest checkout). A different browser value is ignored, not refused: the
+ * elements send their `customer-email` attribute, set by the shop's own page. Every route that
+ * sends these fields chooses them here; given `log`, each value ignored is logged
+ * (`customer_field_ignored`, info, by field name: never the values).
+ */
+export function customerFieldsFor<Field extends CustomerField>(
+  order: MerchantOrder,
+  sent: { readonly [Name in Field]?: string | undefined },
+  fields: readonly Field[],
+  log?: Logger,
+): CustomerFields<Field> {
+  const values: Partial<Record<Field, string>> = {};
+  const fromBrowser: Field[] = [];
+  const ignored: Field[] = [];
+  for (const name of fields) {
+    // A resolver in plain JavaScript may answer anything: only a text that is not blank is the order's value.
+    const own: unknown = order[name];
+    const browser = sent[name];
+    if (typeof own === 'string' && own.trim() !== '') {
+      values[name] = own;
+      if (browser !== undefined && browser !== own) ignored.push(name);
+    } else if (browser !== undefined) {
+      values[name] = browser;
+      fromBrowser.push(name);
+    }
+  }
+  for (const name of ignored) log?.info('customer_field_ignored', { merchant_reference: order.merchant_reference, field: name });
+  return { values, fromBrowser, ignored };
+}
+
 /** What the store keeps of a result: any `onResult` result, or a bare PaymentResult. */
 export type RecordableResult = PaymentResult & {
   readonly idempotency_key?: string;
@@ -146,7 +194,7 @@ function stateOf(result: RecordableResult): OrderState {
  *
  * Results are kept as a shop's database should keep them: one per idempotency key (a result
  * reported again replaces its own entry, never adds one), and the order's current result moves only
- * forward (core `canMoveOrderState`): captured may become refunded, authorized voided, but a paid
+ * forward (core `canMoveOrderPayment`): captured may become refunded, authorized voided, but a paid
  * order never goes back to failed or pending, whatever arrives later.
  */
 export class InMemoryOrderStore {

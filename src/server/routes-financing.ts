@@ -46,7 +46,8 @@ import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
 import { assertOrderPayable } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
-import type { MerchantOrder } from './orders.ts';
+import { customerFieldsFor, type MerchantOrder } from './orders.ts';
+import { assertPurchaseAllowed } from './routes-payment-pages.ts';
 import { confirmedResult, reportOnce, resultOfAnswer, sendWatched, toPaymentResult } from './results.ts';
 import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
@@ -64,12 +65,22 @@ function financingPartner(runtime: EndpointRuntime): string {
 }
 
 /**
+ * The configured partner, and a PURCHASE the merchant allows for the order: financing ends in one.
+ * Every step checks it, the purchase included, so no SMS is sent for an order the merchant allows
+ * only to be held, and no money is taken for it even with a flow started while it was allowed.
+ */
+function assertFinancingAllowed(runtime: EndpointRuntime, order: MerchantOrder): void {
+  financingPartner(runtime);
+  assertPurchaseAllowed(runtime, order, 'financing');
+}
+
+/**
  * The steps before the purchase refuse an order the merchant says is paid; the first also asks the
  * gateway (a flow under way has been asked already). The purchase itself does not: a replayed
  * purchase is refused by the gateway as 00005 and answered with the result reported the first time.
  */
 async function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder, language: Language, first: boolean): Promise<void> {
-  financingPartner(runtime);
+  assertFinancingAllowed(runtime, order);
   if (first) return assertOrderPayable(runtime, order, language);
   if (order.paid) throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
 }
@@ -126,7 +137,7 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
   schema: financingVerifyCustomerRequest,
   result: financingVerifyCustomerResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyCustomerResult> {
-    financingPartner(runtime);
+    assertFinancingAllowed(runtime, order);
     const phone = normalizeFinancingPhone(input.phone_number);
     if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
     await assertFinanceable(runtime, order, language, true);
@@ -357,7 +368,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
   schema: financingPurchaseRequest,
   result: paymentResult,
   async handle({ input, order, language, request, runtime }): Promise<PaymentResult> {
-    financingPartner(runtime);
+    assertFinancingAllowed(runtime, order);
     const state = await openFlow(runtime, input.flow, order, ['otp_verified']);
     const offered = state.tenures ?? [];
     if (!offered.includes(input.tenure)) {
@@ -370,17 +381,19 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     // Watched from before the money moves: a lost answer, or a process killed meanwhile, leaves the
     // watch, and the reconciler reports what the partner did, whether the customer stays or not.
     const watch = unconfirmedWatch({ ...order, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings);
+    // The order's e-mail, else the browser's (a guest checkout): the gateway screens payments by it.
+    const customer = customerFieldsFor(order, input, ['customer_email'], runtime.log);
     const answer = await sendWatched(runtime, watch, () => runtime.gateway.call({
       operation: 'financing PURCHASE',
       schema: gatewayFinancingPurchaseRequest,
       answerSchema: financingPurchaseResponse,
       language,
-      browserFields: input.customer_email === undefined ? [] : ['customer_email'],
+      browserFields: customer.fromBrowser,
       params: {
         command: 'PURCHASE',
         // The order's amount and currency, never the browser's.
         ...financingOrderParams(runtime, order, state.phone_number, language),
-        customer_email: input.customer_email ?? order.customer_email,
+        customer_email: customer.values.customer_email,
         customer_code: order.customer_code ?? state.phone_number,
         transaction_id: state.transaction_id,
         otp: state.otp,

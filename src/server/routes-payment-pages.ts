@@ -33,7 +33,7 @@ import { identityParams, orderParams, returnUrlFor } from './gateway-params.ts';
 import { assertOrderPayable, payableReference } from './gateway-status.ts';
 import { watchPayment } from './results.ts';
 import { formWatch } from './watches.ts';
-import { isPaymentCommand, PAYMENT_COMMANDS, type MerchantOrder, type PaymentCommand } from './orders.ts';
+import { customerFieldsFor, isPaymentCommand, PAYMENT_COMMANDS, type MerchantOrder, type PaymentCommand } from './orders.ts';
 import { checkOutgoing, type OutgoingCheck } from './outgoing.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -92,8 +92,15 @@ async function signedForm(
  * An order's own `command` is the only one allowed for it; otherwise the endpoint's
  * `paymentCommands`. None asked: the order's own, else the first allowed. An authorization reads
  * as a success and pays nothing until it is captured, so it is never the browser's choice alone.
+ * A payment method that is a purchase by nature asks it for a PURCHASE (`assertPurchaseAllowed`),
+ * with a `refusal` message of its own.
  */
-export function paymentCommandFor(runtime: EndpointRuntime, order: MerchantOrder, asked: PaymentCommand | undefined): PaymentCommand {
+export function paymentCommandFor(
+  runtime: EndpointRuntime,
+  order: MerchantOrder,
+  asked: PaymentCommand | undefined,
+  refusal: PaymentMethodRefusal = {},
+): PaymentCommand {
   const { settings, log } = runtime;
   const reference = order.merchant_reference;
   // A resolver written in plain JavaScript could return anything: never sign a command nobody allowed.
@@ -104,8 +111,36 @@ export function paymentCommandFor(runtime: EndpointRuntime, order: MerchantOrder
   const allowed = order.command === undefined ? settings.paymentCommands : [order.command];
   if (asked === undefined) return allowed[0] ?? 'PURCHASE';
   if (allowed.includes(asked)) return asked;
-  log.warn('payment_command_refused', { merchant_reference: reference, command: asked, allowed: order.command === undefined ? 'paymentCommands' : 'order' });
-  throw new EndpointRefusal('command_refused', { field: 'command' });
+  log.warn('payment_command_refused', {
+    merchant_reference: reference,
+    command: asked,
+    allowed: order.command === undefined ? 'paymentCommands' : 'order',
+    ...(refusal.method === undefined ? {} : { method: refusal.method }),
+  });
+  throw new EndpointRefusal('command_refused', { field: 'command', ...(refusal.message === undefined ? {} : { message: refusal.message }) });
+}
+
+/** How a payment method that names no `command` of its own is refused by `paymentCommandFor`. */
+interface PaymentMethodRefusal {
+  /** The payment method, for the log (`bill`, `financing`). */
+  readonly method?: string;
+  /** The refusal's message, replacing the generic one (the browser asked for no command). */
+  readonly message?: Readonly<Record<Language, string>>;
+}
+
+const PURCHASE_NOT_ALLOWED: Readonly<Record<Language, string>> = {
+  en: 'command: this payment method takes the money at once (PURCHASE), which the merchant does not allow for this order.',
+  ar: 'command: طريقة الدفع هذه تأخذ المبلغ فورًا (PURCHASE)، وهذا ما لا يسمح به التاجر لهذا الطلب.',
+};
+
+/**
+ * A cash bill and consumer financing take the money at once: they are purchases, allowed only
+ * when the merchant allows a PURCHASE for the order (`paymentCommandFor`, the hosted page's rule).
+ * An order the merchant allows only to be held is refused them (`command_refused`, field
+ * `command`), before the gateway is asked anything.
+ */
+export function assertPurchaseAllowed(runtime: EndpointRuntime, order: MerchantOrder, method: 'bill' | 'financing'): void {
+  paymentCommandFor(runtime, order, 'PURCHASE', { method, message: PURCHASE_NOT_ALLOWED });
 }
 
 export const orderRoute: JsonRoute<unknown> = defineRoute<OrderRequest>({
@@ -132,17 +167,17 @@ export const hostedPageRoute: JsonRoute<unknown> = defineRoute<HostedPageRequest
     const command = paymentCommandFor(runtime, order, input.command);
     // A new attempt after a closed 3-D Secure check goes under a reference of its own (payableReference).
     const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
-    const customerEmail = input.customer_email ?? order.customer_email;
+    // The order's e-mail, else the browser's (a guest checkout): the gateway screens payments by it.
+    const customer = customerFieldsFor(order, input, ['customer_email'], runtime.log);
     const params = {
       command,
       ...orderParams(settings, attempt, language),
-      customer_email: customerEmail,
+      customer_email: customer.values.customer_email,
       order_description: order.description,
       return_url: settings.returnUrl,
       installments: input.installments,
     };
-    const browserFields = input.customer_email === undefined ? [] : ['customer_email'];
-    const check = { operation: command, schema: hostedPaymentRequest, browserFields, language };
+    const check = { operation: command, schema: hostedPaymentRequest, browserFields: customer.fromBrowser, language };
     // The card is typed on the gateway's page this form opens: one card tried for the order.
     await assertCardAttemptAllowed(runtime, attempt.merchant_reference, 'hosted_page');
     const form = await signedForm(runtime, params, check, false);

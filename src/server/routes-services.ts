@@ -36,6 +36,8 @@ import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, issuedBillResult, recordAndReport, reportingOf, sendWatched, watchPayment } from './results.ts';
 import { billWatch, keptBillOf } from './watches.ts';
 import type { PaymentWatch } from '../store/store.ts';
+import { customerFieldsFor } from './orders.ts';
+import { assertPurchaseAllowed } from './routes-payment-pages.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
 export const installmentPlansRoute: JsonRoute<unknown> = defineRoute<InstallmentPlansRequest>({
@@ -113,6 +115,8 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     const { settings, gateway, log } = runtime;
     const partner = settings.voucherPartnerCode;
     if (partner === undefined) throw new EndpointRefusal('service_not_configured');
+    // A bill is a purchase: refused for an order the merchant allows only to be held.
+    assertPurchaseAllowed(runtime, order, 'bill');
     // Bills are EGP only: refused here rather than signed and sent.
     if (order.currency !== VOUCHER_CURRENCY) {
       throw new EndpointRefusal('currency_not_supported', { field: 'currency' });
@@ -131,10 +135,12 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     // gateway cannot say): shown again as it was, not issued twice.
     if (kept && (status === undefined || status.state === 'pending')) return showAgain(kept);
     refuseUnpayableStatus(runtime, reference, status);
-    // The merchant's name for the customer is sent as the gateway takes it, or not at all: an
-    // optional field never stops a bill (the browser's was checked as typed, by the route's schema).
-    const customerName = customerNameForGateway(input.customer_name ?? order.customer_name);
-    if (customerName === undefined && input.customer_name === undefined && order.customer_name !== undefined) {
+    // The order's name and e-mail, else the browser's (a guest checkout). The merchant's name for
+    // the customer is sent as the gateway takes it, or not at all: an optional field never stops a
+    // bill (the browser's was checked as typed, by the route's schema).
+    const customer = customerFieldsFor(order, input, ['customer_name', 'customer_email'], log);
+    const customerName = customerNameForGateway(customer.values.customer_name);
+    if (customerName === undefined && customer.values.customer_name !== undefined && !customer.fromBrowser.includes('customer_name')) {
       log.info('customer_name_left_out', { merchant_reference: reference });
     }
     const now = settings.now().getTime();
@@ -150,17 +156,14 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
           schema: billPresentmentRequest,
           answerSchema: billPresentmentResponse,
           language,
-          browserFields: [
-            ...(input.customer_name === undefined ? [] : ['customer_name']),
-            ...(input.customer_email === undefined ? [] : ['customer_email']),
-          ],
+          browserFields: customer.fromBrowser,
           params: {
             service_command: 'BILL_PRESENTMENT',
             ...orderParams(settings, order, language),
             request_expiry_date: formatDateTimeWithOffset(expiry),
             payment_partner: partner,
             customer_name: customerName,
-            customer_email: input.customer_email ?? order.customer_email,
+            customer_email: customer.values.customer_email,
           },
         });
         requireSuccess(issued, language);
