@@ -53,6 +53,11 @@ export const DUPLICATE_REFERENCE = '00005';
 
 /** What the gateway answers for an order it does not hold: CHECK_STATUS 12001 (a live account: 12036), or 00007 "order not found". */
 const NOT_FOUND_CODES: readonly string[] = ['12001', '12036', '00007'];
+
+/** Whether a response code says the gateway holds no such order (an answer, not a refusal of the request). */
+export function isNotFoundCode(code: string | undefined): boolean {
+  return code !== undefined && NOT_FOUND_CODES.includes(code);
+}
 const VOID_SUCCESS = '08000';
 /** A cash bill issued and waiting to be paid at a partner's counter. */
 export const BILL_ISSUED = '30000';
@@ -125,7 +130,7 @@ export function orderStatusOf(answer: CheckStatusAnswer): OrderStatus {
   };
 
   const queryCode = parseResponseCode(answer.response_code)?.code;
-  if (queryCode !== undefined && NOT_FOUND_CODES.includes(queryCode)) return { state: 'not_found', ...described };
+  if (isNotFoundCode(queryCode)) return { state: 'not_found', ...described };
   if (classifyResponse(answer) !== 'success') return { state: 'unknown', ...described };
 
   const last = orderStateOfAnswer({ response_code: transactionCode, status: transactionStatus });

@@ -18,7 +18,8 @@
 import type * as z from 'zod/mini';
 import { toFieldErrors, validate } from '../core/field-errors.ts';
 import type { Language } from '../core/language.ts';
-import { isUsableThreeDsUrl, operationOutcome } from '../core/response.ts';
+import { isNotFoundCode } from '../core/order-status.ts';
+import { isUsableThreeDsUrl, operationOutcome, parseResponseCode } from '../core/response.ts';
 import { signatureOptionsFor, signParams, verifySignature, wireParams, type SignableParams } from '../core/signature.ts';
 import { fromWireNames, toWireNames } from '../core/wire-names.ts';
 import type { Logger } from '../log/logger.ts';
@@ -191,8 +192,10 @@ async function attempt<Answer>(
   }
   log.info('gateway_answer', {
     operation: operation.name,
+    merchant_reference: fields['merchant_reference'],
     response_code: fields['response_code'],
-    outcome: operationOutcome(fields),
+    // "No such order" answers the question (a CHECK_STATUS before the first payment, every time): not a refusal.
+    outcome: isNotFoundCode(parseResponseCode(fields['response_code'])?.code) ? 'not_found' : operationOutcome(fields),
   });
   return { answer: parsed.data, fields };
 }

@@ -96,6 +96,17 @@ describe('the trusted channel (PCI-certified merchants)', () => {
     assert.doesNotMatch(text, /4111111111111111|411111\*+1111|sandbox-request-phrase|sandbox-response-phrase|"signature"/);
   });
 
+  it('logs a CHECK_STATUS of an order the gateway does not hold as not_found, naming the order, not as a refusal', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const record = (event: string, data?: unknown) => void lines.push({ event, ...(data as object) });
+    const logged = clientFor(sandbox.origin, { logger: { info: record, warn: record, error: record } });
+    const reference = nextReference('unknown');
+    const status = await logged.checkStatus({ merchant_reference: reference });
+    assert.equal(status.order?.state, 'not_found');
+    const answer = lines.find((line) => line['event'] === 'gateway_answer');
+    assert.deepEqual([answer?.['operation'], answer?.['merchant_reference'], answer?.['outcome']], ['CHECK_STATUS', reference, 'not_found']);
+  });
+
   it('names a field the gateway would refuse before signing anything, in English or Arabic', async () => {
     for (const [language, pattern] of [
       ['en', /^card_number: /],
