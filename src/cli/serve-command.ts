@@ -50,8 +50,9 @@ PG_SHUTDOWN_GRACE_SECONDS (default 8); a second signal stops it at once.
               order reference as PG_GATEWAY_REFERENCE_FIELD says (svc_id, or fort_id as live)`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { sandbox: { type: 'boolean', default: false } }, strict: true });
-    const { serveFromEnv } = await import('./serve.ts');
+    const { sandboxAddressWarnings, serveFromEnv } = await import('./serve.ts');
     const running = await serveFromEnv(io.env, { sandbox: values.sandbox });
+    if (values.sandbox) for (const warning of sandboxAddressWarnings(io.env)) io.stderr.write(`${warning}\n`);
     io.stdout.write(`pg-checkout merchant endpoint listening on ${running.endpointUrl}${values.sandbox ? ' (with the sandbox gateway)' : ''}\n`);
     return stopOnSignal(running);
   },

@@ -52,6 +52,37 @@ export function withSandboxDefaults(env: Env): Env {
   return filled;
 }
 
+/** The gateway addresses `--sandbox` would otherwise fill in with its own origin. */
+const SANDBOX_ADDRESSES = ['PG_GATEWAY_BASE_URL', 'PG_CHECKOUT_URL'] as const;
+
+/**
+ * What `serve --sandbox` warns of at start-up: a gateway address set in the environment (a copied
+ * `.env`, say) that is not this server's origin, so payments would go there and not to the sandbox
+ * on this port. One line each, naming the variable, both origins and the fix. A public URL
+ * (`PG_PUBLIC_URL`) in front of this server counts as this server.
+ */
+export function sandboxAddressWarnings(env: Env): string[] {
+  const self = new URL(`http://${env.PG_HOST || DEFAULT_HOST}:${env.PG_PORT || DEFAULT_PORT}`).origin;
+  const own = new Set([self, ...(env.PG_PUBLIC_URL ? [originOf(env.PG_PUBLIC_URL)] : [])]);
+  return SANDBOX_ADDRESSES.flatMap((name) => {
+    const value = env[name]?.trim();
+    if (!value) return [];
+    const origin = originOf(value);
+    if (origin !== undefined && own.has(origin)) return [];
+    return [
+      `pg-checkout serve --sandbox: ${name} is ${value}, not this server (${self}): the endpoint sends payments there, not to the sandbox on this port. Unset it to use the sandbox.`,
+    ];
+  });
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}): Promise<RunningServer> {
   if (!options.sandbox) return serve(env);
   const settings = withSandboxDefaults(env);
