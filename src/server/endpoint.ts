@@ -26,6 +26,7 @@ import {
   assertJsonContentType,
   parseJsonObject,
   corsHeaders,
+  isCorsCaller,
   isOriginAllowed,
   jsonAnswer,
   languageFromHeaders,
@@ -98,7 +99,10 @@ const ROUTE_NAMES: ReadonlyMap<string, RouteName> = new Map(
   Object.entries(ROUTES).map(([name, path]) => [path, name as RouteName]),
 );
 
-/** The name of a route for the logs (`hostedPage`), never the path a caller typed, which may carry anything. */
+/**
+ * The name of a route for the logs (`hostedPage`). The path a caller typed, which may carry anything,
+ * is logged only for a `not_found`, cut short, never with its query.
+ */
 function routeNameOf(route: string | undefined): RouteName | 'unknown' {
   return (route === undefined ? undefined : ROUTE_NAMES.get(route)) ?? 'unknown';
 }
@@ -110,8 +114,63 @@ export function isEndpointPath(path: string, basePath = ''): boolean {
   return route === ROUTES.gatewayReturn || route === EMBEDDED_CONFIRM_ROUTE || JSON_ROUTES.has(route);
 }
 
+/**
+ * How the log's hints name the settings a merchant fixes: the handler's options, or the `PG_*`
+ * variables when `serve` built the endpoint from its environment.
+ */
+export interface SettingNames {
+  readonly allowedOrigins: string;
+  readonly basePath: string;
+}
+
+const OPTION_NAMES: SettingNames = { allowedOrigins: 'the allowedOrigins option', basePath: 'the basePath option' };
+
+/** The names of `serve`'s settings (config.ts `ENV_VARIABLES`). */
+export const ENV_SETTING_NAMES: SettingNames = { allowedOrigins: 'PG_ALLOWED_ORIGINS', basePath: 'PG_BASE_PATH' };
+
+/** The longest origin or path quoted in a log line: the caller chose it, and may have made it long. */
+const MAX_LOGGED_CHARS = 200;
+
+function cutForLog(text: string): string {
+  return text.length > MAX_LOGGED_CHARS ? `${text.slice(0, MAX_LOGGED_CHARS)}…` : text;
+}
+
+/**
+ * Six or more digits, however separated (the separators of core `hideCardNumbers`): no route has
+ * one, a phone number or a code typed into a path does.
+ */
+const DIGIT_RUN =
+  /(?:\p{Nd}|%3[0-9])(?:(?:[\s._\-/\\+\u200e\u200f\u2066-\u2069]|%(?!3[0-9])[0-9A-Fa-f]{2}){0,3}(?:\p{Nd}|%3[0-9])){5,}/gu;
+
+/** A path the endpoint does not have, for the log: its runs of digits hidden, cut short. */
+function pathForLog(path: string): string {
+  return cutForLog(path.replace(DIGIT_RUN, '[digits]'));
+}
+
+/** What the log says of an origin refused: the setting to add it to (an origin is not a secret). */
+function originHint(origin: string | null, names: SettingNames): string {
+  // A file:// page or a sandboxed frame: no setting can allow it.
+  if (origin === 'null') return 'the page has no origin (opened from a file, or in a sandboxed frame): serve it over http(s) from an allowed origin';
+  return `if the page is yours, add its origin to ${names.allowedOrigins}: scheme, host and port must match exactly (localhost is not 127.0.0.1)`;
+}
+
+/** What the log says of a path the endpoint does not have: where its routes are. */
+function notFoundHint(basePath: string, names: SettingNames): string {
+  return basePath
+    ? `no route at this path: the endpoint's routes are under ${basePath} (${names.basePath}), e.g. ${basePath}${ROUTES.order}; check the element's endpoint`
+    : `no route at this path: the endpoint's routes are at the root (${names.basePath} is not set), e.g. ${ROUTES.order}; check the element's endpoint`;
+}
+
 /** Builds the endpoint; throws ConfigError naming every bad config field. */
 export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint {
+  return createNamedMerchantEndpoint(config, OPTION_NAMES);
+}
+
+/**
+ * `createMerchantEndpoint`, its log hints naming the settings as `names` does (`serve`:
+ * ENV_SETTING_NAMES). Not exported by the package.
+ */
+export function createNamedMerchantEndpoint(config: EndpointConfig, names: SettingNames): MerchantEndpoint {
   const settings = resolveSettings(config);
   const log = redactingLogger(settings.logger);
   const runtime: EndpointRuntime = {
@@ -144,10 +203,16 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
       if (route === EMBEDDED_CONFIRM_ROUTE) return await handleEmbeddedConfirm(request, context, runtime);
       const jsonRoute = route === undefined ? undefined : JSON_ROUTES.get(route);
       if (!isOriginAllowed(request, settings)) {
-        log.warn('origin_refused', { route: routeName });
+        const origin = request.headers.get('origin');
+        log.warn('origin_refused', { route: routeName, origin: cutForLog(origin ?? ''), hint: originHint(origin, names) });
         throw new EndpointRefusal('origin_refused');
       }
-      if (!jsonRoute || routeName === 'unknown') throw new EndpointRefusal('not_found');
+      if (!jsonRoute || routeName === 'unknown') {
+        // An allowed page's preflight is answered even here: the browser then sends its request and
+        // reads the 404 below, where a refused preflight shows it only a network error.
+        if (request.method === 'OPTIONS' && isCorsCaller(request, settings)) return preflightResponse(request, settings);
+        throw new EndpointRefusal('not_found');
+      }
       if (request.method === 'OPTIONS') return preflightResponse(request, settings);
       if (request.method !== 'POST') throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'POST, OPTIONS' } });
       assertJsonContentType(request);
@@ -164,7 +229,16 @@ export function createMerchantEndpoint(config: EndpointConfig): MerchantEndpoint
           : new EndpointRefusal(error instanceof StoreUnavailableError ? 'store_unavailable' : 'internal_error', {
               headers: error instanceof StoreUnavailableError ? { 'retry-after': '30' } : {},
             });
-      if (refusal === error || refusal.code === 'store_unavailable') {
+      if (refusal.code === 'not_found') {
+        // The path only, never the query: a gateway's return sent to a wrong path carries its fields there.
+        log.info('refused', {
+          route: routeName,
+          code: refusal.code,
+          status: refusal.status,
+          path: pathForLog(path),
+          hint: notFoundHint(settings.basePath, names),
+        });
+      } else if (refusal === error || refusal.code === 'store_unavailable') {
         log.info('refused', { route: routeName, code: refusal.code, field: refusal.details.field, status: refusal.status });
       } else {
         log.error('internal_error', { route: routeName, error });

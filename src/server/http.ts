@@ -196,6 +196,12 @@ export function isOriginAllowed(request: Request, policy: OriginPolicy): boolean
   return origin === policy.publicOrigin || policy.allowedOrigins.has(origin);
 }
 
+/** True for an allowed cross-origin caller: one that CORS headers are sent to. */
+export function isCorsCaller(request: Request, policy: OriginPolicy): boolean {
+  const origin = request.headers.get('origin');
+  return origin !== null && policy.allowedOrigins.has(origin);
+}
+
 /** CORS headers for an allowed cross-origin caller (none for same-origin callers). */
 export function corsHeaders(request: Request, policy: OriginPolicy): Record<string, string> {
   const origin = request.headers.get('origin');

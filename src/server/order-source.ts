@@ -15,7 +15,14 @@ import { assertMerchantOrder, type MerchantOrder, type OrderLookup, type Resolve
 import { EndpointRefusal } from './errors.ts';
 import type { Logger } from '../log/logger.ts';
 import { StoreUnavailableError, type OrderMemory } from '../store/store.ts';
-import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
+import {
+  isSignatureRefusal,
+  postToShop,
+  ShopUnreachable,
+  signatureRefusalHint,
+  type ShopAvailability,
+  type ShopCallSettings,
+} from './shop-client.ts';
 import { shopOrder, type OrderLookupRequest } from './shop-protocol.ts';
 
 export interface HttpOrderSourceOptions extends ShopCallSettings {
@@ -84,7 +91,11 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
     if (answer.status === 404) return undefined;
     if (answer.status !== 200) {
       // 401/403: the shop refused our signature (another secret, a clock far off); 3xx: a wrong URL.
-      log.error('order_lookup_refused', { merchant_reference: reference, status: answer.status });
+      log.error('order_lookup_refused', {
+        merchant_reference: reference,
+        status: answer.status,
+        ...(isSignatureRefusal(answer.status) ? { hint: signatureRefusalHint('order_lookup') } : {}),
+      });
       throw new EndpointRefusal('order_lookup_failed');
     }
     if (!answer.signature.valid) {

@@ -14,7 +14,14 @@ import type { VerifiedResult } from './config.ts';
 import type { Logger } from '../log/logger.ts';
 import type { ResultStore, StoredResult } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
-import { postToShop, ShopUnreachable, type ShopAvailability, type ShopCallSettings } from './shop-client.ts';
+import {
+  isSignatureRefusal,
+  postToShop,
+  ShopUnreachable,
+  signatureRefusalHint,
+  type ShopAvailability,
+  type ShopCallSettings,
+} from './shop-client.ts';
 import { webhookTypeOf, type ResultWebhook } from './shop-protocol.ts';
 
 export interface ResultWebhookOptions extends ShopCallSettings {
@@ -76,7 +83,12 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     await results.recordFailure(key, new Date(options.now().getTime() + wait), failure);
     // A shop answering 4xx is up but refusing (a wrong secret, a bug): say so for each result.
     if (status !== undefined && status < 500 && status !== 429) {
-      log.error('result_refused_by_shop', { merchant_reference: result.merchant_reference, idempotency_key: key, status });
+      log.error('result_refused_by_shop', {
+        merchant_reference: result.merchant_reference,
+        idempotency_key: key,
+        status,
+        ...(isSignatureRefusal(status) ? { hint: signatureRefusalHint('result_webhook') } : {}),
+      });
     } else {
       availability.down('result_webhook', failure, status);
     }

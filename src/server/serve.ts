@@ -12,7 +12,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { configFromEnv, ConfigError, type EndpointConfig, type VerifiedResult } from './config.ts';
-import { createMerchantEndpoint, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
+import { createNamedMerchantEndpoint, ENV_SETTING_NAMES, isEndpointPath, type MerchantEndpoint } from './endpoint.ts';
 import type { RequestContext } from './http.ts';
 import { createJsonLogger, redactingLogger, type Logger } from '../log/logger.ts';
 import { createNodeServer } from './node.ts';
@@ -278,7 +278,8 @@ export async function serve(
   const close = (options: { readonly graceMs?: number } = {}) =>
     (stopping ??= shutDown(options.graceMs ?? config.shutdownGraceSeconds * 1000));
   try {
-    endpoint = createMerchantEndpoint({
+    // Built from the environment: its log hints name the PG_* variables.
+    endpoint = createNamedMerchantEndpoint({
       ...config,
       publicUrl,
       resolveOrder,
@@ -292,7 +293,7 @@ export async function serve(
       logger,
       fetch: fetchImpl,
       onResult,
-    });
+    }, ENV_SETTING_NAMES);
   } catch (error) {
     await close();
     throw error;
@@ -303,6 +304,8 @@ export async function serve(
   logger.info('listening', {
     url,
     endpoint: `${publicUrl}${config.basePath}`,
+    // Pages on other origins that may call it (PG_ALLOWED_ORIGINS); pages of the endpoint's own origin always may.
+    allowed_origins: config.allowedOrigins,
     orders: orders ? `demo orders in memory (${orders.list().length}); set PG_ORDER_URL to ask the shop` : 'PG_ORDER_URL',
     results: webhook
       ? 'PG_RESULT_WEBHOOK_URL'

@@ -5,11 +5,26 @@
  * per attempt.
  */
 import { BodyTooLarge, readLimitedText } from '../gateway/body.ts';
-import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature, type HookVerification } from './hook-signature.ts';
+import { HOOK_SIGNATURE_HEADER, HOOK_TOLERANCE_SECONDS, signHookBody, verifyHookSignature, type HookVerification } from './hook-signature.ts';
 import type { Logger } from '../log/logger.ts';
 
 /** What the service asks the shop for: the order lookup or the result webhook. */
 export type ShopChannel = 'order_lookup' | 'result_webhook';
+
+/** The variable naming the shop's URL of each channel. */
+const URL_SETTING: Readonly<Record<ShopChannel, string>> = { order_lookup: 'PG_ORDER_URL', result_webhook: 'PG_RESULT_WEBHOOK_URL' };
+
+/** Whether the shop's answer refused the service's signature (or the service itself): 401 or 403. */
+export function isSignatureRefusal(status: number): boolean {
+  return status === 401 || status === 403;
+}
+
+/** The log's hint for a 401/403 from the shop: the setup mistakes that cause one. */
+export function signatureRefusalHint(channel: ShopChannel): string {
+  return `the shop refused the service's signature: PG_HOOK_SECRET differs between the two, their clocks are more than ${
+    HOOK_TOLERANCE_SECONDS / 60
+  } minutes apart, or ${URL_SETTING[channel]} points at another app`;
+}
 
 export interface ShopCallSettings {
   readonly url: string;
@@ -99,7 +114,7 @@ export class ShopAvailability {
   down(channel: ShopChannel, reason: string, status?: number): void {
     if (this.#downSince.has(channel)) return;
     this.#downSince.set(channel, this.#now().getTime());
-    const what = channel === 'order_lookup' ? 'PG_ORDER_URL' : 'PG_RESULT_WEBHOOK_URL';
+    const what = URL_SETTING[channel];
     this.#log.error('shop_unreachable', {
       channel,
       reason,
