@@ -163,12 +163,21 @@ export function chargeFields(order: SandboxOrder, eci: string, tokenName?: strin
     fields['authorization_code'] = order.authorizationCode;
     if (order.command === 'PURCHASE') fields['settlement_reference'] = `SBX${order.svcId}`;
   }
-  if (order.installments) {
-    fields['number_of_installments'] = String(order.installments.months);
-    fields['plan_code'] = order.installments.planCode;
-    fields['issuer_code'] = order.installments.issuerCode;
-  }
-  return withoutAbsent(fields);
+  return withoutAbsent({ ...fields, ...installmentFields(order) });
+}
+
+/**
+ * The installments fields of an answer about a card order, by the flow that charged it (the
+ * specification's endpoint rows): a redirection (the hosted page) adds `number_of_installments`
+ * only; a direct operation (paymentApi, installments YES or HOSTED) adds `plan_code` and
+ * `issuer_code` too. `installments` itself is the request's, echoed. Every answer about the order
+ * reads this, the one after a 3-D Secure challenge included, so a challenge changes none of them.
+ */
+function installmentFields(order: SandboxOrder): WireParams {
+  if (!order.installments) return {};
+  const months = { number_of_installments: String(order.installments.months) };
+  if (order.channel === 'hosted_page') return months;
+  return { ...months, plan_code: order.installments.planCode, issuer_code: order.installments.issuerCode };
 }
 
 export function withoutAbsent(fields: WireParams): WireParams {

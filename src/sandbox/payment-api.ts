@@ -21,7 +21,6 @@ import {
   voidAuthorizationRequest,
 } from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
-import { parseExpiry } from '../core/voucher.ts';
 import { charge, chargeFields, missingSecurityCode, orderDetailsOf } from './charges.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
@@ -43,6 +42,7 @@ import {
   BodyError,
   httpUrl,
   isChargeableCurrency,
+  readDateField,
   readJson,
   requestLanguage,
   statusOf,
@@ -228,11 +228,9 @@ async function billPresentment(ctx: GatewayContext, params: Params): Promise<Res
     const detail = fieldError('payment_partner', 'enum', { values: [VOUCHER_PARTNER_CODE] }, language).message;
     return apiAnswer(params, merchant, '00002', {}, detail);
   }
-  const expiresAt = parseExpiry(data.request_expiry_date);
-  if (expiresAt === undefined) {
-    const detail = fieldError('request_expiry_date', 'format', { format: 'datetime_offset' }, language).message;
-    return apiAnswer(params, merchant, '00002', {}, detail);
-  }
+  const expiry = readDateField('request_expiry_date', data.request_expiry_date, language);
+  if ('refused' in expiry) return apiAnswer(params, merchant, '00002', {}, expiry.refused);
+  const expiresAt = expiry.instant;
   if (expiresAt <= ctx.now()) return apiAnswer(params, merchant, '31002');
   const amount = parseWireAmount(data.amount);
   if (amount <= 0) return apiAnswer(params, merchant, '00002', {}, fieldError('amount', 'invalid', {}, language).message);

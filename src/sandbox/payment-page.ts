@@ -283,9 +283,7 @@ async function finishHostedPayment(
     return Response.redirect(challengeUrl(ctx, request.url, id), 303);
   }
   const saved = tokenName && result.order.state !== 'declined' ? saveToken(ctx, merchant, tokenName, card) : undefined;
-  // The specification's redirection answer adds installments and number_of_installments only; the
-  // plan's and the issuer's codes come back from the merchant page's flows, not from this one.
-  const { plan_code: _plan, issuer_code: _issuer, ...fields } = saved ? chargeFields(result.order, 'ECOMMERCE', saved) : result.fields;
+  const fields = saved ? chargeFields(result.order, 'ECOMMERCE', saved) : result.fields;
   return deliver(params, merchant, await answer(params, merchant, result.code, fields));
 }
 

@@ -10,7 +10,6 @@
  * column of the gateway's reference named as this gateway's wire names it.
  */
 import { formatDateTimeWithOffset } from '../core/dates.ts';
-import { fieldError } from '../core/field-errors.ts';
 import { formatCount, type Language } from '../core/language.ts';
 import { SANDBOX_FINANCING_PARTNER_CODE as FINANCING_PARTNER_CODE, SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE } from './partners.ts';
 import {
@@ -33,12 +32,11 @@ import {
   type ReportFilterEntry,
 } from '../core/schemas/index.ts';
 import { fileDigest, signParams, type SignableValue } from '../core/signature.ts';
-import { parseExpiry } from '../core/voucher.ts';
 import { unknownOperation, unreadableBody } from './answer-format.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import type { GatewayAccount } from './merchants.ts';
 import type { OrderOperation, SandboxOrder } from './orders.ts';
-import { apiAnswer, BodyError, jsonAnswer, readJson, statusOf } from './wire.ts';
+import { apiAnswer, BodyError, jsonAnswer, readDateField, readJson, statusOf } from './wire.ts';
 
 interface StoredReport {
   readonly merchantIdentifier: string;
@@ -194,14 +192,6 @@ export function selectReportRows(orders: readonly SandboxOrder[], query: ReportQ
   return { ok: true, rows: matched.map(({ row }) => row) };
 }
 
-/** Minutes east of UTC of a date written with an offset ("+03:00" → 180). */
-function offsetOf(date: string): number {
-  const match = /([+-])(\d{2}):(\d{2})$/.exec(date);
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3]);
-  return match[1] === '-' ? -minutes : minutes;
-}
-
 // ---- reportingApi ----
 
 type Params = Record<string, SignableValue>;
@@ -231,12 +221,10 @@ async function generateReport(ctx: GatewayContext, store: ReportStore, options: 
   if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   const language = data.language;
-  const from = parseExpiry(data.from_date);
-  const to = parseExpiry(data.to_date);
-  if (from === undefined || to === undefined) {
-    const field = from === undefined ? 'from_date' : 'to_date';
-    return apiAnswer(params, merchant, '00002', {}, fieldError(field, 'format', { format: 'datetime_offset' }, language).message);
-  }
+  const from = readDateField('from_date', data.from_date, language);
+  if ('refused' in from) return apiAnswer(params, merchant, '00002', {}, from.refused);
+  const to = readDateField('to_date', data.to_date, language);
+  if ('refused' in to) return apiAnswer(params, merchant, '00002', {}, to.refused);
   // A merchant_reference names one report: the download finds it by that reference.
   if (store.get(merchant.merchantIdentifier, data.merchant_reference)) return apiAnswer(params, merchant, '00005');
   const columns = data.columns ?? REPORT_SPEC_COLUMNS;
@@ -244,12 +232,12 @@ async function generateReport(ctx: GatewayContext, store: ReportStore, options: 
     ctx.state.orders(),
     {
       merchantIdentifier: merchant.merchantIdentifier,
-      from,
-      to: to + 999,
+      from: from.instant,
+      to: to.instant + 999,
       columns,
       filters: data.filters ?? [],
       language,
-      offsetMinutes: offsetOf(data.from_date),
+      offsetMinutes: from.offsetMinutes,
     },
     options.maxTransactions,
   );

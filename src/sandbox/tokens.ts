@@ -12,13 +12,12 @@ import { formatDateTimeWithOffset } from '../core/dates.ts';
 import type { KnownResponseCode } from '../core/response.ts';
 import { getTokensRequest, tokenizationApiRequest, updateTokenRequest } from '../core/schemas/index.ts';
 import type { SignableValue } from '../core/signature.ts';
-import { parseExpiry } from '../core/voucher.ts';
 import { outcomeOf } from './charges.ts';
 import { checkRequest, type GatewayContext } from './context.ts';
 import { hasService, type GatewayAccount } from './merchants.ts';
 import type { EnteredCard, SandboxToken } from './state.ts';
 import { PAGE_SESSION_MS } from './test-cards.ts';
-import { apiAnswer } from './wire.ts';
+import { apiAnswer, readDateField } from './wire.ts';
 
 type Params = Record<string, SignableValue>;
 
@@ -90,20 +89,25 @@ function tokenFields(token: SandboxToken): Record<string, string> {
 // ---- GET_TOKENS ----
 
 /**
- * GET_TOKENS (54000): the kept tokens created within [from_date, to_date], optionally of one
- * status, oldest first, as `data_list` of `data` entries with `data_count`. A bound not sent is
- * open: to_date is then now and from_date the oldest token's creation; the answer names both.
+ * GET_TOKENS (54000): the kept tokens created within [from_date, to_date] (to the end of to_date's
+ * second), optionally of one status, oldest first, as `data_list` of `data` entries with
+ * `data_count`. A bound not sent is open: to_date is then now and from_date the oldest token's
+ * creation; the answer names both.
  */
 export async function getTokens(ctx: GatewayContext, params: Params): Promise<Response> {
   const checked = await checkRequest(ctx, params, getTokensRequest);
   if (!checked.ok) return apiAnswer(params, checked.merchant, checked.code, {}, checked.detail);
   const { merchant, data } = checked;
   if (!hasService(merchant, 'tokenization')) return apiAnswer(params, merchant, '00014');
-  const from = data.from_date === undefined ? undefined : parseExpiry(data.from_date);
-  const to = data.to_date === undefined ? ctx.now() : parseExpiry(data.to_date);
-  if ((data.from_date !== undefined && from === undefined) || to === undefined || (from !== undefined && from > to)) {
-    return apiAnswer(params, merchant, '55001');
-  }
+  const fromDate = data.from_date === undefined ? undefined : readDateField('from_date', data.from_date, data.language);
+  if (fromDate && 'refused' in fromDate) return apiAnswer(params, merchant, '00002', {}, fromDate.refused);
+  const toDate = data.to_date === undefined ? undefined : readDateField('to_date', data.to_date, data.language);
+  if (toDate && 'refused' in toDate) return apiAnswer(params, merchant, '00002', {}, toDate.refused);
+  const from = fromDate?.instant;
+  // To the end of to_date's second, as reports count it: a token's creation_date, written to the
+  // second, finds it as either bound.
+  const to = toDate ? toDate.instant + 999 : ctx.now();
+  if (from !== undefined && from > to) return apiAnswer(params, merchant, '55001');
   const kept = ctx.state
     .tokens()
     .filter((token) => token.merchantIdentifier === merchant.merchantIdentifier && token.temporary === undefined)

@@ -5,7 +5,8 @@
  */
 import { currencyExponent } from '../core/amounts.ts';
 import { maskCardNumber } from '../core/card-number.ts';
-import type { FieldError } from '../core/field-errors.ts';
+import { parseDateTimeWithOffset, type DateTimeWithOffset } from '../core/dates.ts';
+import { fieldError, type FieldError } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../core/response.ts';
 import { signatureOptionsFor, signParams, wireParams, type SignableValue } from '../core/signature.ts';
@@ -155,6 +156,15 @@ export function primaryFieldError(
     if (!best || CODE_PRIORITY.indexOf(code) < CODE_PRIORITY.indexOf(best.code)) best = { code, error };
   }
   return best;
+}
+
+/**
+ * A date-time field read by the core's rule (`parseDateTimeWithOffset`), or the words refusing it
+ * (00002): the field rules' own message, so that a day that does not exist, which their shape check
+ * lets through, is answered as every other malformed date is, in every operation.
+ */
+export function readDateField(name: string, text: string, language: Language): DateTimeWithOffset | { readonly refused: string } {
+  return parseDateTimeWithOffset(text) ?? { refused: fieldError(name, 'format', { format: 'datetime_offset' }, language).message };
 }
 
 export class BodyError extends Error {
