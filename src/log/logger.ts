@@ -1,6 +1,7 @@
 /**
  * Structured logs of the merchant endpoint. The endpoint logs events and the names of things
- * (route, merchant_reference, error code, field name), never request values; the redaction
+ * (route, merchant_reference, error code, field name), never request values but a refused Origin
+ * and a not_found's path (no query), which name a setup mistake; the redaction
  * below is a second line of defence so that a phrase, signature, access code, card number or OTP
  * can never reach a log line even if a caller passes one.
  */
