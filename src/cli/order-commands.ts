@@ -116,7 +116,8 @@ Asks the gateway where the order stands: its state and the authorized, captured 
 amounts, shown in major units when the currency is known.
   --reference R     the order's merchant_reference (or --svc-id, the gateway's id)
 ${GATEWAY_ID_USAGE}
-  --currency C      the order's currency, for the amounts (default PG_CURRENCY)
+  --currency C      the order's currency, for the amounts (default PG_CURRENCY, else the one the
+                    service recorded for the order in its store)
   --third-party     ask for the processor's and acquirer's response codes too
 ${COMMON_USAGE}
 
@@ -124,7 +125,9 @@ ${EXIT_CODES_HELP}`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, 'third-party': { type: 'boolean', default: false } }, strict: true });
     const query = referenceOf(values);
-    const currency = currencyOf(io, values.currency, undefined);
+    // Else the currency the service recorded for the order, where its store is at hand.
+    const currency =
+      currencyOf(io, values.currency, undefined) ?? (query.merchant_reference ? await recordedCurrency(io, query.merchant_reference) : undefined);
     const client = clientFromEnv(io, values);
     const status = await client.checkStatus({ ...query, ...(values['third-party'] ? { return_third_party_response_codes: true } : {}) });
     if (values.json) printJson(io, status);

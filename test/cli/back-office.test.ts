@@ -507,6 +507,11 @@ describe('an operator’s day without surprises (issue 24)', () => {
     const right = await cli(['capture', '--reference', reference, '--amount', '50.00', '--currency', 'EGP', '--yes'], { env });
     assert.equal(right.code, EXIT.success, right.stderr);
     assert.equal(capturedAt(reference), 5_000);
+    // status without --currency shows the amounts in the currency the service recorded.
+    const status = await cli(['status', '--reference', reference], { env });
+    assert.equal(status.code, EXIT.success, status.stderr);
+    assert.match(status.stdout, /captured {4}EGP 50\.00/);
+    assert.doesNotMatch(status.stdout, /minor units/);
   });
 
   it('runs the back-office commands without PG_CHECKOUT_URL, which only serve uses', async () => {
