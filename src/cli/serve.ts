@@ -20,6 +20,7 @@ import {
 } from '../sandbox/index.ts';
 import { storeLocationFromEnv } from '../store/open.ts';
 import { isGatewayReferenceField } from '../core/wire-names.ts';
+import { parseShaType, type ShaType } from '../core/signature.ts';
 import { CliConfigError } from './client-env.ts';
 
 /** The sandbox's state file, inside the data folder (`PG_DATA_DIR`). */
@@ -75,6 +76,14 @@ export function sandboxAddressWarnings(env: Env): string[] {
   });
 }
 
+function shaTypeOr(value: string | undefined, fallback: ShaType): ShaType {
+  try {
+    return value ? parseShaType(value) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
 function originOf(url: string): string | undefined {
   try {
     return new URL(url).origin;
@@ -95,7 +104,8 @@ export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}
       {
         merchantIdentifier: settings.PG_MERCHANT_IDENTIFIER ?? '',
         accessCode: settings.PG_ACCESS_CODE ?? '',
-        shaType: SANDBOX_MERCHANT.shaType,
+        // The account's SHA type as the endpoint signs with it (a malformed one is serve's to report).
+        shaType: shaTypeOr(settings.PG_SHA_TYPE, SANDBOX_MERCHANT.shaType),
         requestPhrase: settings.PG_SHA_REQUEST_PHRASE ?? '',
         responsePhrase: settings.PG_SHA_RESPONSE_PHRASE ?? '',
         // The shop pages that may embed the card page and the 3-D Secure page: this server's own and the allowed origins.
