@@ -28,11 +28,23 @@ export const SANDBOX_STATE_FILE = 'sandbox-state.json';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Hosts that listen on every interface: a browser cannot be sent to them. */
+const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * This server's origin as the sandbox's addresses name it: the listening host and port, loopback
+ * in place of a host that listens on every interface (`PG_HOST=0.0.0.0` in a container), since a
+ * customer's browser is sent to these addresses.
+ */
+function sandboxOrigin(env: Env): string {
+  const host = env.PG_HOST || DEFAULT_HOST;
+  return `http://${WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host}:${env.PG_PORT || DEFAULT_PORT}`;
+}
+
 /** The environment with the sandbox's credentials and addresses filled in where unset. */
 export function withSandboxDefaults(env: Env): Env {
-  const host = env.PG_HOST || DEFAULT_HOST;
   const port = env.PG_PORT || String(DEFAULT_PORT);
-  const self = `http://${host}:${port}`;
+  const self = sandboxOrigin(env);
   const defaults: Record<string, string> = {
     PG_MERCHANT_IDENTIFIER: SANDBOX_MERCHANT.merchantIdentifier,
     PG_ACCESS_CODE: SANDBOX_MERCHANT.accessCode,
@@ -63,7 +75,7 @@ const SANDBOX_ADDRESSES = ['PG_GATEWAY_BASE_URL', 'PG_CHECKOUT_URL'] as const;
  * (`PG_PUBLIC_URL`) in front of this server counts as this server.
  */
 export function sandboxAddressWarnings(env: Env): string[] {
-  const self = new URL(`http://${env.PG_HOST || DEFAULT_HOST}:${env.PG_PORT || DEFAULT_PORT}`).origin;
+  const self = new URL(sandboxOrigin(env)).origin;
   const own = new Set([self, ...(env.PG_PUBLIC_URL ? [originOf(env.PG_PUBLIC_URL)] : [])]);
   return SANDBOX_ADDRESSES.flatMap((name) => {
     const value = env[name]?.trim();
@@ -136,7 +148,7 @@ export function successCodesFrom(settings: Env): SuccessCodes {
 /** The origins of the server (public URL, else the listening one) and of `PG_ALLOWED_ORIGINS`. */
 function framingOriginsFrom(settings: Env): string[] {
   const candidates = [
-    settings.PG_PUBLIC_URL || `http://${settings.PG_HOST || DEFAULT_HOST}:${settings.PG_PORT}`,
+    settings.PG_PUBLIC_URL || sandboxOrigin(settings),
     ...(settings.PG_ALLOWED_ORIGINS ?? '').split(','),
   ];
   // A malformed value is serve's to report (configFromEnv names it); it frames nothing here.

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxAddressWarnings } from '../../src/cli/serve.ts';
+import { sandboxAddressWarnings, withSandboxDefaults } from '../../src/cli/serve.ts';
 import { freePort, killAll, startServe } from '../server/support/processes.ts';
 
 describe('serve --sandbox: gateway addresses that are not this server', () => {
@@ -22,6 +22,13 @@ describe('serve --sandbox: gateway addresses that are not this server', () => {
     assert.equal(warnings.length, 2);
     assert.match(warnings[0]!, /^pg-checkout serve --sandbox: PG_GATEWAY_BASE_URL is http:\/\/127\.0\.0\.1:8788, not this server \(http:\/\/127\.0\.0\.1:8787\).*Unset it/);
     assert.match(warnings[1]!, /PG_CHECKOUT_URL is http:\/\/127\.0\.0\.1:8788\/FortAPI\/paymentPage/);
+  });
+
+  it('names loopback, not 0.0.0.0, as the gateway a browser is sent to when the service listens on every interface', () => {
+    const env = withSandboxDefaults({ PG_HOST: '0.0.0.0', PG_PORT: '8787' });
+    assert.equal(env['PG_CHECKOUT_URL'], 'http://127.0.0.1:8787');
+    assert.equal(env['PG_GATEWAY_BASE_URL'], 'http://127.0.0.1:8787');
+    assert.deepEqual(sandboxAddressWarnings({ PG_HOST: '0.0.0.0', PG_GATEWAY_BASE_URL: 'http://127.0.0.1:8787' }), []);
   });
 
   it('says nothing when the addresses are unset, this server, or its public URL', () => {
