@@ -174,6 +174,26 @@ export function isReadableAnswer(response: { readonly response_code?: unknown; r
   return parsed !== undefined && meaningOf(parsed.code, response.status) !== undefined;
 }
 
+/**
+ * The request refusals that say the merchant's own settings are wrong, not the request or the
+ * order: 00008 signature mismatch (the request phrase or the SHA type is not the back office's) and
+ * 00006 invalid access code or merchant identifier. Any other 00xxx is the request (a field
+ * missing, malformed, too long), the order (00005, 00007, 00013), the card or token, or the
+ * account's services (00014). docs/decisions.md.
+ */
+const CONFIGURATION_REFUSALS: ReadonlySet<string> = new Set(['00006', '00008']);
+
+/**
+ * True for a readable answer ({@link isReadableAnswer}) that refuses the request because the
+ * merchant's settings are wrong: the gateway started nothing, and every request signed with the
+ * same settings will be refused alike until they are corrected. A code under a status that
+ * disagrees with it is not one: it proves nothing.
+ */
+export function isConfigurationRefusal(response: { readonly response_code?: unknown; readonly status?: unknown }): boolean {
+  const parsed = parseResponseCode(response.response_code);
+  return parsed !== undefined && CONFIGURATION_REFUSALS.has(parsed.code) && isReadableAnswer(response);
+}
+
 /** The message for a known code in the request's language. */
 export function responseMessage(code: KnownResponseCode, language: Language): string {
   return RESPONSE_CODES[code][language];

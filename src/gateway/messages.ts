@@ -1,11 +1,13 @@
 /**
  * The client's own words, in both languages of the gateway: why it refused a call before sending
- * it, and what an unsettled outcome means. Amounts are shown in major units with the currency
+ * it, what an unsettled outcome means, and which settings to check when the gateway refused a
+ * request for the merchant's own configuration. Amounts are shown in major units with the currency
  * (core `formatMoney`); when the currency is not known, in minor units.
  */
 import { formatMoney } from '../core/amounts.ts';
 import { formatCount, type Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
+import { isConfigurationRefusal } from '../core/response.ts';
 
 /** A refusal of the client's own, before anything is sent: a stable code for scripts. */
 export type ClientCode =
@@ -143,4 +145,25 @@ const CATALOGS: Record<Language, Catalog> = { en, ar };
 
 export function clientMessage(code: ClientCode | UnsettledCode, language: Language, detail: MessageDetail = {}): string {
   return CATALOGS[language][code](detail, language);
+}
+
+/**
+ * Where to look when the gateway refused a request because the merchant's own settings are wrong
+ * (core `isConfigurationRefusal`: 00008 signature mismatch, 00006 invalid access code or merchant
+ * identifier): the settings to compare with the back office, by name, never their values. One text
+ * for the endpoint's log and the CLI, as a wrong response phrase has its own in `describeFailure`.
+ */
+export function configurationRefusalHint(language: Language = 'en'): string {
+  return language === 'ar'
+    ? 'تحقق من PG_SHA_REQUEST_PHRASE وPG_SHA_TYPE وPG_ACCESS_CODE وPG_MERCHANT_IDENTIFIER مقارنةً بلوحة التحكم لدى بوابة الدفع'
+    : "check PG_SHA_REQUEST_PHRASE, PG_SHA_TYPE, PG_ACCESS_CODE and PG_MERCHANT_IDENTIFIER against the gateway's back office";
+}
+
+/**
+ * The hint that goes with a verified answer, if it is a refusal for the merchant's settings
+ * (`configurationRefusalHint`); undefined for any other answer. A caller describing a refusal (the
+ * CLI's one line, the endpoint's log) adds it to the gateway's own message.
+ */
+export function refusalHint(answer: { readonly response_code?: unknown; readonly status?: unknown }, language: Language = 'en'): string | undefined {
+  return isConfigurationRefusal(answer) ? configurationRefusalHint(language) : undefined;
 }

@@ -29,7 +29,7 @@ import { completionInstallments } from '../core/installments.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { DUPLICATE_REFERENCE, isPaidState } from '../core/order-status.ts';
 import { orderReferenceOf } from '../core/payment-attempts.ts';
-import { classifyResponse } from '../core/response.ts';
+import { classifyResponse, isConfigurationRefusal } from '../core/response.ts';
 import {
   field,
   hostedPageResponse,
@@ -43,7 +43,7 @@ import { verifySignature } from '../core/signature.ts';
 import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { countCardAttempt, logCardRefused } from './card-attempts.ts';
-import { gatewayOrderStatus } from './gateway-status.ts';
+import { gatewayOrderStatus, isStatusRefusedForSettings, logConfigurationRefusal } from './gateway-status.ts';
 import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
 import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
@@ -188,6 +188,14 @@ function fromGateway(request: Request): OrderLookup {
  * A verified answer the customer's browser brought back is confirmed with CHECK_STATUS before
  * anything is reported: the customer may be replaying an old return. If the gateway does not say,
  * the customer sees a pending result and the merchant is told nothing.
+ *
+ * A form the gateway refused for its signature or the account's identity (core
+ * `isConfigurationRefusal`: 00008, 00006) was refused for the merchant's settings, or altered in
+ * the browser on its way to the gateway. The endpoint's own CHECK_STATUS, signed with the same
+ * settings, tells which: refused alike, the settings are wrong, the gateway started nothing and
+ * never will with them, so the form's answer is the result, a failure (`service_not_configured`)
+ * reported once like any refused form, and nothing is watched. Answered, the form was altered, and
+ * CHECK_STATUS's word is the result as for any other return.
  */
 async function confirmAndDeliver(
   answer: Readonly<Record<string, unknown>>,
@@ -198,7 +206,13 @@ async function confirmAndDeliver(
 ): Promise<Response> {
   const { runtime, language } = flow;
   const reference = String(answer['merchant_reference']);
-  const result = await confirmedResult(reference, answer, order, source, language, runtime, reason);
+  const refusedForSettings = isConfigurationRefusal(answer) ? await isStatusRefusedForSettings(runtime, reference, language) : false;
+  if (refusedForSettings) {
+    logConfigurationRefusal(runtime, String(answer['command'] ?? answer['service_command'] ?? source), answer, reference);
+    return deliverResult(configurationFailure(resultOfAnswer(answer, order, source, language, runtime.log)), flow);
+  }
+  // Not asked twice when the gateway did not say just now.
+  const result = refusedForSettings === undefined ? undefined : await confirmedResult(reference, answer, order, source, language, runtime, reason);
   if (result) return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
   runtime.log.warn('result_unconfirmed', { merchant_reference: reference, source });
   // The payment may have happened: the reconciler asks until the gateway says.
@@ -348,7 +362,8 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
     log.error('three_ds_url_invalid', { merchant_reference: order.merchant_reference });
     return present.unconfirmed(order.merchant_reference);
   }
-  const result = resultOfAnswer(answer, order, 'merchant-page', language, log);
+  const answered = resultOfAnswer(answer, order, 'merchant-page', language, log);
+  const result = logConfigurationRefusal(runtime, command, answer, attempt.merchant_reference) ? configurationFailure(answered) : answered;
   return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
 }
 
@@ -429,6 +444,15 @@ export async function handleEmbeddedConfirm(
   // The fields of a TOKENIZATION answer verified and parsed at its return, sealed since by this endpoint.
   const tokenization = ready.fields as HostedPageResponse;
   return completeMerchantPage(tokenization, { request, context, language, runtime, present }, ready);
+}
+
+/**
+ * The result of a request the gateway refused for the merchant's settings: a failure whose reason
+ * is the merchant's configuration (`service_not_configured`, "not set up by the merchant"), unless
+ * the endpoint overruled it already (an unknown order, say).
+ */
+function configurationFailure(result: VerifiedResult): VerifiedResult {
+  return result.outcome === 'failure' && result.error === undefined ? { ...result, error: 'service_not_configured' } : result;
 }
 
 /** What a watch needs of the order: its reference, and its amount when the merchant knows it. */

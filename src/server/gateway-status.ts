@@ -8,7 +8,9 @@ import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
 import { attemptReference, isAbandonableCheck, MAX_PAYMENT_ATTEMPTS } from '../core/payment-attempts.ts';
+import { parseResponseCode } from '../core/response.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
+import { refusalHint } from '../gateway/messages.ts';
 import { EndpointRefusal } from './errors.ts';
 import { identityParams } from './gateway-params.ts';
 import type { MerchantOrder } from './orders.ts';
@@ -33,16 +35,36 @@ export function queryStatus(runtime: EndpointRuntime, merchantReference: string,
 }
 
 /**
- * Where the order stands at the gateway now, or undefined when the gateway did not say: it could
- * not be reached, its answer did not verify or could not be read, or it named no state this
- * project knows. Each of those is logged; none is ever taken for an answer.
+ * Logs, at error level, a verified answer in which the gateway refused a request because the
+ * merchant's own settings are wrong (core `isConfigurationRefusal`: 00008, 00006): the operation,
+ * the code and the settings to check (the gateway client's `refusalHint`, which the CLI can give
+ * too), never their values. True when the answer is such a refusal.
  */
-export async function gatewayOrderStatus(
+export function logConfigurationRefusal(
   runtime: EndpointRuntime,
-  merchantReference: string,
-  language: Language,
-  query: StatusQuery = {},
-): Promise<OrderStatus | undefined> {
+  operation: string,
+  answer: { readonly response_code?: unknown; readonly status?: unknown },
+  merchantReference?: string,
+): boolean {
+  const hint = refusalHint(answer, 'en');
+  if (hint === undefined) return false;
+  runtime.log.error('gateway_configuration_refused', {
+    operation,
+    merchant_reference: merchantReference,
+    response_code: parseResponseCode(answer.response_code)?.code,
+    hint,
+  });
+  return true;
+}
+
+/**
+ * What CHECK_STATUS told: where the order stands; or that the gateway refused the question for
+ * the merchant's settings (`misconfigured`), so that it refuses every request signed with them;
+ * or undefined when it did not say.
+ */
+type StatusReading = { readonly status: OrderStatus } | { readonly misconfigured: true } | undefined;
+
+async function readOrderStatus(runtime: EndpointRuntime, merchantReference: string, language: Language, query: StatusQuery): Promise<StatusReading> {
   let answer: CheckStatusResponse;
   try {
     answer = await queryStatus(runtime, merchantReference, language, query);
@@ -51,6 +73,8 @@ export async function gatewayOrderStatus(
     runtime.log.warn('order_status_unknown', { merchant_reference: merchantReference, reason: error.code });
     return undefined;
   }
+  // Not an order's state: the question itself was refused, signed, and every other will be.
+  if (logConfigurationRefusal(runtime, 'CHECK_STATUS', answer, merchantReference)) return { misconfigured: true };
   let status: OrderStatus;
   try {
     status = orderStatusOf(answer);
@@ -68,7 +92,35 @@ export async function gatewayOrderStatus(
     });
     return undefined;
   }
-  return status;
+  return { status };
+}
+
+/**
+ * Where the order stands at the gateway now, or undefined when the gateway did not say: it could
+ * not be reached, its answer did not verify or could not be read, it refused the question for the
+ * merchant's settings, or it named no state this project knows. Each of those is logged; none is
+ * ever taken for an answer.
+ */
+export async function gatewayOrderStatus(
+  runtime: EndpointRuntime,
+  merchantReference: string,
+  language: Language,
+  query: StatusQuery = {},
+): Promise<OrderStatus | undefined> {
+  const reading = await readOrderStatus(runtime, merchantReference, language, query);
+  return reading !== undefined && 'status' in reading ? reading.status : undefined;
+}
+
+/**
+ * Whether the gateway refuses CHECK_STATUS of the reference for the merchant's settings (logged
+ * so): true; false when it answered where the order stands; undefined when it did not say (it could
+ * not be reached, its answer did not verify or could not be read). A question signed by this
+ * endpoint, server to server: unlike a form the customer's browser posted, nothing on the way could
+ * have altered it.
+ */
+export async function isStatusRefusedForSettings(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<boolean | undefined> {
+  const reading = await readOrderStatus(runtime, merchantReference, language, {});
+  return reading === undefined ? undefined : 'misconfigured' in reading;
 }
 
 /**
@@ -76,9 +128,16 @@ export async function gatewayOrderStatus(
  * default): the question only keeps a paid order from being paid again, and the gateway's own
  * duplicate-reference check still guards it, so a slow gateway does not keep the customer waiting
  * the whole `gatewayTimeoutMs` before the payment can start.
+ *
+ * A question the gateway refuses for the merchant's settings (a wrong request phrase or SHA type,
+ * access code or merchant identifier) refuses the payment: `service_not_configured`, 501. The
+ * gateway would refuse the form, the bill or the financing step the same way, so the customer is
+ * not sent on to a refusal, and nothing is signed, issued or watched.
  */
-export function orderStatusBeforePayment(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<OrderStatus | undefined> {
-  return gatewayOrderStatus(runtime, merchantReference, language, { timeoutMs: runtime.settings.orderCheckTimeoutMs });
+export async function orderStatusBeforePayment(runtime: EndpointRuntime, merchantReference: string, language: Language): Promise<OrderStatus | undefined> {
+  const reading = await readOrderStatus(runtime, merchantReference, language, { timeoutMs: runtime.settings.orderCheckTimeoutMs });
+  if (reading !== undefined && 'misconfigured' in reading) throw new EndpointRefusal('service_not_configured');
+  return reading?.status;
 }
 
 /**
@@ -87,7 +146,8 @@ export function orderStatusBeforePayment(runtime: EndpointRuntime, merchantRefer
  * money authorized, captured or refunded (`order_already_paid`), or with a bill or 3-D Secure check
  * waiting (`order_in_progress`). A declined or voided attempt blocks nothing here. When the gateway
  * cannot be asked, the payment may start: the gateway's own duplicate-reference check (00005)
- * still protects the order, and its answer is resolved from CHECK_STATUS at the return.
+ * still protects the order, and its answer is resolved from CHECK_STATUS at the return. When it
+ * refuses the question for the merchant's settings, nothing starts (`orderStatusBeforePayment`).
  */
 export async function assertOrderPayable(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<void> {
   refuseOrderPaidByMerchant(runtime, order);
@@ -149,14 +209,18 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
 
 /**
  * CHECK_STATUS of the attempt that says where the order stands (core payment-attempts.ts): the
- * order's own reference, unless a closed 3-D Secure check or a decline there was followed by a new
- * attempt; then the first paid attempt, else the newest the gateway holds. One question when the
- * order had one attempt that is paid, waiting on a bill or unknown to the gateway.
+ * order's own reference, unless a closed 3-D Secure check, a decline or a void there was followed
+ * by a new attempt; then the first paid attempt, else the newest the gateway holds. A voided
+ * authorization holds nothing, so a payment under a later attempt is the order's, as the payment
+ * routes (`payableReference`) and the results (core `canMoveOrderPayment`) read it. One question
+ * when the order had one attempt that is paid, waiting on a bill or unknown to the gateway.
  */
 export async function queryOrderStatus(runtime: EndpointRuntime, orderReference: string, language: Language): Promise<CheckStatusResponse> {
   let chosen = await queryStatus(runtime, orderReference, language);
+  // Answered as any refusal (the status route's `gateway_refused`); the operator is told what to check.
+  logConfigurationRefusal(runtime, 'CHECK_STATUS', chosen, orderReference);
   const first = stateOfAnswer(chosen);
-  if (!(first.state === 'failed' || isAbandonableCheck(first))) return chosen;
+  if (!(first.state === 'failed' || first.state === 'voided' || isAbandonableCheck(first))) return chosen;
   for (let attempt = 2; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
     const reference = attemptReference(orderReference, attempt);
     if (reference === undefined) break;
