@@ -9,6 +9,7 @@ import { AmountError, currencyExponent, toMinorUnits, totalFromMinorUnits } from
 import { isLanguage, type Language } from '../core/language.ts';
 import type { OrderStatus } from '../core/order-status.ts';
 import { createGatewayClient, type GatewayClient } from '../gateway/client.ts';
+import { refusalHint } from '../gateway/messages.ts';
 import type { GatewayResult } from '../gateway/results.ts';
 import { connectionOf } from '../gateway/settings.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
@@ -151,7 +152,9 @@ export { printJson } from './json-output.ts';
 /** One line for a result that is not a success: the outcome, the code and the message. */
 export function describeOutcome(result: GatewayResult<unknown>): string {
   const code = result.response_code ? ` ${result.response_code}` : result.reason ? ` (${result.reason})` : '';
-  return `${result.outcome}${code}: ${result.response_message}`;
+  // A refusal of the merchant's own settings (a wrong request phrase: 00008) says which to check.
+  const hint = result.source === 'answer' ? refusalHint(result) : undefined;
+  return `${result.outcome}${code}: ${result.response_message}${hint ? ` (${hint})` : ''}`;
 }
 
 /** Prints a result that is not a success to stderr, and the exit code that goes with it. */

@@ -2,7 +2,8 @@
  * `GET {base}/health`: whether this instance can work, for a load balancer's checks. The status
  * follows the store (503 while it cannot be used: the instance can record nothing); the body also
  * says whether the gateway answers, asked at most once every 30 seconds with a CHECK_STATUS of a
- * reference no order uses (any verified answer, "not found" included, means it answers). A
+ * reference no order uses (any verified answer, "not found" included, means it answers; a refusal
+ * of this service's own settings, a wrong request phrase say, is `misconfigured`, with a hint). A
  * gateway outage does not take the instance out of the balancer: every instance shares it.
  *
  * For monitoring, the body also counts what the store holds for the shop: results not yet
@@ -17,6 +18,7 @@
  */
 import type { GatewayClient } from '../gateway/client.ts';
 import { constantTimeEqualHex, fileDigest } from '../core/signature.ts';
+import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
@@ -43,8 +45,11 @@ export const HEALTH_CHECK_REFERENCE = 'pg-checkout-health-check';
 const GATEWAY_CHECK_MS = 30_000;
 
 interface GatewayHealth {
-  readonly status: 'ok' | 'unreachable';
+  /** `misconfigured`: the gateway answers but refuses this service's settings (core `isConfigurationRefusal`). */
+  readonly status: 'ok' | 'unreachable' | 'misconfigured';
   readonly reason?: string;
+  /** Which settings to check, by name (`misconfigured` only). */
+  readonly hint?: string;
   readonly checked_at: string;
 }
 
@@ -55,11 +60,14 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
   const askGateway = async (): Promise<GatewayHealth> => {
     const checkedAt = options.now().toISOString();
     try {
-      await options.gateway.call(CHECK_STATUS, {
+      const { fields } = await options.gateway.call(CHECK_STATUS, {
         language: 'en',
         retry: false,
         params: { query_command: 'CHECK_STATUS', merchant_reference: HEALTH_CHECK_REFERENCE, language: 'en' },
       });
+      // It answers, but refuses this service's settings: every payment would be refused alike.
+      const hint = refusalHint(fields);
+      if (hint !== undefined) return { status: 'misconfigured', reason: String(fields['response_code']), hint, checked_at: checkedAt };
       return { status: 'ok', checked_at: checkedAt };
     } catch (error) {
       if (!(error instanceof GatewayUnavailableError)) throw error;

@@ -514,6 +514,14 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.doesNotMatch(status.stdout, /minor units/);
   });
 
+  it('names the settings to check when the gateway refuses the request phrase (00008 signature mismatch)', async () => {
+    const run = await cli(['status', '--reference', nextReference('cli-wrong-phrase'), '--currency', 'EGP'], {
+      env: envFor(M, { PG_SHA_REQUEST_PHRASE: 'not-the-request-phrase' }),
+    });
+    assert.notEqual(run.code, EXIT.success);
+    assert.match(run.stderr, /refused 00008: .*\(check PG_SHA_REQUEST_PHRASE, PG_SHA_TYPE, PG_ACCESS_CODE and PG_MERCHANT_IDENTIFIER against the gateway's back office\)/);
+  });
+
   it('runs the back-office commands without PG_CHECKOUT_URL, which only serve uses', async () => {
     const reference = nextReference('cli-no-checkout-url');
     await authorize(client, reference, 1_000);

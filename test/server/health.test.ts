@@ -63,6 +63,15 @@ describe('the health route', () => {
     assert.equal(body['gateway']?.reason, 'connection');
   });
 
+  it('says the gateway refuses this service\'s settings (a wrong request phrase: 00008), naming what to check', async () => {
+    const { server, gateway } = await start({ store: createMemoryStore() });
+    gateway.answer('CHECK_STATUS', () => ({ code: '00008', status: '00' }));
+    const { status, body } = await health(server);
+    assert.equal(status, 200, 'every instance shares the settings: none is taken out of the balancer');
+    assert.deepEqual([body['gateway']?.status, body['gateway']?.reason], ['misconfigured', '00008']);
+    assert.match(String((body['gateway'] as { hint?: string } | undefined)?.hint), /PG_SHA_REQUEST_PHRASE/);
+  });
+
   it('answers 503 while the store cannot be used, and 200 again once it can', async () => {
     const inner = createMemoryStore();
     let down = true;
