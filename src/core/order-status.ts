@@ -144,6 +144,19 @@ export function orderStatusOf(answer: CheckStatusAnswer): OrderStatus {
   return { state: last, ...described };
 }
 
+/**
+ * The amount of the payment a reading shows, in minor units: what the gateway authorized, or what
+ * it captured when it names no authorization (a purchase read without one). A partial capture
+ * (captured less than authorized) and a refund leave it the authorized amount; the larger of the
+ * two is taken, so a capture is never read as more than the payment. Undefined when the answer
+ * names neither: the gateway did not say what it took. Compare it with the order's amount only for
+ * a state that holds or took money (`isPaidState`).
+ */
+export function paymentAmountOf(status: Pick<OrderStatus, 'authorized_amount' | 'captured_amount'>): number | undefined {
+  const amount = Math.max(status.authorized_amount, status.captured_amount);
+  return amount > 0 ? amount : undefined;
+}
+
 /** The gateway holds a payment under the reference (even one since refunded): another must not start. */
 export function isPaidState(state: OrderState): boolean {
   return state === 'authorized' || state === 'captured' || state === 'partially_refunded' || state === 'refunded';

@@ -38,7 +38,7 @@ import type { Logger } from '../log/logger.ts';
 import type { PaymentWatch, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import type { OperationSpec } from '../gateway/call.ts';
-import { savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
+import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
@@ -211,7 +211,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const state = status.state;
     const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
     if (moved) {
-      const result = resultOfReading(watch, reading);
+      const result = resultOfReading(watch, reading, log);
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
     }
@@ -333,30 +333,41 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 }
 
-/** The result a reading reports: the order's new state under its own key, amounts from the merchant's order. */
-export function resultOfReading(watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): VerifiedResult {
+/**
+ * The result a reading reports: the order's new state under its own key. A state that holds or
+ * took money is checked against the order's amount as the watch kept it when the payment was
+ * started (the form signed, the bill issued; a watch without one, a back-office call's, compares
+ * nothing): another amount is a `failure` (`amount_mismatch`), the state still the gateway's, as
+ * at the return (results.ts `checkTakenAmount`). Its `amount` is then what the gateway took; for a
+ * state that holds no money, the order's as the watch kept it. The currency is the watch's:
+ * CHECK_STATUS names none.
+ */
+export function resultOfReading(watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }, log: Logger): VerifiedResult {
   const { status, answer } = reading;
   const reference = watch.merchant_reference;
   const code = status.transaction_code ?? parseResponseCode(answer.response_code)?.code ?? '';
   const svcId = status.svc_id ?? watch.svc_id;
   const { signature: _signature, ...gatewayFields } = answer as Record<string, unknown>;
   const orderReference = orderReferenceOf(reference);
+  const taken = checkTakenAmount(reference, status, watch, log);
+  const amount = taken ? taken.amount : watch.amount;
   return {
     // A new attempt's payment (`<order>.pg2`) is the merchant's order's.
     merchant_reference: orderReference,
     ...(orderReference === reference ? {} : { payment_reference: reference }),
-    outcome: paymentOutcomeOf(status.state),
+    outcome: taken?.error ? 'failure' : paymentOutcomeOf(status.state),
     response_code: code,
     response_message: messageOf(code, answer, watch.language),
     status: status.transaction_status ?? '',
     ...(svcId === undefined ? {} : { svc_id: svcId }),
-    ...(watch.amount === undefined ? {} : { amount: watch.amount }),
+    ...(amount === undefined ? {} : { amount }),
     ...(watch.currency === undefined ? {} : { currency: watch.currency }),
     source: 'reconcile',
     kind: 'payment',
     idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state: status.state, response_code: code }),
     order_state: status.state,
     order_status: status,
+    ...(taken?.error === undefined ? {} : { error: taken.error }),
     gateway: gatewayFields,
   };
 }

@@ -8,7 +8,9 @@
  *   gateway does not say, nothing is reported and the customer sees a pending result.
  *
  * An answer that does not match the merchant's order (reference unknown, other amount or currency)
- * is a failure whatever the gateway said. Each result carries a stable idempotency key; the ledger
+ * is a failure whatever the gateway said; so is a payment CHECK_STATUS shows holding or having taken
+ * another amount than the order's (`checkTakenAmount`), whatever answer made the endpoint ask.
+ * Each result carries a stable idempotency key; the ledger
  * (result-ledger.ts) hands a key to `onResult` once and answers a replay with the first result.
  */
 import { AmountError, parseWireAmount } from '../core/amounts.ts';
@@ -21,6 +23,7 @@ import {
   DUPLICATE_REFERENCE,
   isPaidState,
   orderStateOfAnswer,
+  paymentAmountOf,
   paymentOutcomeOf,
   resultKeyOf,
   savedCardKeyOf,
@@ -77,6 +80,39 @@ function checkAgainstOrder(
   };
 }
 
+/**
+ * The money CHECK_STATUS shows the gateway took for a payment that holds or took money
+ * (authorized, captured, partially refunded, refunded), checked against the merchant's order:
+ * the payment's amount (core `paymentAmountOf`: authorized, else captured) must be the order's. A
+ * reading that names no amount for such a payment is `gateway_answer_invalid` (logged
+ * `gateway_amount_invalid`, rule `missing`): what was taken is not known, so it is never reported
+ * paid. CHECK_STATUS names no currency, so none is compared here (the posted answer's is, by
+ * `checkAgainstOrder`). A disagreement is logged `verified_answer_disagrees_with_order` (`by`
+ * `CHECK_STATUS`). Undefined for a state that holds no money (pending, failed, voided, not found).
+ */
+export function checkTakenAmount(
+  reference: string,
+  status: OrderStatus,
+  /** The merchant's order, or what a watch kept of it; nothing is compared without an amount. */
+  order: { readonly amount?: number | undefined } | undefined,
+  log: Logger,
+): { amount?: number; error?: EndpointErrorCode } | undefined {
+  if (!isPaidState(status.state)) return undefined;
+  const amount = paymentAmountOf(status);
+  let error: EndpointErrorCode | undefined;
+  if (amount === undefined) {
+    log.error('gateway_amount_invalid', { operation: 'CHECK_STATUS', field: 'authorized_amount', rule: 'missing' });
+    error = 'gateway_answer_invalid';
+  } else if (order?.amount !== undefined && amount !== order.amount) {
+    error = 'amount_mismatch';
+  }
+  if (error) log.error('verified_answer_disagrees_with_order', { merchant_reference: reference, error, by: 'CHECK_STATUS' });
+  return {
+    ...(amount === undefined ? {} : { amount }),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
 interface ResultParts {
   readonly reference: string;
   readonly answer: Answer;
@@ -96,8 +132,15 @@ interface ResultParts {
 function buildResult(parts: ResultParts): VerifiedResult {
   const { reference, answer, state, responseCode, svcId } = parts;
   const checked = checkAgainstOrder(answer, parts.order, parts.log);
-  const outcome = checked.error ? 'failure' : paymentOutcomeOf(state);
-  const error = checked.error ?? (outcome === 'success' ? undefined : parts.reason);
+  // A state read from CHECK_STATUS that holds money: what the gateway took must be the order's
+  // amount too, whatever answer made the endpoint ask (one without an amount, an old one).
+  const taken = parts.orderStatus && checkTakenAmount(reference, parts.orderStatus, parts.order, parts.log);
+  const mismatch = checked.error ?? taken?.error;
+  const outcome = mismatch ? 'failure' : paymentOutcomeOf(state);
+  const error = mismatch ?? (outcome === 'success' ? undefined : parts.reason);
+  // What the gateway took, when it holds money; else the amount the answer names (what was tried).
+  const amount = taken ? taken.amount : checked.amount;
+  const currency = checked.currency ?? (taken?.amount === undefined ? undefined : parts.order?.currency);
   const command = text(answer['command']) ?? text(answer['service_command']);
   const installments = installmentsOf(answer);
   const orderReference = orderReferenceOf(reference);
@@ -109,8 +152,8 @@ function buildResult(parts: ResultParts): VerifiedResult {
     response_message: parts.message,
     status: parts.status,
     ...(svcId === undefined ? {} : { svc_id: svcId }),
-    ...(checked.amount === undefined ? {} : { amount: checked.amount }),
-    ...(checked.currency === undefined ? {} : { currency: checked.currency }),
+    ...(amount === undefined ? {} : { amount }),
+    ...(currency === undefined ? {} : { currency }),
     source: parts.source,
     kind: 'payment',
     idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state, response_code: responseCode }),
@@ -178,7 +221,10 @@ export function issuedBillResult(answer: Answer, order: MerchantOrder, bill: Iss
 /**
  * The result for `reference` as CHECK_STATUS states it now: `answer` is the verified answer that
  * made the endpoint ask (a return, a duplicate-reference refusal), used for its amount check and
- * handed to the merchant's hook. Undefined when the gateway does not say (unreachable, unreadable).
+ * handed to the merchant's hook. A state that holds or took money is checked by what the gateway
+ * took (`checkTakenAmount`), which is the result's `amount`: an answer that names no amount (a
+ * TOKENIZATION) cannot make a payment of another amount pay the order. Undefined when the gateway
+ * does not say (unreachable, unreadable).
  */
 export async function confirmedResult(
   reference: string,
