@@ -3,6 +3,12 @@ import { css } from '../shared/styles.ts';
 /** Layout of `<pg-financing-otp>`; colours through `--pg-*` tokens, logical properties only. */
 export const financingOtpStyles = css`
   .financing,
+  .step {
+    display: flex;
+    flex-direction: column;
+    gap: var(--pg-space, 0.75rem);
+  }
+
   .title {
     margin: 0;
     font-size: 1.125em;
@@ -13,12 +19,6 @@ export const financingOtpStyles = css`
     margin: 0;
     color: var(--pg-color-muted, #52606d);
     font-size: 0.875em;
-  }
-
-  .step {
-    display: flex;
-    flex-direction: column;
-    gap: var(--pg-space, 0.75rem);
   }
 
   .step[aria-busy='true'] {

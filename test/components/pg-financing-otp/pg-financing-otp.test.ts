@@ -141,6 +141,17 @@ describe('<pg-financing-otp>', () => {
     }
   });
 
+  describe('layout', () => {
+    it('stacks each step in a column in the body font, only the title bold', async () => {
+      const el = await financing();
+      const style = (selector: string) => getComputedStyle(shadowQuery(el, selector));
+      expect([style('.financing').display, style('.financing').flexDirection, style('.financing').fontWeight]).to.deep.equal(['flex', 'column', '400']);
+      expect([style('.step').display, style('.step').flexDirection]).to.deep.equal(['flex', 'column']);
+      expect(style('.title').fontWeight).to.equal('600');
+      expect(style('.financing').fontSize).to.equal(getComputedStyle(el).fontSize);
+    });
+  });
+
   describe('step 1: the mobile number (CUSTOMER_VERIFY)', () => {
     it('refuses a number outside the partner market before any request', async () => {
       const el = await financing();
