@@ -3,13 +3,16 @@
  * own Node process (with a store from `openStore`) and runs this from cron. It asks CHECK_STATUS
  * about every watched payment that is due, records each change found in the store, and, with
  * `PG_RESULT_WEBHOOK_URL`, delivers what is due to the shop. `--list` shows the watched payments.
- * `pg-checkout serve` runs the same reconciler by itself: do not run both on one store.
+ * `pg-checkout serve` runs the same reconciler by itself: do not run both on one store. With
+ * `PG_ORDER_URL`, a payment found holding money is checked against the order as the shop's order
+ * lookup answers it now, not only against the amount the watch kept.
  */
 import { parseArgs } from 'node:util';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { createJsonLogger, silentLogger } from '../log/logger.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
-import { createReconciler } from '../server/reconciler.ts';
+import { createHttpOrderSource } from '../server/order-source.ts';
+import { createReconciler, orderLookupOf } from '../server/reconciler.ts';
 import { createResultWebhook } from '../server/result-webhook.ts';
 import { recordAndReport } from '../server/results.ts';
 import { ShopAvailability } from '../server/shop-client.ts';
@@ -24,6 +27,7 @@ Asks the gateway (CHECK_STATUS) about every watched payment that is due: bills n
 authorizations not yet captured or voided, 3-D Secure checks and payments left under way, money
 calls whose answer was lost. Each change found is recorded once in the store and, with
 PG_RESULT_WEBHOOK_URL and PG_HOOK_SECRET, delivered to the shop with every other result that is due.
+With PG_ORDER_URL, a payment found paid is checked against the order as the shop answers it now.
 Run it from cron (every minute, say) beside an endpoint you mount yourself; pg-checkout serve runs
 it by itself. The store and the gateway come from the same PG_* variables as serve.
   --list      show the watched payments instead, and ask nothing
@@ -65,12 +69,30 @@ export const reconcileCommand: CliCommand = {
       const log = values.verbose ? createJsonLogger((line) => io.stderr.write(`${line}\n`)) : silentLogger;
       const now = () => new Date();
       const reported: VerifiedResult[] = [];
+      const availability = new ShopAvailability(log, now);
+      // The order as the shop has it now, when it has an order lookup (else the watch's amount is compared).
+      const orderOf =
+        config.orderUrl === undefined || config.hookSecret === undefined
+          ? undefined
+          : orderLookupOf(
+              createHttpOrderSource({
+                url: config.orderUrl,
+                secret: config.hookSecret,
+                timeoutMs: config.hookTimeoutMs,
+                fetch: globalThis.fetch.bind(globalThis),
+                now,
+                orderMemory: store.orders,
+                log,
+                availability,
+              }),
+            );
       const reconciler = createReconciler({
         store,
         gateway: clientFromEnv(io, { verbose: values.verbose }),
         log,
         now,
         settings: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
+        ...(orderOf === undefined ? {} : { orderOf }),
         report: async (result) => {
           const recorded = await recordAndReport(result, { ledger: store.results, onResult: undefined, log, now });
           if (recorded.first) reported.push(result);
@@ -86,7 +108,7 @@ export const reconcileCommand: CliCommand = {
           now,
           results: store.results,
           log,
-          availability: new ShopAvailability(log, now),
+          availability,
         });
         await webhook.deliverDue();
       }

@@ -18,6 +18,9 @@
  *   is moved past the wait (so other instances behind the same store keep it too), and the next
  *   passes ask nothing;
  * - questions are paced across payments (`questionsPerMinute`).
+ * A payment found holding money is checked against the merchant's order as it stands then (`orderOf`,
+ * when given: the shop may have changed the order since the watch was written), else against what
+ * the watch kept of it (`resultOfReading`).
  * A watch ends when its payment is final, or at its expiry (one last question first). A watch whose
  * last question goes unanswered ends too, so that an answer that never reads is not asked about for
  * ever: at once when the gateway answered something unusable, after a grace when the gateway itself
@@ -37,12 +40,39 @@ import { GatewayUnavailableError, isRetryable } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
 import type { PaymentWatch, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
+import type { EndpointErrorCode } from '../core/endpoint-api.ts';
+import { EndpointRefusal } from './errors.ts';
+import type { MerchantOrder, ResolveOrder } from './orders.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
 import { DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
 const DAY_MS = 24 * 3600_000;
+
+/** What the reconciler needs of the merchant's order: its amount (minor units) and currency. */
+export type ReconcilerOrder = Pick<MerchantOrder, 'amount' | 'currency'>;
+
+/**
+ * The merchant's order as it stands now, by the order's own reference (never a later attempt's
+ * `<order>.pg2`): undefined when the merchant has no such order. It may throw (the shop is down).
+ */
+export type ReconcilerOrderLookup = (merchantReference: string) => ReconcilerOrder | undefined | Promise<ReconcilerOrder | undefined>;
+
+/**
+ * An endpoint's `resolveOrder` as the reconciler's `orderOf`. The reference comes from a watch the
+ * endpoint wrote for a payment it started, not from a browser, so it is asked as for a verified
+ * gateway answer (`referenceSource: 'gateway'`, route `gatewayReturn`: answered whoever asks),
+ * with a request of its own that carries no header, cookie or body.
+ */
+export function orderLookupOf(resolveOrder: ResolveOrder): ReconcilerOrderLookup {
+  return (merchantReference) =>
+    resolveOrder(merchantReference, {
+      request: new Request('http://reconciler.invalid/', { method: 'POST' }),
+      route: 'gatewayReturn',
+      referenceSource: 'gateway',
+    });
+}
 
 export interface ReconcilerOptions {
   readonly store: Pick<Store, 'watches'>;
@@ -60,6 +90,15 @@ export interface ReconcilerOptions {
   /** How often the background loop looks for due watches (default: every 5 s). */
   readonly pollIntervalMs?: number;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * The merchant's order as it stands now (the shop may have changed it after the watch was
+   * written: a back-office edit of the cart). Asked only before reporting a payment that holds or
+   * took money, with the order's own reference; what the gateway took is checked against its
+   * amount, and the result carries its currency. Not given, or failing (throws, or answers no
+   * order): the order as the watch kept it is compared, and the failure is logged
+   * (`reconcile_order_lookup_failed`). An endpoint's `resolveOrder` fits through `orderLookupOf`.
+   */
+  readonly orderOf?: ReconcilerOrderLookup;
 }
 
 export interface PassSummary {
@@ -196,6 +235,29 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return true;
   };
 
+  /**
+   * The merchant's order for a watch as it stands now, for a payment that holds money; undefined
+   * (logged) when there is no lookup or it fails: the watch's own amount is then compared.
+   */
+  const currentOrder = async (watch: PaymentWatch): Promise<ReconcilerOrder | undefined> => {
+    if (!options.orderOf) return undefined;
+    const reference = orderReferenceOf(watch.merchant_reference);
+    const payment = reference === watch.merchant_reference ? {} : { payment_reference: watch.merchant_reference };
+    try {
+      const order = await options.orderOf(reference);
+      if (order) return order;
+      log.warn('reconcile_order_lookup_failed', { merchant_reference: reference, ...payment, reason: 'unknown_order' });
+    } catch (error) {
+      log.warn('reconcile_order_lookup_failed', {
+        merchant_reference: reference,
+        ...payment,
+        reason: error instanceof EndpointRefusal ? error.code : 'error',
+        ...(error instanceof EndpointRefusal ? {} : { error }),
+      });
+    }
+    return undefined;
+  };
+
   /** Asks about one watch; true when the gateway answered. */
   const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
     if (watch.kind === 'saved_card') return checkSavedCard(watch, counts);
@@ -210,8 +272,10 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const { status } = reading;
     const state = status.state;
     const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
+    // Only a payment that holds money is compared with the order: nothing to ask the merchant otherwise.
+    const order = moved && isPaidState(state) ? await currentOrder(watch) : undefined;
     if (moved) {
-      const result = resultOfReading(watch, reading, log);
+      const result = resultOfReading(watch, reading, log, order);
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
     }
@@ -219,7 +283,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (isFinalFor(watch.kind, state, watch.last_state)) {
       // A payment found authorized (a 3-D Secure check finished, a charge under a bill's reference)
       // is now an authorization to watch, until it is captured or voided.
-      const next = watch.kind !== 'authorization' && state === 'authorized' ? authorizationWatch(watch, status, at) : undefined;
+      const next = watch.kind !== 'authorization' && state === 'authorized' ? authorizationWatch(watch, status, at, order) : undefined;
       if (next) {
         await store.watches.watch(next, new Date(at));
       } else {
@@ -266,14 +330,19 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return { ...result, duplicate_of: other };
   };
 
-  const authorizationWatch = (watch: PaymentWatch, status: OrderStatus, at: number) => {
+  /**
+   * The watch of a hold found: it keeps the order as last known (looked up just now, else as the
+   * watch kept it), so its capture is checked against it even when a later lookup fails.
+   */
+  const authorizationWatch = (watch: PaymentWatch, status: OrderStatus, at: number, order: ReconcilerOrder | undefined) => {
+    const { amount, currency } = expectedOrder(watch, order);
     const result = {
       merchant_reference: watch.merchant_reference,
       order_state: 'authorized' as const,
       source: 'reconcile' as const,
       ...(status.svc_id === undefined ? {} : { svc_id: status.svc_id }),
-      ...(watch.amount === undefined ? {} : { amount: watch.amount }),
-      ...(watch.currency === undefined ? {} : { currency: watch.currency }),
+      ...(amount === undefined ? {} : { amount }),
+      ...(currency === undefined ? {} : { currency }),
     };
     return resultWatch(result, watch.language, at, settings);
   };
@@ -334,40 +403,68 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 }
 
 /**
- * The result a reading reports: the order's new state under its own key. A state that holds or
- * took money is checked against the order's amount as the watch kept it when the payment was
- * started (the form signed, the bill issued; a watch without one, a back-office call's, compares
- * nothing): another amount is a `failure` (`amount_mismatch`), the state still the gateway's, as
- * at the return (results.ts `checkTakenAmount`). Its `amount` is then what the gateway took; for a
- * state that holds no money, the order's as the watch kept it. The currency is the watch's:
- * CHECK_STATUS names none.
+ * The order a payment is checked against: the merchant's as it stands now (`order`, when it could
+ * be looked up), else as the watch kept it. The watch's currency is the one its payment was
+ * started in (CHECK_STATUS names none): an order now in another currency is not the payment's
+ * (`currency_mismatch`), and the watch's amount and currency stand.
  */
-export function resultOfReading(watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }, log: Logger): VerifiedResult {
+function expectedOrder(
+  watch: PaymentWatch,
+  order: ReconcilerOrder | undefined,
+): { amount?: number | undefined; currency?: string | undefined; error?: EndpointErrorCode } {
+  if (!order) return { amount: watch.amount, currency: watch.currency };
+  if (watch.currency !== undefined && watch.currency !== order.currency) {
+    return { amount: watch.amount, currency: watch.currency, error: 'currency_mismatch' };
+  }
+  return { amount: order.amount, currency: order.currency };
+}
+
+/**
+ * The result a reading reports: the order's new state under its own key. A state that holds or
+ * took money is checked against the merchant's order: as it stands now when `order` is given (the
+ * reconciler's `orderOf`), else as the watch kept it when the payment was started (the form
+ * signed, the bill issued; a watch without one, a back-office call's, compares nothing). Another
+ * amount is a `failure` (`amount_mismatch`), the state still the gateway's, as at the return
+ * (results.ts `checkTakenAmount`); an order now in another currency than the watch's is a
+ * `currency_mismatch`. Its `amount` is then what the gateway took; for a state that holds no
+ * money, the order's as the watch kept it. The currency is the order's (CHECK_STATUS names none):
+ * the looked-up order's, else the watch's.
+ */
+export function resultOfReading(
+  watch: PaymentWatch,
+  reading: { status: OrderStatus; answer: CheckStatusResponse },
+  log: Logger,
+  order?: ReconcilerOrder,
+): VerifiedResult {
   const { status, answer } = reading;
   const reference = watch.merchant_reference;
   const code = status.transaction_code ?? parseResponseCode(answer.response_code)?.code ?? '';
   const svcId = status.svc_id ?? watch.svc_id;
   const { signature: _signature, ...gatewayFields } = answer as Record<string, unknown>;
   const orderReference = orderReferenceOf(reference);
-  const taken = checkTakenAmount(reference, status, watch, log);
-  const amount = taken ? taken.amount : watch.amount;
+  const expected = expectedOrder(watch, isPaidState(status.state) ? order : undefined);
+  if (expected.error) log.error('verified_answer_disagrees_with_order', { merchant_reference: reference, error: expected.error, by: 'watch' });
+  // Another currency: the amounts are not comparable, only what was taken is read.
+  const taken = checkTakenAmount(reference, status, expected.error ? undefined : expected, log);
+  const error = expected.error ?? taken?.error;
+  const amount = taken ? taken.amount : expected.amount;
   return {
     // A new attempt's payment (`<order>.pg2`) is the merchant's order's.
     merchant_reference: orderReference,
     ...(orderReference === reference ? {} : { payment_reference: reference }),
-    outcome: taken?.error ? 'failure' : paymentOutcomeOf(status.state),
+    outcome: error ? 'failure' : paymentOutcomeOf(status.state),
     response_code: code,
     response_message: messageOf(code, answer, watch.language),
     status: status.transaction_status ?? '',
     ...(svcId === undefined ? {} : { svc_id: svcId }),
     ...(amount === undefined ? {} : { amount }),
-    ...(watch.currency === undefined ? {} : { currency: watch.currency }),
+    ...(expected.currency === undefined ? {} : { currency: expected.currency }),
     source: 'reconcile',
     kind: 'payment',
     idempotency_key: resultKeyOf({ merchant_reference: reference, svc_id: svcId, state: status.state, response_code: code }),
     order_state: status.state,
     order_status: status,
-    ...(taken?.error === undefined ? {} : { error: taken.error }),
+    ...(error === undefined ? {} : { error }),
     gateway: gatewayFields,
   };
 }

@@ -10,6 +10,8 @@
  * An answer that does not match the merchant's order (reference unknown, other amount or currency)
  * is a failure whatever the gateway said; so is a payment CHECK_STATUS shows holding or having taken
  * another amount than the order's (`checkTakenAmount`), whatever answer made the endpoint ask.
+ * When CHECK_STATUS names the amount of money held, that amount decides and the answer's own
+ * amount is not compared (an old answer of an earlier attempt must not pre-empt the payment).
  * Each result carries a stable idempotency key; the ledger
  * (result-ledger.ts) hands a key to `onResult` once and answers a replay with the first result.
  */
@@ -54,11 +56,17 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The verified answer's amount, and whether it disagrees with the merchant's order. */
+/**
+ * The verified answer's amount, and whether it disagrees with the merchant's order. Without
+ * `compareAmount` (CHECK_STATUS named what the gateway took, which decides) the answer's amount is
+ * read but not compared: an old answer of the same reference (an earlier attempt at another amount)
+ * is not the payment's and proves nothing; its currency and the order are still checked.
+ */
 function checkAgainstOrder(
   answer: Answer,
   order: MerchantOrder | undefined,
   log: Logger,
+  compareAmount = true,
 ): { amount?: number; currency?: string; error?: EndpointErrorCode } {
   const currency = text(answer['currency']);
   let amount: number | undefined;
@@ -68,10 +76,10 @@ function checkAgainstOrder(
   } catch (problem) {
     if (!(problem instanceof AmountError)) throw problem;
     log.error('gateway_amount_invalid', { operation: text(answer['command']) ?? 'return', field: 'amount', rule: problem.rule });
-    error = 'gateway_answer_invalid';
+    if (compareAmount) error = 'gateway_answer_invalid';
   }
   if (!order) error = 'unknown_order';
-  else if (error === undefined) error = orderDisagreement({ amount, currency }, order);
+  else if (error === undefined) error = orderDisagreement({ amount: compareAmount ? amount : undefined, currency }, order);
   if (error) log.error('verified_answer_disagrees_with_order', { merchant_reference: text(answer['merchant_reference']), error });
   return {
     ...(amount === undefined ? {} : { amount }),
@@ -131,10 +139,17 @@ interface ResultParts {
 
 function buildResult(parts: ResultParts): VerifiedResult {
   const { reference, answer, state, responseCode, svcId } = parts;
-  const checked = checkAgainstOrder(answer, parts.order, parts.log);
   // A state read from CHECK_STATUS that holds money: what the gateway took must be the order's
-  // amount too, whatever answer made the endpoint ask (one without an amount, an old one).
+  // amount, whatever answer made the endpoint ask (one without an amount, an old one).
   const taken = parts.orderStatus && checkTakenAmount(reference, parts.orderStatus, parts.order, parts.log);
+  // Named, it decides: the answer's own amount is then another attempt's, or the payment's as the
+  // gateway already said. Its currency is still checked (CHECK_STATUS names none); with no money
+  // held, or no amount named, the answer's amount is all there is to check.
+  const takenDecides = taken?.amount !== undefined;
+  const checked = checkAgainstOrder(answer, parts.order, parts.log, !takenDecides);
+  if (takenDecides && checked.amount !== undefined && checked.amount !== taken.amount) {
+    parts.log.info('answer_amount_not_the_payment', { merchant_reference: reference, answer_amount: checked.amount, taken_amount: taken.amount });
+  }
   const mismatch = checked.error ?? taken?.error;
   const outcome = mismatch ? 'failure' : paymentOutcomeOf(state);
   const error = mismatch ?? (outcome === 'success' ? undefined : parts.reason);
@@ -220,11 +235,13 @@ export function issuedBillResult(answer: Answer, order: MerchantOrder, bill: Iss
 
 /**
  * The result for `reference` as CHECK_STATUS states it now: `answer` is the verified answer that
- * made the endpoint ask (a return, a duplicate-reference refusal), used for its amount check and
- * handed to the merchant's hook. A state that holds or took money is checked by what the gateway
- * took (`checkTakenAmount`), which is the result's `amount`: an answer that names no amount (a
- * TOKENIZATION) cannot make a payment of another amount pay the order. Undefined when the gateway
- * does not say (unreachable, unreadable).
+ * made the endpoint ask (a return, a duplicate-reference refusal), used for its currency (and,
+ * when CHECK_STATUS shows no money held or names no amount, its amount) check and handed to the
+ * merchant's hook. A state that holds or took money is checked by what the gateway took
+ * (`checkTakenAmount`), which is the result's `amount`: an answer that names no amount (a
+ * TOKENIZATION) cannot make a payment of another amount pay the order, and an old answer of
+ * another amount (an earlier declined attempt's) cannot make a payment of the order's amount a
+ * failure. Undefined when the gateway does not say (unreachable, unreadable).
  */
 export async function confirmedResult(
   reference: string,

@@ -27,7 +27,7 @@ import { openStore, redactDatabaseUrl } from '../store/open.ts';
 import { StoreUnavailableError, type Store } from '../store/store.ts';
 import { createHealthRoute } from './health.ts';
 import { createResultProofs } from './result-proof.ts';
-import { createReconciler, type Reconciler } from './reconciler.ts';
+import { createReconciler, orderLookupOf, type Reconciler } from './reconciler.ts';
 import { recordAndReport } from './results.ts';
 import { createResultWebhook, type ResultWebhookSender } from './result-webhook.ts';
 import { createResultsRoutes } from './results-routes.ts';
@@ -200,6 +200,10 @@ export async function serve(
     settings: { intervalSeconds: config.reconcileIntervalSeconds, authorizationHoldDays: config.authorizationHoldDays },
     ...(options.reconcileQuestionsPerMinute === undefined ? {} : { questionsPerMinute: options.reconcileQuestionsPerMinute }),
     ...(options.reconcilePollIntervalMs === undefined ? {} : { pollIntervalMs: options.reconcilePollIntervalMs }),
+    // A payment found holding money is checked against the order as the shop has it now (the
+    // same lookup as the return's: PG_ORDER_URL, remembered for a day while the shop is down; or
+    // the demo orders), not only against the amount the watch kept when the form was signed.
+    orderOf: orderLookupOf(resolveOrder),
     report: async (result) => {
       await recordAndReport(result, { ledger: results, onResult, log, now });
     },

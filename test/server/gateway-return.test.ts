@@ -170,7 +170,8 @@ describe('when the gateway returns a signed payment answer', () => {
   });
 
   it('does not report a signed answer for another amount than the order as paid', async () => {
-    paidAtGateway();
+    // The gateway took 100, as its answer says: not the order's 250,000.
+    harness.gateway.holds('order-1001', 'captured', { svcId: '169999', amount: 100 });
     const answer = await formPost(await purchase({ amount: '100' }));
     assert.deepEqual(redirectParams(answer.headers.get('location')), {
       merchant_reference: 'order-1001',
