@@ -59,7 +59,7 @@ export type {
   WatchStore,
 } from '../store/store.ts';
 export { StoreOpenError, StoreUnavailableError } from '../store/store.ts';
-export { createReconciler, type PassSummary, type Reconciler, type ReconcilerOptions, type ReconcilerOrder, type ReconcilerOrderLookup } from './reconciler.ts';
+export { createReconciler, orderLookupOf, type PassSummary, type Reconciler, type ReconcilerOptions, type ReconcilerOrder, type ReconcilerOrderLookup } from './reconciler.ts';
 export { recordAndReport, type ResultReporting } from './results.ts';
 export { DEFAULT_RECONCILE_INTERVAL_SECONDS, DEFAULT_AUTHORIZATION_HOLD_DAYS, type WatchSettings } from './watches.ts';
 export { createJsonLogger, silentLogger, type Logger, type LogData } from '../log/logger.ts';
