@@ -45,7 +45,7 @@ import type { Logger } from '../log/logger.ts';
 import { orderDisagreement, type MerchantOrder } from './orders.ts';
 import type { ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
-import type { NewWatch, PaymentWatch } from '../store/store.ts';
+import { StoreUnavailableError, type NewWatch, type PaymentWatch } from '../store/store.ts';
 import { billDetailsOf, endsWatch, resultWatch } from './watches.ts';
 
 type Answer = Readonly<Record<string, unknown>>;
@@ -619,10 +619,18 @@ export async function reportOnce(result: VerifiedResult, request: Request, runti
   }
   const reported = await recordAndReport(result, reportingOf(runtime), request);
   if (reported.first) {
-    const watch = resultWatch(result, language, settings.now().getTime(), settings.watchSettings);
-    if (watch) await watchPayment(runtime, watch);
-    // A final payment needs no more questions: a watch written before its charge ends with it.
-    else if (endsWatch(result)) await settings.watches?.end(result.payment_reference ?? result.merchant_reference, settings.now(), 'reported');
+    try {
+      const watch = resultWatch(result, language, settings.now().getTime(), settings.watchSettings);
+      if (watch) await watchPayment(runtime, watch);
+      // A final payment needs no more questions: a watch written before its charge ends with it.
+      else if (endsWatch(result)) await settings.watches?.end(result.payment_reference ?? result.merchant_reference, settings.now(), 'reported');
+    } catch (error) {
+      // The result is committed and the shop told: the customer is shown it, never "nothing was
+      // changed". The payment's earlier watch (the signed form's, the charge's) is still open, so the
+      // reconciler asks again and writes what comes next; a replay of the same key changes nothing.
+      if (!(error instanceof StoreUnavailableError)) throw error;
+      runtime.log.warn('result_watch_deferred', { merchant_reference: result.merchant_reference, reason: error.reason });
+    }
   }
   return reported;
 }

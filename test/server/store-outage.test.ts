@@ -10,23 +10,23 @@ import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
 import { setup } from './harness.ts';
 
 /** A memory store whose writes fail while `down` is set, as a database behind a cut connection. */
-function flakyStore(): { store: Store; outage: { down: boolean } } {
+function flakyStore(): { store: Store; outage: { down: boolean; watchesDown?: boolean } } {
   const inner = createMemoryStore();
-  const outage = { down: false };
-  const guard = <Part extends object>(part: Part): Part =>
+  const outage: { down: boolean; watchesDown?: boolean } = { down: false };
+  const guard = <Part extends object>(part: Part, also?: () => boolean): Part =>
     new Proxy(part, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
         if (typeof value !== 'function') return value;
         return (...args: unknown[]) => {
-          if (outage.down) return Promise.reject(new StoreUnavailableError('connection', 'the database connection was lost'));
+          if (outage.down || also?.()) return Promise.reject(new StoreUnavailableError('connection', 'the database connection was lost'));
           return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       },
     });
   return {
     outage,
-    store: { ...inner, results: guard(inner.results), watches: guard(inner.watches), orders: guard(inner.orders), limits: guard(inner.limits) },
+    store: { ...inner, results: guard(inner.results), watches: guard(inner.watches, () => outage.watchesDown === true), orders: guard(inner.orders), limits: guard(inner.limits) },
   };
 }
 
@@ -93,5 +93,44 @@ describe('when the store stops working', () => {
     assert.equal((await post()).status, 303);
     assert.equal(harness.results.length, 1);
     assert.equal((await store.results.list({ limit: 10 })).length, 1);
+  });
+
+  it('shows the customer a result already committed when only the watch after it cannot be written (the store lost between two statements)', async () => {
+    const { store, outage } = flakyStore();
+    const harness = setup({ store, resultLedger: undefined });
+    // Authorized: its result starts an authorization watch, written after the result is committed.
+    harness.gateway.holds('order-1001', 'authorized');
+    const { signParams } = await import('../../src/core/signature.ts');
+    const { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } = await import('./fake-gateway.ts');
+    const fields = (await signParams(
+      {
+        access_code: ACCESS_CODE,
+        merchant_identifier: MERCHANT_IDENTIFIER,
+        language: 'en',
+        command: 'AUTHORIZATION',
+        merchant_reference: 'order-1001',
+        amount: '250000',
+        currency: 'EGP',
+        svc_id: '1700000001',
+        response_code: '02000',
+        response_message: 'Success',
+        status: '02',
+      },
+      RESPONSE_PHRASE,
+      'sha256',
+    )) as Record<string, string>;
+    outage.watchesDown = true;
+    const answer = await harness.send(
+      new Request('https://shop.example/pg/return', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+    assert.equal(answer.status, 303, 'not 503 "nothing was changed": the result is recorded and the shop told');
+    assert.match(answer.headers.get('location') ?? '', /outcome=success/);
+    assert.equal(harness.results.length, 1);
+    assert.equal((await store.results.list({ limit: 10 })).length, 1);
+    assert.equal(events(harness.logs, 'result_watch_deferred').length, 1, 'the missing watch is logged');
   });
 });
