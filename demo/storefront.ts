@@ -37,6 +37,51 @@ let settled = false;
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector) as T;
 
+/**
+ * The open order outlives a reload of the page (this tab only), as a shop's session keeps it: a
+ * cash bill issued for it is shown again by `<pg-bill-voucher>`, which keeps it under the order.
+ */
+const SESSION_KEY = 'pg-demo-open-order';
+
+interface OpenOrder {
+  readonly orderReference: string;
+  readonly cart: typeof cart;
+  readonly method: PaymentMethod;
+  readonly settled: boolean;
+  readonly cardMode: CardMode;
+  readonly intent: 'pay' | 'save-card';
+  readonly command: 'PURCHASE' | 'AUTHORIZATION';
+}
+
+function saveOpenOrder(): void {
+  try {
+    if (!orderReference) sessionStorage.removeItem(SESSION_KEY);
+    else sessionStorage.setItem(SESSION_KEY, JSON.stringify({ orderReference, cart, method, settled, cardMode, intent, command } satisfies OpenOrder));
+  } catch {
+    // Storage refused (a private window): the order lasts as long as the page.
+  }
+}
+
+function restoreOpenOrder(): void {
+  let saved: Partial<OpenOrder> | undefined;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as Partial<OpenOrder> | undefined;
+  } catch {
+    saved = undefined;
+  }
+  if (!saved || typeof saved.orderReference !== 'string' || !Array.isArray(saved.cart)) return;
+  orderReference = saved.orderReference;
+  cart.splice(0, cart.length, ...saved.cart);
+  method = saved.method ?? 'card';
+  cardMode = saved.cardMode ?? cardMode;
+  intent = saved.intent ?? intent;
+  command = saved.command ?? command;
+  renderCheckout();
+  if (saved.settled) settleOrder();
+  // The element opens on the method the customer was on (a cash bill shows itself again).
+  $('#checkout-host').querySelector('pg-checkout')?.setAttribute('method', method);
+}
+
 function renderCart(): void {
   const list = $<HTMLUListElement>('#cart-lines');
   list.replaceChildren(
@@ -76,6 +121,7 @@ function resetCheckout(): void {
   method = 'card';
   $('#checkout-section').hidden = true;
   $('#checkout-host').replaceChildren();
+  saveOpenOrder();
 }
 
 /** A fieldset of radio buttons (pay or save, the card mode, the charge mode); a change re-renders the checkout. */
@@ -148,6 +194,7 @@ function renderCheckout(): void {
   else checkout.removeAttribute('theme-href');
   showApplicableControls();
   applyPageSettings(language, theme);
+  saveOpenOrder();
 }
 
 /**
@@ -167,6 +214,7 @@ function showApplicableControls(): void {
 /** The order was paid (or its bill issued) on this page: the cart is kept as it was, a new order is started on purpose. */
 function settleOrder(): void {
   settled = true;
+  saveOpenOrder();
   $('#start-checkout').hidden = true;
   $('#new-order').hidden = false;
   renderCart();
@@ -237,6 +285,7 @@ $('#new-order').addEventListener('click', startNewOrder);
 document.addEventListener('pg-method-change', (event) => {
   method = event.method;
   showApplicableControls();
+  saveOpenOrder();
 });
 document.addEventListener('pg-payment-result', (event) => {
   if (event.intent === 'pay' && (event.outcome === 'success' || event.outcome === 'pending')) settleOrder();
@@ -244,5 +293,6 @@ document.addEventListener('pg-payment-result', (event) => {
 document.addEventListener('pg-bill-issue', settleOrder);
 
 applyPageSettings(language, theme);
+restoreOpenOrder();
 renderCart();
 showResultOnCompletion();
