@@ -14,7 +14,14 @@
  *
  * The route answers anyone who can reach the endpoint (the customers' browsers can), so a store
  * failure is named by its kind (`connection`, `disk_full`, `busy`, `read_only`, `failed`), as a
- * gateway failure is; its message, which may name the database's host, goes to the log.
+ * gateway failure is; its message, which may name the database's host, goes to the log, once per
+ * outage (`health_store_unavailable`, then `health_store_recovered`): a load balancer asks every
+ * second or so, and each answer already says it.
+ *
+ * A store whose database keeps its own clock (PostgreSQL) says how far this instance's clock is from
+ * it; beyond CLOCK_SKEW_LIMIT_MS the body shows it (`store.clock_skew_ms`) and the store has logged
+ * `clock_skew`. The status stays 200: the store works, and if the database's clock were the one
+ * off, every instance would otherwise leave the balancer at once.
  */
 import type { GatewayClient } from '../gateway/client.ts';
 import { constantTimeEqualHex, fileDigest } from '../core/signature.ts';
@@ -22,7 +29,7 @@ import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
-import { StoreUnavailableError, type ResultStore, type Store, type WatchStore } from '../store/store.ts';
+import { CLOCK_SKEW_LIMIT_MS, StoreUnavailableError, type ResultStore, type Store, type WatchStore } from '../store/store.ts';
 import { jsonResponse } from './http.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
 
@@ -34,7 +41,7 @@ export interface HealthOptions {
   readonly gateway: Pick<GatewayClient, 'call'>;
   readonly basePath: string;
   readonly now: () => Date;
-  /** Where a store failure's message goes (`health_store_unavailable`, error). */
+  /** Where a store failure's message goes (`health_store_unavailable`, error, once per outage). */
   readonly log?: Logger;
   /** The bearer token that shows the store's counts (`PG_HEALTH_TOKEN`); without one they are never shown. */
   readonly token?: string | undefined;
@@ -56,6 +63,8 @@ interface GatewayHealth {
 export function createHealthRoute(options: HealthOptions): (request: Request) => Promise<Response | undefined> {
   const path = `${options.basePath}${SERVICE_ROUTES.health}`;
   let gateway: { health: Promise<GatewayHealth>; at: number } | undefined;
+  /** When the store stopped answering these checks; undefined while it answers. */
+  let storeDownSince: number | undefined;
 
   const askGateway = async (): Promise<GatewayHealth> => {
     const checkedAt = options.now().toISOString();
@@ -94,18 +103,28 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       return jsonResponse(405, { error: { code: 'method_not_allowed', message: 'GET only' } }, { allow: 'GET, HEAD' });
     }
-    let store: { status: 'ok' | 'unavailable'; reason?: string };
+    let store: { status: 'ok' | 'unavailable'; reason?: string; clock_skew_ms?: number };
     let held = {};
     try {
-      await options.store.ping();
-      store = { status: 'ok' };
+      const { clockSkewMs } = await options.store.ping();
+      store = {
+        status: 'ok',
+        ...(clockSkewMs !== undefined && Math.abs(clockSkewMs) > CLOCK_SKEW_LIMIT_MS ? { clock_skew_ms: Math.round(clockSkewMs) } : {}),
+      };
       if (await mayCount(request)) {
         const [backlog, active] = await Promise.all([options.store.results.backlog(), options.store.watches.countActive()]);
         held = { results: backlog, watches: { active } };
       }
+      if (storeDownSince !== undefined) {
+        options.log?.info('health_store_recovered', { down_seconds: Math.round((options.now().getTime() - storeDownSince) / 1000) });
+        storeDownSince = undefined;
+      }
     } catch (error) {
       const reason = error instanceof StoreUnavailableError ? error.reason : 'failed';
-      options.log?.error('health_store_unavailable', { reason, message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      if (storeDownSince === undefined) {
+        storeDownSince = options.now().getTime();
+        options.log?.error('health_store_unavailable', { reason, message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+      }
       store = { status: 'unavailable', reason };
     }
     const health = {

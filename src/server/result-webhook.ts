@@ -7,12 +7,14 @@
  * being answered, so the shop usually knows the result before the customer lands on its page. A
  * failed delivery is tried again later with growing waits (2 s, 4 s, 8 s, … at most 5 minutes) by
  * a background sender that claims due results from the store; results wait there as long as it
- * takes, and the shop can also fetch them itself. One order's results go out in the order they
- * were recorded.
+ * takes, and the shop can also fetch them itself. When the shop answers 2xx again after failing
+ * (`shop_reachable`), every result waiting out its wait is made due at once, in one store call, so
+ * the backlog reaches the shop within a pass or two, not minutes later. One order's results go out
+ * in the order they were recorded.
  */
 import type { VerifiedResult } from './config.ts';
 import type { Logger } from '../log/logger.ts';
-import type { ResultStore, StoredResult } from '../store/store.ts';
+import { StoreUnavailableError, type ResultStore, type StoredResult } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import {
   isSignatureRefusal,
@@ -57,7 +59,25 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
 
   // Held for longer than one delivery can take, so no other sender takes it meanwhile.
-  const claimUntil = (now: Date) => new Date(now.getTime() + options.timeoutMs * 2 + 1_000);
+  const claimMs = options.timeoutMs * 2 + 1_000;
+  const claimUntil = (now: Date) => new Date(now.getTime() + claimMs);
+
+  /**
+   * The shop is back: what waits out a growing wait is due now, on every instance. A result whose
+   * next attempt comes within two claims' length is left: another sender may hold it right now (a
+   * claim taken while this call was on its way to the store ends within that too), and it is due
+   * soon anyway. A store that fails here leaves the waits as they were: nothing is lost.
+   */
+  const hastenRetries = async (): Promise<void> => {
+    const now = options.now();
+    try {
+      const hastened = await results.hastenRetries(now, new Date(now.getTime() + 2 * claimMs));
+      if (hastened > 0) log.info('result_retries_hastened', { results: hastened });
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) log.warn('result_retries_not_hastened', { reason: error.reason });
+      else log.error('result_retries_not_hastened', { error });
+    }
+  };
 
   const deliver = async (entry: StoredResult): Promise<boolean> => {
     const { result, attempts } = entry;
@@ -68,9 +88,11 @@ export function createResultWebhook(options: ResultWebhookOptions): ResultWebhoo
     try {
       const answer = await postToShop(options, JSON.stringify(message));
       if (answer.status >= 200 && answer.status < 300) {
+        const wasDown = availability.isDown('result_webhook');
         availability.up('result_webhook');
         await results.acknowledge(key, options.now());
         log.info('result_delivered', { merchant_reference: result.merchant_reference, idempotency_key: key, attempts: attempts + 1 });
+        if (wasDown) await hastenRetries();
         return true;
       }
       status = answer.status;

@@ -118,6 +118,17 @@ class MemoryResults implements ResultStore {
     return true;
   }
 
+  async hastenRetries(now: Date, beyond: Date): Promise<number> {
+    let hastened = 0;
+    for (const row of this.rows.values()) {
+      if (row.acknowledgedAt === undefined && row.attempts > 0 && row.nextAttemptAt > beyond.getTime()) {
+        row.nextAttemptAt = now.getTime();
+        hastened += 1;
+      }
+    }
+    return hastened;
+  }
+
   async redeliver(key: string, at: Date): Promise<boolean> {
     const row = this.rows.get(key);
     if (!row) return false;
@@ -290,7 +301,9 @@ export function createMemoryStore(): Store {
     watches,
     orders,
     limits,
-    async ping() {},
+    async ping() {
+      return {};
+    },
     async prune(policy: PrunePolicy): Promise<PruneCounts> {
       const counts = { results: 0, watches: 0, orders: 0, limits: 0 };
       for (const [key, row] of results.rows) {

@@ -27,6 +27,7 @@ import {
 import { redactDatabaseUrl, type OpenStoreOptions } from './open.ts';
 import { furthestResult, RESULT_AS_RECORDED_SQL, WATCH_REPLACEABLE_SQL } from './rules.ts';
 import {
+  CLOCK_SKEW_LIMIT_MS,
   StoreOpenError,
   StoreUnavailableError,
   type JsonObject,
@@ -43,6 +44,7 @@ import {
   type ResultStore,
   type Store,
   type StoredResult,
+  type StorePing,
   type WatchChange,
   type WatchStore,
   type WatchVersion,
@@ -50,8 +52,32 @@ import {
 
 /** How long a call waits for a connection before answering `connection`: a dead server answers promptly. */
 const CONNECT_TIMEOUT_MS = 5000;
+/**
+ * How long one statement may run, waiting for a lock included, before the server cancels it
+ * (`busy`). Every statement of a request or a round is one indexed row or a handful: a healthy
+ * database answers in milliseconds, and a request should answer 503 well before a load balancer
+ * or a customer gives up on it.
+ */
+const STATEMENT_TIMEOUT_MS = 5000;
+/**
+ * How much longer than the statement timeout a call waits for a server that answers nothing at all
+ * (frozen, or cut off by a network partition that sends no reset): then the connection is dropped
+ * and the call answers `connection`. The server's own cancel, with its precise reason, comes first.
+ */
+const UNANSWERED_MARGIN_MS = 2000;
+/** The hourly prune deletes what a retention period let pile up in one statement: it may take longer than a request. */
+const PRUNE_TIMEOUT_MS = 120_000;
+/** An idle pooled connection is probed after this long, so one whose server vanished is found and dropped. */
+const KEEPALIVE_DELAY_MS = 10_000;
+/** A session left inside a transaction this long (its process froze or died mid-way) is ended by the server, its locks released. */
+const IDLE_IN_TRANSACTION_MS = 30_000;
 /** pg's type id of BIGINT, which it hands over as a string by default. */
 const INT8_OID = 20;
+
+/** Options of this engine besides the location: `statementTimeoutMs` for tests and embedders (default 5 s). */
+export interface PostgresStoreOptions extends OpenStoreOptions {
+  readonly statementTimeoutMs?: number;
+}
 
 async function loadDriver(): Promise<typeof Pg> {
   try {
@@ -62,44 +88,71 @@ async function loadDriver(): Promise<typeof Pg> {
 }
 
 /** Opens (creating or migrating) the store in the database at `url`. Throws StoreOpenError. */
-export async function openPostgresStore(url: string, options: OpenStoreOptions): Promise<Store> {
-  const { Pool, TypeOverrides } = await loadDriver();
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
+  const { Client, Pool, TypeOverrides } = await loadDriver();
   const location = redactDatabaseUrl(url);
   // Times are epoch milliseconds in BIGINT columns, well within a double: read them as numbers.
   const types = new TypeOverrides();
   types.setTypeParser(INT8_OID, Number);
-  const pool = new Pool({
+  const statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const session = {
     connectionString: url,
-    max: options.poolSize ?? 10,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     types,
+  };
+  const pool = new Pool({
+    ...session,
+    max: options.poolSize ?? 10,
+    query_timeout: statementTimeoutMs + UNANSWERED_MARGIN_MS,
+  });
+  // The server's own limits, set on each new connection rather than sent as startup parameters,
+  // which a connection pooler in front of the database (PgBouncer) refuses by default. A client
+  // runs its queries in order, so these come before the first statement it is given.
+  pool.on('connect', (connected) => {
+    connected
+      .query(`SET statement_timeout = ${Math.ceil(statementTimeoutMs)}; SET idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_MS}`)
+      .catch(() => {});
   });
   const conn = new Connection(pool, url, options.log);
-  let client: PoolClient;
+  // Migrations run on a session of their own, without the statement timeout: an instance starting
+  // while another migrates waits for its lock, and a migration may rewrite a large table.
+  const client = new Client(session);
+  // A connection that drops with no listener would crash the process.
+  client.on('error', () => {});
   try {
-    client = await pool.connect();
+    await client.connect();
   } catch (error) {
     await pool.end().catch(() => {});
     throw new StoreOpenError(`PG_DATABASE_URL: cannot connect to ${location} (${conn.reasonOf(error)})`, { cause: error });
   }
-  // A checked-out client with no listener would crash the process if its connection dropped.
-  const ignore = (): void => {};
-  client.on('error', ignore);
-  let failure: unknown;
   try {
     await migratePostgres(client);
+    // Said at start-up (and by the health route's pings after): an instance whose clock is off the
+    // database's claims results badly. Not worth failing the start for: measured again at each ping.
+    conn.noteClockSkew(await clockSkewOf(client).catch(() => 0));
   } catch (error) {
-    failure = error;
-  }
-  client.off('error', ignore);
-  // Released before the pool ends: pool.end() waits for every client to come back.
-  client.release(failure !== undefined);
-  if (failure !== undefined) {
     await pool.end().catch(() => {});
-    if (failure instanceof StoreOpenError) throw failure;
-    throw new StoreOpenError(`PG_DATABASE_URL: cannot migrate the schema of ${location} (${conn.reasonOf(failure)})`, { cause: failure });
+    if (error instanceof StoreOpenError) throw error;
+    throw new StoreOpenError(`PG_DATABASE_URL: cannot migrate the schema of ${location} (${conn.reasonOf(error)})`, { cause: error });
+  } finally {
+    await client.end().catch(() => {});
   }
-  return new PostgresStore(conn, location);
+  return new PostgresStore(conn, location, statementTimeoutMs);
+}
+
+/** The database server's clock, in epoch milliseconds. */
+const CLOCK_SQL = 'SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS now_ms';
+
+/** How far this process's clock is ahead of the server's, taking the server's reading as made halfway through the round trip. */
+async function clockSkewOf(client: Pg.ClientBase): Promise<number> {
+  const sent = Date.now();
+  const { rows } = await client.query<{ now_ms: number }>(CLOCK_SQL);
+  const received = Date.now();
+  const serverMs = rows[0]?.now_ms;
+  if (typeof serverMs !== 'number') throw new Error('PostgreSQL store: the server did not tell its time');
+  return (sent + received) / 2 - serverMs;
 }
 
 /** Error codes of a connection refused, lost or closed by the server (SQLSTATE class 08 aside). */
@@ -115,27 +168,40 @@ const CONNECTION_CODES = new Set([
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
+  '25P03', // idle_in_transaction_session_timeout: the server ended the session
 ]);
-const CONNECTION_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'connection error'];
+/** Codes of a statement that could not finish in time: the statement timeout (57014), a lock not granted (55P03). */
+const BUSY_CODES = new Set(['53300', '57014', '55P03']);
+const CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'connection error',
+  // pg's own timeout (query_timeout): the server answered nothing, and the connection is dropped.
+  'Query read timeout',
+];
 
 function unavailableReason(error: unknown): StoreUnavailableError['reason'] | undefined {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code === 'string') {
     if (CONNECTION_CODES.has(code) || code.startsWith('08')) return 'connection';
     if (code === '53100') return 'disk_full';
-    if (code === '53300') return 'busy';
+    if (BUSY_CODES.has(code)) return 'busy';
     if (code === '25006') return 'read_only';
   }
   const message = error instanceof Error ? error.message : '';
   return CONNECTION_MESSAGES.some((text) => message.includes(text)) ? 'connection' : undefined;
 }
 
-/** The pool, and the one way every statement goes through it: errors mapped, a lost connection logged once. */
+/**
+ * The pool, and the ways every statement goes through it: errors mapped, a lost connection logged
+ * once, a clock off the database's logged once.
+ */
 class Connection {
   readonly pool: Pool;
   readonly #secrets: readonly string[];
   readonly #log: Logger | undefined;
   #lost = false;
+  #skewed = false;
 
   constructor(pool: Pool, url: string, log: Logger | undefined) {
     this.pool = pool;
@@ -145,16 +211,59 @@ class Connection {
     pool.on('error', (error) => this.#connectionLost(error));
   }
 
-  async query<Row extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<{ rows: Row[]; rowCount: number }> {
-    try {
+  query<Row extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<{ rows: Row[]; rowCount: number }> {
+    return this.#mapped(async () => {
       const result = await this.pool.query<Row>(text, values as unknown[]);
-      this.#lost = false;
       return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-    } catch (error) {
-      const reason = unavailableReason(error);
-      if (reason === undefined) throw error;
-      if (reason === 'connection') this.#connectionLost(error);
-      throw new StoreUnavailableError(reason, `PostgreSQL store unavailable: ${this.reasonOf(error)}`, { cause: error });
+    });
+  }
+
+  /** One statement allowed `timeoutMs` (for the server, and the margin for the client), in a transaction of its own. */
+  queryWithin<Row extends QueryResultRow>(
+    timeoutMs: number,
+    text: string,
+    values: readonly unknown[] = [],
+  ): Promise<{ rows: Row[]; rowCount: number }> {
+    return this.#mapped(() =>
+      this.#withClient(async (client) => {
+        await client.query('BEGIN');
+        // SET takes no parameter; the number is this module's own.
+        await client.query(`SET LOCAL statement_timeout = ${Math.ceil(timeoutMs)}`);
+        // pg reads a query's own query_timeout before the pool's; its typings do not name it.
+        const query: Pg.QueryConfig & { readonly query_timeout: number } = {
+          text,
+          values: values as unknown[],
+          query_timeout: timeoutMs + UNANSWERED_MARGIN_MS,
+        };
+        const result = await client.query<Row>(query);
+        await client.query('COMMIT');
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      }),
+    );
+  }
+
+  /** Measures the skew on a connection of the pool, timing the query alone (not the wait for a connection), and notes it. */
+  clockSkew(): Promise<number> {
+    return this.#mapped(async () => {
+      const skew = await this.#withClient(clockSkewOf);
+      this.noteClockSkew(skew);
+      return skew;
+    });
+  }
+
+  /** Says once when this process's clock drifts beyond the limit from the database's, and once when it is back within half of it. */
+  noteClockSkew(skewMs: number): void {
+    const skew = Math.round(skewMs);
+    if (!this.#skewed && Math.abs(skew) > CLOCK_SKEW_LIMIT_MS) {
+      this.#skewed = true;
+      this.#log?.warn('clock_skew', {
+        skew_ms: skew,
+        limit_ms: CLOCK_SKEW_LIMIT_MS,
+        message: `this instance's clock is ${Math.abs(skew)} ms ${skew > 0 ? 'ahead of' : 'behind'} the database's: instances sharing the store need synchronised clocks (NTP), or two may deliver one result at once`,
+      });
+    } else if (this.#skewed && Math.abs(skew) <= CLOCK_SKEW_LIMIT_MS / 2) {
+      this.#skewed = false;
+      this.#log?.info('clock_skew_resolved', { skew_ms: skew });
     }
   }
 
@@ -164,6 +273,41 @@ class Connection {
     let reason = typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : error instanceof Error ? error.message : String(error);
     for (const secret of this.#secrets) reason = reason.split(secret).join('***');
     return reason;
+  }
+
+  /** Runs `run`, answering StoreUnavailableError for what says the database cannot be used now. */
+  async #mapped<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      const value = await run();
+      this.#lost = false;
+      return value;
+    } catch (error) {
+      const reason = unavailableReason(error);
+      if (reason === undefined) throw error;
+      if (reason === 'connection') this.#connectionLost(error);
+      throw new StoreUnavailableError(reason, `PostgreSQL store unavailable: ${this.reasonOf(error)}`, { cause: error });
+    }
+  }
+
+  /**
+   * A connection of the pool for `use`, given back after it; dropped instead when `use` failed, as
+   * pool.query does (it may be mid-transaction, or its server gone).
+   */
+  async #withClient<T>(use: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // A checked-out client with no listener would crash the process if its connection dropped.
+    const ignore = (): void => {};
+    client.on('error', ignore);
+    try {
+      const value = await use(client);
+      client.off('error', ignore);
+      client.release();
+      return value;
+    } catch (error) {
+      client.off('error', ignore);
+      client.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
   }
 
   #connectionLost(error: unknown): void {
@@ -243,6 +387,10 @@ const SQL = {
     WHERE idempotency_key = $1 AND acknowledged_at IS NULL`,
   acknowledge: 'UPDATE pg_checkout_results SET acknowledged_at = $2 WHERE idempotency_key = $1 AND acknowledged_at IS NULL',
   redeliver: 'UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = $2 WHERE idempotency_key = $1',
+  // A row a sender is claiming at this moment is waited for, then read again: its claim ends before $2, so it stays.
+  hastenRetries: `
+    UPDATE pg_checkout_results SET next_attempt_at = $1
+    WHERE acknowledged_at IS NULL AND attempts > 0 AND next_attempt_at > $2`,
   resultsOfOrder: 'SELECT result::text AS result FROM pg_checkout_results WHERE merchant_reference = $1 ORDER BY seq',
   resultBacklog: `
     SELECT COUNT(*) AS undelivered, COUNT(*) FILTER (WHERE attempts > 0) AS failing, MIN(recorded_at) AS oldest
@@ -392,6 +540,10 @@ class PostgresResults implements ResultStore {
     return (await this.#conn.query(SQL.redeliver, [key, at.getTime()])).rowCount === 1;
   }
 
+  async hastenRetries(now: Date, beyond: Date): Promise<number> {
+    return (await this.#conn.query(SQL.hastenRetries, [now.getTime(), beyond.getTime()])).rowCount;
+  }
+
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
     const { rows } = await this.#conn.query<{ result: string }>(SQL.resultsOfOrder, [merchantReference]);
     return furthestResult(rows.map((row) => JSON.parse(row.result) as VerifiedResult));
@@ -520,23 +672,27 @@ class PostgresStore implements Store {
   readonly orders: PostgresOrders;
   readonly limits: PostgresLimits;
   readonly #conn: Connection;
+  readonly #statementTimeoutMs: number;
   #closed: Promise<void> | undefined;
 
-  constructor(conn: Connection, location: string) {
+  constructor(conn: Connection, location: string, statementTimeoutMs: number) {
     this.#conn = conn;
     this.location = location;
+    this.#statementTimeoutMs = statementTimeoutMs;
     this.results = new PostgresResults(conn);
     this.watches = new PostgresWatches(conn);
     this.orders = new PostgresOrders(conn);
     this.limits = new PostgresLimits(conn);
   }
 
-  async ping(): Promise<void> {
-    await this.#conn.query('SELECT 1');
+  /** Answers the clock skew with it: the health route asks often, so the measure stays current and costs no extra statement. */
+  async ping(): Promise<StorePing> {
+    return { clockSkewMs: await this.#conn.clockSkew() };
   }
 
   async prune(policy: PrunePolicy): Promise<PruneCounts> {
-    const { rows } = await this.#conn.query<{ results: number; watches: number; orders: number; limits: number }>(SQL.prune, [
+    const timeoutMs = Math.max(PRUNE_TIMEOUT_MS, this.#statementTimeoutMs);
+    const { rows } = await this.#conn.queryWithin<{ results: number; watches: number; orders: number; limits: number }>(timeoutMs, SQL.prune, [
       policy.acknowledgedBefore.getTime(),
       policy.endedBefore.getTime(),
       policy.ordersBefore.getTime(),

@@ -43,6 +43,7 @@ import {
   type ResultStore,
   type Store,
   type StoredResult,
+  type StorePing,
   type WatchChange,
   type WatchStore,
   type WatchVersion,
@@ -197,6 +198,7 @@ class SqliteResults implements ResultStore {
   readonly #fail: Statement;
   readonly #acknowledge: Statement;
   readonly #redeliver: Statement;
+  readonly #hasten: Statement;
   readonly #ofOrder: Statement;
   readonly #backlog: Statement;
 
@@ -230,6 +232,9 @@ class SqliteResults implements ResultStore {
       UPDATE pg_checkout_results SET acknowledged_at = :at WHERE idempotency_key = :key AND acknowledged_at IS NULL`);
     this.#redeliver = conn.prepare(`
       UPDATE pg_checkout_results SET acknowledged_at = NULL, next_attempt_at = :at WHERE idempotency_key = :key`);
+    this.#hasten = conn.prepare(`
+      UPDATE pg_checkout_results SET next_attempt_at = :now
+      WHERE acknowledged_at IS NULL AND attempts > 0 AND next_attempt_at > :beyond`);
     this.#ofOrder = conn.prepare('SELECT result FROM pg_checkout_results WHERE merchant_reference = ? ORDER BY seq');
     this.#backlog = conn.prepare(`
       SELECT COUNT(*) AS undelivered, COALESCE(SUM(attempts > 0), 0) AS failing, MIN(recorded_at) AS oldest
@@ -293,6 +298,10 @@ class SqliteResults implements ResultStore {
 
   async redeliver(key: string, at: Date): Promise<boolean> {
     return this.#conn.write(() => this.#redeliver.run({ key, at: at.getTime() }).changes === 1);
+  }
+
+  async hastenRetries(now: Date, beyond: Date): Promise<number> {
+    return this.#conn.write(() => this.#hasten.run({ now: now.getTime(), beyond: beyond.getTime() }).changes);
   }
 
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
@@ -509,8 +518,10 @@ class SqliteStore implements Store {
     };
   }
 
-  async ping(): Promise<void> {
+  /** The file is on this host: its times are this process's clock, so there is no skew to measure. */
+  async ping(): Promise<StorePing> {
     this.#conn.read(() => this.#ping.get());
+    return {};
   }
 
   async prune(policy: PrunePolicy): Promise<PruneCounts> {

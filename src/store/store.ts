@@ -13,7 +13,7 @@
  *
  * Every write that must land whole is one statement or one transaction: a result and its outbox
  * row are one row. Engines throw `StoreUnavailableError` when the database cannot be used (a lost
- * connection, a full disk, a lock held too long): the caller answers 503 and changes nothing.
+ * connection or a server that stops answering, a full disk, a lock held too long): the caller answers 503 and changes nothing.
  */
 import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
@@ -89,6 +89,13 @@ export interface ResultStore {
   recordFailure(key: string, nextAttemptAt: Date, reason: string): Promise<void>;
   /** The shop has stored the result. False when no unacknowledged result has this key. */
   acknowledge(key: string, at?: Date): Promise<boolean>;
+  /**
+   * The shop answers again: every unacknowledged result that failed before and waits past `beyond`
+   * is made due at `now`, rather than each waiting out its own growing wait. `beyond` is later than
+   * any claim a sender may hold right now, so a result being posted is left to its sender (a claim
+   * sets the next attempt to its end). Returns how many were made due.
+   */
+  hastenRetries(now: Date, beyond: Date): Promise<number>;
   /** Delivers the result again (an operator's request), acknowledged or not. False for an unknown key. */
   redeliver(key: string, at: Date): Promise<boolean>;
   /** The order's furthest result so far (core `canMoveOrderState`), acknowledged or not. */
@@ -243,6 +250,26 @@ export interface PruneCounts {
   readonly limits: number;
 }
 
+/** What a ping learned besides that the store answers. */
+export interface StorePing {
+  /**
+   * How far this process's clock is ahead of the database server's, in milliseconds (negative:
+   * behind), measured by this ping with half its round trip allowed for. Only for an engine whose
+   * database runs on a clock of its own (PostgreSQL); SQLite and memory use this process's clock.
+   */
+  readonly clockSkewMs?: number;
+}
+
+/**
+ * How far the clocks of the instances sharing a store may drift apart before it is said (the log,
+ * the health route). Every time in the store is an instance's own clock (migrations.ts), and a
+ * claim holds a result for a few seconds: an instance whose clock is ahead by more than a claim's
+ * length sees another's claim as over, and posts the result while the other still is. Instances
+ * need synchronised clocks (NTP); 2 s is well within what a claim tolerates and well above the
+ * error of the measurement (half a round trip).
+ */
+export const CLOCK_SKEW_LIMIT_MS = 2_000;
+
 export interface Store {
   readonly engine: StoreEngine;
   /** Where it is, for the start-up log: a file path, or a database URL without its password. */
@@ -251,8 +278,8 @@ export interface Store {
   readonly watches: WatchStore;
   readonly orders: OrderMemory;
   readonly limits: RateCounter;
-  /** Resolves when the store answers (the health route). Throws StoreUnavailableError. */
-  ping(): Promise<void>;
+  /** Resolves when the store answers (the health route), with what it measured. Throws StoreUnavailableError. */
+  ping(): Promise<StorePing>;
   prune(policy: PrunePolicy): Promise<PruneCounts>;
   close(): Promise<void>;
 }

@@ -371,6 +371,52 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         });
       });
 
+      describe('hastenRetries (the shop is back)', () => {
+        it('makes due at `now` every failed result waiting past `beyond`, and counts them', async () => {
+          const waiting = resultOf('order-1', 'captured');
+          const longer = resultOf('order-2', 'captured');
+          await store.results.record(waiting, at(0));
+          await store.results.record(longer, at(1));
+          await store.results.recordFailure(waiting.idempotency_key, at(120), 'status 503');
+          await store.results.recordFailure(longer.idempotency_key, at(300), 'timeout');
+          assert.equal(await store.results.hastenRetries(at(50), at(57)), 2);
+          assert.deepEqual(await store.results.get(waiting.idempotency_key), {
+            result: waiting,
+            recorded_at: iso(0),
+            attempts: 1,
+            next_attempt_at: iso(50),
+            last_error: 'status 503',
+          });
+          assert.deepEqual(keys(await store.results.claimDue(at(50), at(57), 10)), [waiting.idempotency_key, longer.idempotency_key]);
+        });
+
+        it('leaves a result a sender holds (its claim ends by `beyond`) and an acknowledged one', async () => {
+          const held = resultOf('order-1', 'captured');
+          const waiting = resultOf('order-2', 'captured');
+          const done = resultOf('order-3', 'captured');
+          for (const result of [held, waiting, done]) await store.results.record(result, at(0));
+          await store.results.recordFailure(held.idempotency_key, at(10), 'status 503');
+          await store.results.recordFailure(waiting.idempotency_key, at(400), 'status 503');
+          await store.results.recordFailure(done.idempotency_key, at(600), 'status 503');
+          await store.results.acknowledge(done.idempotency_key, at(20));
+          // Another sender took the first again at 10 s, until 17 s, and is posting it now.
+          assert.deepEqual(keys(await store.results.claimDue(at(10), at(17), 1)), [held.idempotency_key]);
+          assert.equal(await store.results.hastenRetries(at(11), at(18)), 1);
+          assert.equal((await store.results.get(held.idempotency_key))?.next_attempt_at, iso(17), 'the claim stands');
+          assert.equal((await store.results.get(waiting.idempotency_key))?.next_attempt_at, iso(11));
+          assert.equal((await store.results.get(done.idempotency_key))?.next_attempt_at, iso(600));
+          assert.equal(await store.results.hastenRetries(at(12), at(19)), 0, 'nothing left to hasten');
+        });
+
+        it('never hastens a result that was never tried: it is due already, or claimed', async () => {
+          const result = resultOf('order-1', 'captured');
+          await store.results.record(result, at(0));
+          assert.equal((await store.results.claim(result.idempotency_key, at(0), at(3600)))?.next_attempt_at, iso(3600));
+          assert.equal(await store.results.hastenRetries(at(1), at(8)), 0);
+          assert.equal((await store.results.get(result.idempotency_key))?.next_attempt_at, iso(3600));
+        });
+      });
+
       describe('latestFor', () => {
         it('answers undefined for an order with no result', async () => {
           await store.results.record(resultOf('order-2', 'captured'), at(0));
