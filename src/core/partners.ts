@@ -51,3 +51,11 @@ export function financingProductsTotal(
     0,
   );
 }
+
+/**
+ * What a financing tenure costs the customer in all, in minor units: the down payment and each of
+ * the tenure's monthly installments (the partner's EMI). Integers in, an integer out: no rounding.
+ */
+export function financingTotal(downPayment: number, months: number, emi: number): number {
+  return downPayment + months * emi;
+}

@@ -43,7 +43,12 @@
  * wrong codes `<pg-financing-otp>` says so in both languages and counts down to the next code,
  * instead of asking for a new code the endpoint would refuse; the element's five copies of the
  * failed-step markup became one to pay for it, which kept the English page within its budget
- * (measured 47,388 and 53,928 bytes).
+ * (measured 47,388 and 53,928 bytes). A fourth, the English page's and the folder's by 0.3 kB each,
+ * for defects a review at 375 px found, not features: the installments plans table and the
+ * financing tenures table were wider than a phone (each plan or tenure is now a block there, +71
+ * and part of +147), financing tenures show their total payable (the rest of +147), the open plan
+ * list no wider than the screen (+34), focus kept on the bill after it is issued and when it
+ * expires (+61), the card number whole at 327 px (−6) (measured 47,682 and 54,233 bytes).
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -57,8 +62,8 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 
 const INITIAL_BUDGET_BYTES = 22_100;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
-const ENGLISH_BUDGET_BYTES = 47_400;
-const FOLDER_BUDGET_BYTES = 53_950;
+const ENGLISH_BUDGET_BYTES = 47_700;
+const FOLDER_BUDGET_BYTES = 54_250;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

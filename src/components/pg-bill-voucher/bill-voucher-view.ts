@@ -74,6 +74,8 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #cancelCopied: (() => void) | undefined;
   #reminder: { key: string; href: string } | undefined;
   #autoIssued = false;
+  /** Set when a bill is issued or expires: the button the customer was on is gone with the old view. */
+  #focusTitle = false;
   /** The order is read once per merchant reference. */
   #orderRead = false;
 
@@ -140,6 +142,9 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
 
   override updated(changed: PropertyValues): void {
     if (changed.has('clock') || changed.has('bill') || changed.has('phase')) this.#countdown.schedule();
+    // Focus fell to <body> with that button; focus elsewhere on the page is left alone.
+    if (this.#focusTitle && document.activeElement === document.body) this.host.renderRoot.querySelector<HTMLElement>('#bill-title')?.focus();
+    this.#focusTitle = false;
   }
 
   // ---- Public actions ----
@@ -255,6 +260,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       return;
     }
     rememberBill(result);
+    this.#focusTitle = true;
     this.bill = fromResult(result, expiresAt);
     this.now = this.host.clock.now();
     this.phase = this.now >= expiresAt ? 'expired' : 'issued';
@@ -301,6 +307,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const bill = this.bill;
     if (!bill) return;
     this.phase = 'expired';
+    this.#focusTitle = true;
     this.kit.announce(this.#messages.expiredNow, 'error');
     this.host.dispatchEvent(new PgBillExpireEvent(bill.billNumber));
   }
@@ -380,7 +387,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const left = timeLeft(bill.expiresAt, this.now);
     return html`
       <section class="bill" part="bill" aria-labelledby="bill-title">
-        <p class="title" part="title" id="bill-title">${m.title}</p>
+        <p class="title" part="title" id="bill-title" tabindex="-1">${m.title}</p>
         <dl class="details">
           <div class="row">
             <dt>${m.billNumber}</dt>
@@ -451,7 +458,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     const reissuing = this.kit.endpointRequests.isPending('bill');
     return html`
       <section class="bill expired" part="bill expired" aria-labelledby="bill-title">
-        <p class="title" part="title" id="bill-title">${m.expiredTitle}</p>
+        <p class="title" part="title" id="bill-title" tabindex="-1">${m.expiredTitle}</p>
         <p>${m.expiredBody(this.#renderBillNumber(bill.billNumber, true), this.#expiryText(bill))}</p>
         ${canReissue
           ? html`<button

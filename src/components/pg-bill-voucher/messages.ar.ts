@@ -19,7 +19,7 @@ export const billVoucherAr: BillVoucherMessages = {
   copyFailed: 'تعذّر النسخ. حدّد رقم الفاتورة وانسخه بنفسك.',
   amount: 'المبلغ',
   partner: 'مكان الدفع',
-  anyPartner: 'شريك الدفع',
+  anyPartner: 'منافذ الدفع',
   payBefore: 'ادفع قبل',
   timeLeft: 'الوقت المتبقي',
   countdown: (left, digits) => {
@@ -28,9 +28,9 @@ export const billVoucherAr: BillVoucherMessages = {
     const days = left.days === 1 ? 'يوم واحد' : left.days === 2 ? 'يومان' : left.days <= 10 ? `${count} أيام` : `${count} يومًا`;
     return html`${days}، ${digits}`;
   },
-  instructionsTitle: 'طريقة الدفع',
+  instructionsTitle: 'كيفية الدفع',
   instructions: (partner, amount, expiry) => [
-    html`توجّه إلى أحد منافذ ${partner} أو وكلائه.`,
+    html`توجّه إلى ${partner} أو أحد وكلائها.`,
     'أخبرهم أنك تريد دفع فاتورة وأعطهم رقم الفاتورة.',
     amount ? html`ادفع ${amount} نقدًا واحتفظ بالإيصال.` : 'ادفع المبلغ نقدًا واحتفظ بالإيصال.',
     `ادفع قبل ${expiry}. بعد ذلك تنتهي صلاحية الفاتورة ويُلغى حجز طلبك.`,

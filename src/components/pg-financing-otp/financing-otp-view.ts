@@ -8,7 +8,7 @@ import { formatMoney } from '../../core/amounts.ts';
 import type { PaymentResult } from '../../core/endpoint-results.ts';
 import { financingOtpCall, financingPurchaseCall, financingVerifyCustomerCall, financingVerifyOtpCall, orderCall } from '../../core/endpoint-routes.ts';
 import type { Language } from '../../core/language.ts';
-import { normalizeFinancingPhone } from '../../core/partners.ts';
+import { financingTotal, normalizeFinancingPhone } from '../../core/partners.ts';
 import { countdownDigits, timeLeft } from '../../core/voucher.ts';
 import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
@@ -637,6 +637,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
               <th scope="col">${m.tenure.plan}</th>
               <th scope="col">${m.tenure.emi}</th>
               <th scope="col">${m.tenure.rate}</th>
+              <th scope="col">${m.tenure.total}</th>
             </tr>
           </thead>
           <tbody>
@@ -659,8 +660,9 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
                       ${m.months(option.months)}
                     </label>
                   </th>
-                  <td>${this.#money(option.emi)}</td>
-                  <td>${ltr(m.tenure.ratePercent(option.interest_rate))}</td>
+                  <td data-label=${m.tenure.emi}>${this.#money(option.emi)}</td>
+                  <td data-label=${m.tenure.rate}>${ltr(m.tenure.ratePercent(option.interest_rate))}</td>
+                  <td data-label=${m.tenure.total}>${this.#money(financingTotal(this.flow.downPayment ?? 0, option.months, option.emi))}</td>
                 </tr>
               `,
             )}

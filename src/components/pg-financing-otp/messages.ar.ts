@@ -59,6 +59,7 @@ export const financingOtpAr: FinancingOtpMessages = {
     emi: 'القسط الشهري',
     rate: 'نسبة الفائدة',
     ratePercent: (rate) => `${formatCount(rate, 'ar')}٪`,
+    total: 'الإجمالي المستحق',
     required: 'اختر خطة.',
     confirm: 'تأكيد الشراء',
     confirming: 'جارٍ إتمام الشراء…',

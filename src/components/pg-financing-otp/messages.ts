@@ -55,6 +55,8 @@ export interface FinancingOtpMessages extends SharedMessages {
     readonly emi: string;
     readonly rate: string;
     readonly ratePercent: (rate: string) => string;
+    /** What the tenure costs in all: the down payment and every monthly installment. */
+    readonly total: string;
     readonly required: string;
     readonly confirm: string;
     readonly confirming: string;
@@ -119,9 +121,10 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
       verifiedNote: 'Code verified. Choose how many months to pay over.',
       caption: 'Financing plans',
       plan: 'Plan',
-      emi: 'Monthly instalment',
+      emi: 'Monthly installment',
       rate: 'Interest rate',
       ratePercent: (rate) => `${rate}%`,
+      total: 'Total payable',
       required: 'Choose a plan.',
       confirm: 'Confirm purchase',
       confirming: 'Completing your purchase…',

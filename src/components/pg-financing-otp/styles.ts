@@ -1,6 +1,15 @@
 import { css } from '../shared/styles.ts';
 
-/** Layout of `<pg-financing-otp>`; colours through `--pg-*` tokens, logical properties only. */
+/**
+ * Layout of `<pg-financing-otp>`; colours through `--pg-*` tokens, logical properties only.
+ * (Comments live here, not in the CSS, which ships as written.)
+ * - `th`, `td`: the element's only table (the tenures), so plain selectors, which the phone
+ *   layout's overrides beat by coming later.
+ * - `@media (max-width: 30rem)`: four columns of amounts do not fit a phone: each tenure becomes a
+ *   block, its radio and months over one line per figure, the figure's column name (`data-label`)
+ *   at its start and the amount at its end. The column headers are hidden there (the labels say
+ *   the same), the markup stays a table.
+ */
 export const financingOtpStyles = css`
   .financing,
   .step {
@@ -86,29 +95,55 @@ export const financingOtpStyles = css`
     border-collapse: collapse;
   }
 
-  table.full-width caption {
+  caption {
     text-align: start;
     font-weight: 600;
     margin-block-end: calc(var(--pg-space, 0.75rem) / 2);
   }
 
-  table.full-width th,
-  table.full-width td {
+  th,
+  td {
     padding: 0.5rem;
     border-block-end: 1px solid var(--pg-color-outline, #7b8794);
     text-align: start;
   }
 
-  table.full-width tr.selected {
+  tr.selected {
     background: var(--pg-tenure-selected-background, var(--pg-color-selected, #e8efff));
   }
 
-  table.full-width label {
+  th label {
     display: flex;
     align-items: center;
     gap: 0.5rem;
     font-weight: 600;
     cursor: pointer;
+  }
+
+  @media (max-width: 30rem) {
+    thead {
+      display: none;
+    }
+
+    tr,
+    th,
+    td {
+      display: block;
+      border: 0;
+    }
+
+    tr {
+      border-block-end: 1px solid var(--pg-color-outline, #7b8794);
+    }
+
+    td {
+      text-align: end;
+    }
+
+    td::before {
+      content: attr(data-label);
+      float: inline-start;
+    }
   }
 
   .result {

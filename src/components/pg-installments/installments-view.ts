@@ -339,15 +339,15 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                         <label for=${id}>${m.months(plan.months)}</label>
                       </span>
                     </th>
-                    <td>
+                    <td data-label=${m.columns.monthly}>
                       ${ltr(this.#money(plan.monthly))}
                       ${plan.lastMonthly !== plan.monthly
                         ? html`<span class="last-month muted">${m.lastMonth(ltr(this.#money(plan.lastMonthly)))}</span>`
                         : nothing}
                     </td>
-                    <td>${ltr(this.#money(plan.fees))}</td>
-                    <td>${ltr(this.#money(plan.totalPayable))}</td>
-                    <td>${ltr(this.#money(plan.costOverFull))}</td>
+                    <td data-label=${m.columns.fees}>${ltr(this.#money(plan.fees))}</td>
+                    <td data-label=${m.columns.total}>${ltr(this.#money(plan.totalPayable))}</td>
+                    <td data-label=${m.columns.extra}>${ltr(this.#money(plan.costOverFull))}</td>
                   </tr>
                 `;
               })}

@@ -5,9 +5,16 @@ import { css } from '../shared/styles.ts';
  * (Comments live here, not in the CSS, which ships as written.)
  * - `.issuer`: The radio stays on its name's line; a reason why the bank cannot be chosen wraps
  * below.
+ * - `th`, `td`: the element's only table (the plans), so plain selectors, which the phone layout's
+ *   overrides beat by coming later.
  * - `@media (max-width: 30rem)`: on a phone a plan's text is longer than its select; where the
- *   browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"). A
- *   browser that knows no `::picker(select)` drops the whole rule and keeps its own select.
+ *   browser lets a select be styled, it wraps instead of being cut off ("EGP 2,158.09 a mo"), and
+ *   so do the options of its open list, which is as wide as the select rather than wider than the
+ *   screen. A browser that knows no `::picker(select)` drops those rules and keeps its own select.
+ *   Five columns of amounts do not fit a phone: each plan becomes a block, its radio and months
+ *   over one line per figure, the figure's column name (`data-label`) at its start and the amount
+ *   at its end. The column headers are hidden there (the labels say the same), the markup stays a
+ *   table.
  */
 export const installmentsStyles = css`
   .installments-container {
@@ -66,36 +73,68 @@ export const installmentsStyles = css`
     inline-size: 100%;
   }
 
-  @media (max-width: 30rem) {
-    select.full-width,
-    ::picker(select) {
-      appearance: base-select;
-    }
-  }
-
   table.full-width {
     border-collapse: collapse;
   }
 
-  table.full-width caption {
+  caption {
     text-align: start;
     font-weight: 600;
     padding-block-end: 0.25rem;
   }
 
-  table.full-width th,
-  table.full-width td {
+  th,
+  td {
     padding: 0.5rem;
     border-block-end: 1px solid var(--pg-color-outline, #7b8794);
     text-align: start;
   }
 
-  table.full-width tbody th {
+  tbody th {
     font-weight: 500;
   }
 
-  table.full-width tr.selected {
+  tr.selected {
     background: var(--pg-plan-selected-background, var(--pg-color-selected, #e8effd));
+  }
+
+  @media (max-width: 30rem) {
+    select.full-width,
+    ::picker(select) {
+      appearance: base-select;
+    }
+
+    ::picker(select) {
+      max-inline-size: anchor-size(self-inline);
+    }
+
+    option {
+      white-space: normal;
+    }
+
+    thead {
+      display: none;
+    }
+
+    tr,
+    th,
+    td {
+      display: block;
+      border: 0;
+    }
+
+    tr {
+      border-block-end: 1px solid var(--pg-color-outline, #7b8794);
+    }
+
+    td {
+      text-align: end;
+    }
+
+    td::before {
+      content: attr(data-label);
+      float: inline-start;
+    }
   }
 
   .bank {

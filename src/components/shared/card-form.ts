@@ -343,17 +343,17 @@ export const cardFormStyles = css`
 
   .number-row {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem;
   }
 
   .number-row input {
-    flex: 1;
+    flex: 1 1 15rem;
     min-inline-size: 0;
   }
 
   .brand {
-    min-inline-size: 6.5rem;
     font-weight: 700;
     font-size: 0.875em;
   }

@@ -13,6 +13,7 @@ import { formatMoney } from '../../../src/core/amounts.ts';
 import { SANDBOX_VOUCHER_PARTNER_CODE as VOUCHER_PARTNER_CODE } from '../../../src/sandbox/partners.ts';
 import { createManualClock, formatExpiry, parseExpiry, type ManualClock } from '../../../src/core/voucher.ts';
 import {
+  assertFocused,
   deepActiveElement,
   pressKey,
   recordEvents,
@@ -84,14 +85,16 @@ describe('<pg-bill-voucher>', () => {
     return el;
   }
 
-  async function storedVoucher(options: { language?: 'en' | 'ar'; clock?: ManualClock; expires?: string; billNumber?: string } = {}) {
+  async function storedVoucher(
+    options: { language?: 'en' | 'ar'; clock?: ManualClock; expires?: string; billNumber?: string; partner?: string } = {},
+  ) {
     const el = await fixture<PgBillVoucher>(html`
       <pg-bill-voucher
         language=${options.language ?? 'en'}
         bill-number=${options.billNumber ?? STORED.billNumber}
         expires=${options.expires ?? STORED.expires}
         amount=${STORED.amount}
-        payment-partner=${VOUCHER_PARTNER_CODE}
+        payment-partner=${options.partner ?? VOUCHER_PARTNER_CODE}
         time-zone="Africa/Cairo"
         .clock=${options.clock ?? createManualClock(STORED_EXPIRY - 90_000)}
       ></pg-bill-voucher>
@@ -561,6 +564,15 @@ describe('<pg-bill-voucher>', () => {
       expect(plain(textOf(shadowQuery(el, '[part~="amount"]')))).to.equal(egp(STORED.amount, 'ar'));
     });
 
+    it('tells where to pay in words that agree with the partner’s name, or with none', async () => {
+      const firstStep = (el: PgBillVoucher) => textOf(shadowQuery(el, '[part~="instructions"] li'));
+      const named = await storedVoucher({ language: 'ar' });
+      expect(textOf(shadowQuery(named, '.instructions-title'))).to.equal('كيفية الدفع');
+      expect(firstStep(named)).to.equal('توجّه إلى منافذ الدفع التجريبية أو أحد وكلائها.');
+      const unnamed = await storedVoucher({ language: 'ar', partner: '' });
+      expect(firstStep(unnamed)).to.equal('توجّه إلى منافذ الدفع أو أحد وكلائها.');
+    });
+
     it('numbers the steps to pay in Arabic-Indic digits, as the amounts are', async () => {
       const arabic = await storedVoucher({ language: 'ar' });
       expect(getComputedStyle(shadowQuery(arabic, '.instructions')).listStyleType).to.equal('arabic-indic');
@@ -570,6 +582,44 @@ describe('<pg-bill-voucher>', () => {
   });
 
   describe('keyboard', () => {
+    it('moves focus to the bill’s title once it is issued, instead of losing it with the button', async () => {
+      const el = await voucher();
+      await tabTo('button.issue');
+      await pressKey('Enter');
+      await settled(el);
+      expect(el.issuedBill).to.not.equal(undefined);
+      assertFocused(shadowQuery(el, '#bill-title'));
+      expect(shadowQuery(el, '#bill-title').tabIndex).to.equal(-1);
+    });
+
+    it('moves focus to the expired notice when the bill expires under the customer’s focus', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      await tabTo('button.copy');
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await el.updateComplete;
+      const title = shadowQuery(el, '#bill-title');
+      expect(textOf(title)).to.equal('This bill has expired');
+      assertFocused(title);
+    });
+
+    it('leaves focus where it is when the customer is elsewhere on the page at the expiry', async () => {
+      const clock = createManualClock(STORED_EXPIRY - 1000);
+      const el = await storedVoucher({ clock });
+      const elsewhere = document.createElement('input');
+      document.body.append(elsewhere);
+      try {
+        elsewhere.focus();
+        clock.advance(1000);
+        await el.updateComplete;
+        expect(shadowQueryAll(el, '.bill.expired')).to.have.length(1);
+        assertFocused(elsewhere);
+      } finally {
+        elsewhere.remove();
+      }
+    });
+
     it('issues and copies the bill with the keyboard only', async () => {
       const copied: string[] = [];
       const clipboard = navigator.clipboard;

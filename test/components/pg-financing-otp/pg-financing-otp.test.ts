@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
 import '../../../src/components/pg-financing-otp/define.ts';
 import type { PgFinancingOtp } from '../../../src/components/pg-financing-otp/pg-financing-otp.ts';
@@ -8,6 +9,7 @@ import { flowStorageKey } from '../../../src/components/pg-financing-otp/flow-st
 import { formatMoney } from '../../../src/core/amounts.ts';
 import type { FinancingProduct } from '../../../src/core/endpoint-api.ts';
 import { createManualClock, type ManualClock } from '../../../src/core/voucher.ts';
+import { emiOf } from '../../../src/sandbox/financing.ts';
 import {
   FINANCING_DOWN_PAYMENT_PERCENT,
   FINANCING_TENURES,
@@ -149,6 +151,36 @@ describe('<pg-financing-otp>', () => {
       expect([style('.step').display, style('.step').flexDirection]).to.deep.equal(['flex', 'column']);
       expect(style('.title').fontWeight).to.equal('600');
       expect(style('.financing').fontSize).to.equal(getComputedStyle(el).fontSize);
+    });
+
+    for (const language of ['en', 'ar'] as const) {
+      it(`shows each tenure as a block of labelled figures within a phone's screen (375 px, ${language})`, async () => {
+        await setViewport({ width: 375, height: 812 });
+        try {
+          const el = await financing({ language });
+          await reachTenures(el);
+          expect(document.documentElement.scrollWidth).to.be.at.most(375);
+          // In Arabic a table too wide spills to the left, where nothing scrolls: every cell is measured.
+          const outside = shadowQueryAll(el, 'table, tbody th, tbody td').filter((cell) => {
+            const box = cell.getBoundingClientRect();
+            return box.left < 0 || box.right > 375;
+          });
+          expect(outside.map(textOf)).to.deep.equal([]);
+          const labels = shadowQueryAll(el, 'thead th').slice(1).map((header) => `"${textOf(header)}"`);
+          for (const row of shadowQueryAll(el, '[part~="tenure-row"]')) {
+            expect([...row.querySelectorAll('td')].map((cell) => getComputedStyle(cell, '::before').content)).to.deep.equal(labels);
+          }
+        } finally {
+          await setViewport({ width: 800, height: 600 });
+        }
+      });
+    }
+
+    it('keeps the tenures a table with its header row on a wide screen', async () => {
+      const el = await financing();
+      await reachTenures(el);
+      expect(getComputedStyle(shadowQuery(el, 'thead')).display).to.equal('table-header-group');
+      expect(getComputedStyle(shadowQuery(el, 'tbody td')).display).to.equal('table-cell');
     });
   });
 
@@ -419,16 +451,19 @@ describe('<pg-financing-otp>', () => {
   });
 
   describe('step 4: the tenure and PURCHASE', () => {
-    it('shows each tenure with its monthly instalment and interest rate', async () => {
+    it('shows each tenure with its monthly installment, interest rate and full cost, down payment included', async () => {
       const el = await financing();
       await reachTenures(el);
+      expect(shadowQueryAll(el, 'thead th').map(textOf)).to.deep.equal(['Plan', 'Monthly installment', 'Interest rate', 'Total payable']);
       const rows = shadowQueryAll(el, 'tr[part~="tenure-row"]');
       expect(rows).to.have.length(FINANCING_TENURES.length);
       FINANCING_TENURES.forEach(({ months, interestRate }, index) => {
+        const emi = emiOf(ORDER_AMOUNT, DOWN_PAYMENT, months, interestRate);
         const cells = rows[index]!.querySelectorAll('th, td');
         expect(textOf(cells[0])).to.equal(`${months} months`);
-        expect(plain(textOf(cells[1]))).to.match(/^EGP [\d,]+\.\d{2}$/);
+        expect(plain(textOf(cells[1]))).to.equal(egp(emi));
         expect(textOf(cells[2])).to.equal(`${interestRate}%`);
+        expect(plain(textOf(cells[3]))).to.equal(egp(DOWN_PAYMENT + months * emi));
       });
       expect(plain(textOf(shadowQuery(el, '[part~="summary"]')))).to.contain(egp(DOWN_PAYMENT));
       expect(deepActiveElement()?.matches('input[name="tenure"]')).to.equal(true);
@@ -645,7 +680,10 @@ describe('<pg-financing-otp>', () => {
       expect(progress()).to.equal('الخطوة ٣ من ٤');
       const rows = shadowQueryAll(el, '[part~="tenure-row"]');
       expect(rows.map((row) => plain(textOf(row.querySelector('th')!)))).to.deep.equal(['٣ أشهر', '٦ أشهر', '١٢ شهرًا']);
-      expect(rows.map((row) => plain(textOf(row.querySelector('td:last-child bdi')!)))).to.deep.equal(['٠٪', '٥٪', '١٠٪']);
+      expect(rows.map((row) => plain(textOf(row.querySelector('td:nth-of-type(2) bdi')!)))).to.deep.equal(['٠٪', '٥٪', '١٠٪']);
+      const { months, interestRate } = FINANCING_TENURES[0]!;
+      const total = DOWN_PAYMENT + months * emiOf(ORDER_AMOUNT, DOWN_PAYMENT, months, interestRate);
+      expect(plain(textOf(rows[0]!.querySelector('td:last-child')!))).to.equal(egp(total, 'ar'));
     });
   });
 

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import '../../../src/define.ts';
 import { formatMoney } from '../../../src/core/amounts.ts';
 import { planQuote } from '../../../src/core/installments.ts';
@@ -718,6 +719,63 @@ describe('<pg-installments>', () => {
       const el = await installments({ language: 'ar', reference: ORDERS.small.merchant_reference });
       expect(textOf(shadowQuery(el, '.unavailable .notice'))).to.equal(`التقسيط غير متاح لطلب بقيمة ${egp(ORDERS.small.amount, 'ar')}.`);
       expect(textOf(shadowQuery(el, 'button.pay-in-full'))).to.equal('ادفع المبلغ كاملًا بدلًا من ذلك');
+    });
+  });
+
+  describe('on a phone (375 px wide)', () => {
+    const PHONE = { width: 375, height: 812 };
+
+    beforeEach(() => setViewport(PHONE));
+    afterEach(() => setViewport({ width: 800, height: 600 }));
+
+    /** Whether every box of `elements` lies within the screen (in Arabic a table too wide spills to the left, where nothing scrolls). */
+    const offScreen = (elements: Element[]) =>
+      elements.filter((element) => {
+        const box = element.getBoundingClientRect();
+        return box.left < 0 || box.right > PHONE.width;
+      }).map((element) => `${element.localName} "${textOf(element)}"`);
+
+    for (const language of ['en', 'ar'] as const) {
+      it(`shows each plan of the table view as a block of labelled figures, within the screen (${language})`, async () => {
+        const el = await installments({ language, view: 'table' });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        expect(document.documentElement.scrollWidth).to.be.at.most(PHONE.width);
+        expect(offScreen(shadowQueryAll(el, 'table, tbody th, tbody td'))).to.deep.equal([]);
+        const labels = shadowQueryAll(el, 'thead th').slice(1).map((header) => `"${textOf(header)}"`);
+        for (const row of shadowQueryAll(el, 'tbody tr')) {
+          const cells = [...row.querySelectorAll('td')];
+          expect(cells.map((cell) => getComputedStyle(cell, '::before').content)).to.deep.equal(labels);
+          expect(cells.map((cell) => getComputedStyle(cell).display)).to.deep.equal(cells.map(() => 'block'));
+        }
+      });
+
+      it(`keeps the open plan dropdown within the screen, its options wrapped (${language})`, async () => {
+        const el = await installments({ language });
+        typeInto(binInput(el), '411111');
+        await el.updateComplete;
+        const select = shadowQuery<HTMLSelectElement>(el, 'select#plan');
+        select.focus();
+        await pressKey('Enter');
+        try {
+          await waitUntil(() => select.matches(':open'), 'the plan dropdown does not open');
+          const options = [...select.options];
+          expect(offScreen(options)).to.deep.equal([]);
+          for (const option of options) expect(option.scrollWidth, textOf(option)).to.be.at.most(option.clientWidth);
+        } finally {
+          await pressKey('Escape');
+        }
+      });
+    }
+
+    it('keeps the plans a table with its header row on a wide screen', async () => {
+      await setViewport({ width: 1280, height: 800 });
+      const el = await installments({ view: 'table' });
+      typeInto(binInput(el), '411111');
+      await el.updateComplete;
+      expect(getComputedStyle(shadowQuery(el, 'thead')).display).to.equal('table-header-group');
+      expect(shadowQueryAll(el, 'tbody td').map((cell) => getComputedStyle(cell).display)).to.include.members(['table-cell']).and.not.include('block');
+      expect(getComputedStyle(shadowQuery(el, 'tbody td'), '::before').content).to.equal('none');
     });
   });
 });
