@@ -135,16 +135,21 @@ function cutForLog(text: string): string {
   return text.length > MAX_LOGGED_CHARS ? `${text.slice(0, MAX_LOGGED_CHARS)}…` : text;
 }
 
-/**
- * Six or more digits, however separated (the separators of core `hideCardNumbers`): no route has
- * one, a phone number or a code typed into a path does.
- */
-const DIGIT_RUN =
-  /(?:\p{Nd}|%3[0-9])(?:(?:[\s._\-/\\+\u200e\u200f\u2066-\u2069]|%(?!3[0-9])[0-9A-Fa-f]{2}){0,3}(?:\p{Nd}|%3[0-9])){5,}/gu;
+/** A path segment as routes and base paths are named: letters, then letters, hyphens, dots, underscores. */
+const NAME_SEGMENT = /^[A-Za-z][A-Za-z._-]{0,39}$/;
 
-/** A path the endpoint does not have, for the log: its runs of digits hidden, cut short. */
+/**
+ * A path the endpoint does not have, for the log: the segments named as routes are (`/pg/order`,
+ * enough to see a wrong base path), every other one `*`, whatever it holds: digits in any script,
+ * percent-encoded text, an address. Nothing a customer typed reaches the log. Cut short.
+ */
 function pathForLog(path: string): string {
-  return cutForLog(path.replace(DIGIT_RUN, '[digits]'));
+  return cutForLog(
+    path
+      .split('/')
+      .map((segment) => (segment === '' || NAME_SEGMENT.test(segment) ? segment : '*'))
+      .join('/'),
+  );
 }
 
 /** What the log says of an origin refused: the setting to add it to (an origin is not a secret). */

@@ -21,7 +21,7 @@ function assertNoCardNumberLogged(): void {
 }
 
 describe('when a card number is hidden in what a request names', () => {
-  it('never logs one typed into the path with percent-encoded spaces: the route is logged as unknown, its path with the digits hidden', async () => {
+  it('never logs one typed into the path with percent-encoded spaces: the route is logged as unknown, the typed segment as a star', async () => {
     const answer = await harness.send(
       new Request(`${SHOP_ORIGIN}${BASE_PATH}/4111%201111%201111%201111`, {
         method: 'POST',
