@@ -106,14 +106,13 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...session,
     max: options.poolSize ?? 10,
     query_timeout: statementTimeoutMs + UNANSWERED_MARGIN_MS,
-  });
-  // The server's own limits, set on each new connection rather than sent as startup parameters,
-  // which a connection pooler in front of the database (PgBouncer) refuses by default. A client
-  // runs its queries in order, so these come before the first statement it is given.
-  pool.on('connect', (connected) => {
-    connected
-      .query(`SET statement_timeout = ${Math.ceil(statementTimeoutMs)}; SET idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_MS}`)
-      .catch(() => {});
+    // The server's own limits, set on each new connection before it is handed out (the pool awaits
+    // this), rather than sent as startup parameters, which a connection pooler in front of the
+    // database (PgBouncer) refuses by default. A connection that cannot take them is not used: the
+    // call fails as the store's own error, never runs without its limits.
+    onConnect: async (connected: Pg.ClientBase) => {
+      await connected.query(`SET statement_timeout = ${Math.ceil(statementTimeoutMs)}; SET idle_in_transaction_session_timeout = ${IDLE_IN_TRANSACTION_MS}`);
+    },
   });
   const conn = new Connection(pool, url, options.log);
   // Migrations run on a session of their own, without the statement timeout: an instance starting
