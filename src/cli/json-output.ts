@@ -5,12 +5,15 @@
  * one-time values a customer authenticates with (`otp`, `card_security_code`, `cvv`, the 3-D
  * Secure `ver_token`) become "[redacted]". The key stays, so the JSON keeps its shape and a script
  * that reads a field finds a string. A `card_number` is shown masked (first 6 and last 4 digits),
- * however it came. Everything else an operator works with stays as the gateway said it:
+ * however it came (a number included), and free text (messages, descriptions, names,
+ * `merchant_extra*`) has its card numbers masked as the logs mask them (core `hideCardNumbers`: a
+ * number typed into a free-text field); identifiers (`svc_id`, a bill's number) stay whole. A customer's phone
+ * number (financing) shows its last three digits only. Everything else an operator works with stays as the gateway said it:
  * `merchant_identifier` (an identifier, not a credential), references, amounts, codes, messages,
  * the masked card, its expiry, brand and BIN, `token_name` (what `tokens` lists; charging with it
  * takes the access code and the request phrase), a report's `file_digest`.
  */
-import { cardDigits } from '../core/card-number.ts';
+import { cardDigits, hideCardNumbers } from '../core/card-number.ts';
 
 /** What a credential is printed as. */
 export const REDACTED = '[redacted]';
@@ -19,6 +22,16 @@ export const REDACTED = '[redacted]';
 const CREDENTIAL_KEY = /signature|access_?code|phrase|secret|password|^(?:otp|card_security_code|cvv|ver_token)$/i;
 
 const CARD_NUMBER_KEY = /card_?number/i;
+
+/** Fields of free text, where a customer or a clerk may have typed a card number. */
+const FREE_TEXT_KEY = /message|description|extra|customer_name|holder_name|remark|note|reason|text/i;
+
+/** A customer's phone number (consumer financing): shown by its last three digits. */
+const PHONE_KEY = /phone|mobile/i;
+
+function maskedPhone(value: string): string {
+  return value.replace(/\p{Nd}(?=(?:\D*\p{Nd}){3})/gu, '*');
+}
 
 /**
  * A card number as it may be shown: the first 6 and last 4 characters, every digit between them a
@@ -37,7 +50,9 @@ export function redactForOperator(value: unknown): unknown {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     if (CREDENTIAL_KEY.test(key)) copy[key] = item === undefined ? undefined : REDACTED;
-    else if (CARD_NUMBER_KEY.test(key) && typeof item === 'string') copy[key] = maskedCard(item);
+    else if (CARD_NUMBER_KEY.test(key) && (typeof item === 'string' || typeof item === 'number')) copy[key] = maskedCard(String(item));
+    else if (PHONE_KEY.test(key) && typeof item === 'string') copy[key] = maskedPhone(item);
+    else if (FREE_TEXT_KEY.test(key) && typeof item === 'string') copy[key] = hideCardNumbers(item);
     else copy[key] = redactForOperator(item);
   }
   return copy;

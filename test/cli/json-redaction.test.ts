@@ -251,4 +251,27 @@ describe('redactForOperator', () => {
       },
     );
   });
+
+  it('masks a card number given as a number, or typed into free text; shows a phone number by its last three digits; keeps identifiers whole', () => {
+    assert.deepEqual(
+      redactForOperator({
+        card_number: 4111111111111111,
+        response_message: 'card 4111 1111 1111 1111 declined',
+        merchant_extra: '4111111111111111',
+        phone_number: '+201001234567',
+        svc_id: '179575690664400001',
+        bill_number: '65634739499614',
+        token_name: 'tok_1234567890123456',
+      }),
+      {
+        card_number: '411111******1111',
+        response_message: 'card [digits] declined',
+        merchant_extra: '[digits]',
+        phone_number: '+*********567',
+        svc_id: '179575690664400001',
+        bill_number: '65634739499614',
+        token_name: 'tok_1234567890123456',
+      },
+    );
+  });
 });
