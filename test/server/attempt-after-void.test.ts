@@ -8,19 +8,15 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { createGatewayClient } from '../../src/gateway/client.ts';
-import { createJsonLogger } from '../../src/log/logger.ts';
+import type { KnownResponseCode } from '../../src/core/response.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
-import { createReconciler } from '../../src/server/reconciler.ts';
 import { createResultPage } from '../../src/server/result-page.ts';
 import { createResultProofs } from '../../src/server/result-proof.ts';
-import { recordAndReport } from '../../src/server/results.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
-import { ACCESS_CODE, GATEWAY_ACCOUNT, MERCHANT_IDENTIFIER, REQUEST_PHRASE, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { ORDERS, RETURN_URL, setup, START } from './harness.ts';
+import { MERCHANT_IDENTIFIER, REQUEST_PHRASE } from './fake-gateway.ts';
+import { ORDERS } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
+import { reconcilerWorld } from './support/worlds.ts';
 
 const DAY = 24 * 60 * 60_000;
 const ORDER = 'order-2002';
@@ -35,32 +31,18 @@ interface Payment {
 }
 
 /** The gateway's signed return of a payment of order-2002 (SAR 199.00), as the customer's browser posts it. */
-async function signedReturn(payment: Payment): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: payment.reference,
-      command: payment.command,
-      amount: '19900',
-      currency: 'SAR',
-      svc_id: payment.svcId,
-      response_code: payment.code,
-      response_message: responseMessage(payment.code, 'en'),
-      status: expectedStatus(payment.code),
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
+function signedReturn(payment: Payment): Promise<Record<string, string>> {
+  return signedAnswer(payment.code, {
+    merchant_reference: payment.reference,
+    command: payment.command,
+    amount: '19900',
+    currency: 'SAR',
+    svc_id: payment.svcId,
+  });
 }
 
 /** The standalone service's parts on one clock: the endpoint, its store and reconciler, its result page; and a shop keeping every result it is handed. */
 function world() {
-  let clock = START.getTime();
-  const now = () => new Date(clock);
-  const store = createMemoryStore();
   const shop = new InMemoryOrderStore(ORDERS);
   const delivered: VerifiedResult[] = [];
   const deliver = (result: VerifiedResult) => {
@@ -68,28 +50,13 @@ function world() {
     shop.recordResult(result);
   };
   // The shop captures from its back office: the browser may ask for an authorization.
-  const harness = setup({ store, resultLedger: undefined, now, paymentCommands: ['PURCHASE', 'AUTHORIZATION'], onResult: deliver });
-  const log = createJsonLogger(() => {});
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: harness.gateway.fetch, retry: false, now }),
-    log,
-    now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: deliver, log, now })),
-  });
-  const proofs = createResultProofs({ requestPhrase: REQUEST_PHRASE, merchantIdentifier: MERCHANT_IDENTIFIER, now });
-  const resultPage = createResultPage({ results: store.results, proofs, basePath: '', shopUrl: 'https://shop.example/' });
+  const w = reconcilerWorld({ endpoint: { paymentCommands: ['PURCHASE', 'AUTHORIZATION'], onResult: deliver }, onReport: deliver });
+  const proofs = createResultProofs({ requestPhrase: REQUEST_PHRASE, merchantIdentifier: MERCHANT_IDENTIFIER, now: w.now });
+  const resultPage = createResultPage({ results: w.store.results, proofs, basePath: '', shopUrl: 'https://shop.example/' });
   return {
-    harness,
-    store,
+    ...w,
     shop,
     delivered,
-    reconciler,
-    advance(ms: number) {
-      clock += ms;
-    },
     /** The service's result page for the order, as the browser the gateway returned (holding its proof) reads it. */
     async resultPageOutcome(): Promise<string | undefined> {
       const url = new URL('https://service.example/result');

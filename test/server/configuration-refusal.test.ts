@@ -10,21 +10,21 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { formPostResult } from '../../src/core/endpoint-api.ts';
 import { parse } from '../../src/core/shape.ts';
-import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
+import { expectedStatus, type KnownResponseCode } from '../../src/core/response.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
 import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
-import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
+import { SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
-import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
+import { formAction, hiddenFields } from '../sandbox/support.ts';
 import { RETURN_URL, setup, type Harness } from './harness.ts';
+import { signedAnswer, signedTokenization } from './support/returns.ts';
+import { formPost, sandboxFetch, sandboxSettings } from './support/worlds.ts';
 
 const HINT = "check PG_SHA_REQUEST_PHRASE, PG_SHA_TYPE, PG_ACCESS_CODE and PG_MERCHANT_IDENTIFIER against the gateway's back office";
 const WRONG_PHRASE = 'not-the-back-office-phrase-5e1d';
-const SANDBOX = 'https://sandbox.test';
 const SHOP = 'https://shop.example';
 
 type LogLine = Record<string, unknown> & { readonly event: string; readonly level: string };
@@ -40,19 +40,14 @@ function walkthrough() {
   const logs: string[] = [];
   const results: VerifiedResult[] = [];
   const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
+    ...sandboxSettings(),
     requestPhrase: WRONG_PHRASE,
-    gatewayBaseUrl: SANDBOX,
-    checkoutUrl: SANDBOX,
-    apiRoot: 'FortAPI',
-    publicUrl: SHOP,
-    basePath: '/pg',
     resolveOrder: new InMemoryOrderStore([{ merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' }]).resolve,
     resultUrl: '/result',
     store,
     onResult: (result) => void results.push(result),
     logger: createJsonLogger((line) => logs.push(line)),
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch,
+    fetch: sandboxFetch(gateway),
   });
   return {
     gateway,
@@ -67,27 +62,6 @@ function walkthrough() {
       return { status: response.status, body: await response.json() };
     },
   };
-}
-
-/** The hidden fields of the sandbox's auto-submitting return page, and where it posts them. */
-function returnForm(html: string): { action: string; fields: Record<string, string> } {
-  const decode = (text: string) =>
-    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const action = /<form id="return-form" method="post" action="([^"]*)"/.exec(html)?.[1];
-  assert.ok(action, 'a return form');
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    fields[decode(match[1] ?? '')] = decode(match[2] ?? '');
-  }
-  return { action: decode(action), fields };
-}
-
-function formPost(action: string, fields: Record<string, string>): Request {
-  return new Request(action, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
 }
 
 describe('an endpoint with a wrong SHA request phrase, against the sandbox gateway', () => {
@@ -126,13 +100,8 @@ describe('an endpoint with a wrong SHA request phrase, against the sandbox gatew
     // A form signed with the wrong phrase before this endpoint refused to sign one (an older page,
     // or a pre-payment check that went unanswered), posted by the customer's browser to the gateway.
     const sandboxShop = createMerchantEndpoint({
-      ...endpointCredentials(),
+      ...sandboxSettings(),
       requestPhrase: WRONG_PHRASE,
-      gatewayBaseUrl: SANDBOX,
-      checkoutUrl: SANDBOX,
-      apiRoot: 'FortAPI',
-      publicUrl: SHOP,
-      basePath: '/pg',
       resolveOrder: new InMemoryOrderStore([{ merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP' }]).resolve,
       // The pre-payment question goes unanswered: the form is signed.
       fetch: (async () => {
@@ -148,7 +117,8 @@ describe('an endpoint with a wrong SHA request phrase, against the sandbox gatew
     );
     const form = parse(formPostResult, await signed.json());
     const page = await w.gateway.handle(formPost(form.action, form.fields));
-    const back = returnForm(await page.text());
+    const html = await page.text();
+    const back = { action: formAction(html), fields: hiddenFields(html) };
     assert.equal(back.fields['response_code'], '00008');
 
     const returned = await w.endpoint(formPost(back.action, back.fields), { clientAddress: '198.51.100.4' });
@@ -180,25 +150,12 @@ describe('an endpoint with a wrong SHA request phrase, against the sandbox gatew
 });
 
 /** The gateway's signed return of a hosted-page PURCHASE of order-1001 (EGP 2,500.00) with `code`. */
-async function signedReturn(code: KnownResponseCode, status: string = expectedStatus(code)): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: 'order-1001',
-      command: 'PURCHASE',
-      amount: '250000',
-      currency: 'EGP',
-      customer_email: 'buyer@example.com',
-      response_code: code,
-      response_message: responseMessage(code, 'en'),
-      status,
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
+function signedReturn(code: KnownResponseCode, status: string = expectedStatus(code)): Promise<Record<string, string>> {
+  return signedAnswer(
+    code,
+    { merchant_reference: 'order-1001', command: 'PURCHASE', amount: '250000', currency: 'EGP', customer_email: 'buyer@example.com' },
+    status,
+  );
 }
 
 describe('a gateway refusal for the merchant’s settings, with the in-test gateway', () => {
@@ -284,26 +241,8 @@ describe('a gateway refusal for the merchant’s settings, with the in-test gate
 
   it('reports a merchant-page charge the gateway refused for the settings (server to server) as such a failure', async () => {
     harness.gateway.answer('TOKEN_PAYMENT', () => ({ code: '00008' }));
-    const tokenization = await signParams(
-      {
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        language: 'en',
-        return_url: RETURN_URL,
-        service_command: 'TOKENIZATION',
-        merchant_reference: 'order-1001',
-        token_name: 'tok-1',
-        card_number: '400555******0001',
-        expiry_date: '2812',
-        merchant_extra1: 'PURCHASE',
-        response_code: '18000',
-        response_message: responseMessage('18000', 'en'),
-        status: '18',
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    );
-    const back = await harness.postReturn(tokenization as Record<string, string>);
+    const tokenization = await signedTokenization('order-1001', 'tok-1', { return_url: RETURN_URL, card_number: '400555******0001', expiry_date: '2812' });
+    const back = await harness.postReturn(tokenization);
     const location = new URL(back.headers.get('location') ?? '', 'https://shop.example');
     assert.deepEqual([location.searchParams.get('outcome'), location.searchParams.get('error')], ['failure', 'service_not_configured']);
     const refused = parsed(harness.logs).filter((line) => line.event === 'gateway_configuration_refused');

@@ -10,90 +10,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createJsonLogger } from '../../src/log/logger.ts';
-import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
-import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
-import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
-import { createSandboxClock } from '../../src/sandbox/clock.ts';
-import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
-import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
-import { testCard, type CardOutcome } from '../../src/sandbox/test-cards.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
+import type { MerchantOrder } from '../../src/server/orders.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { formAction, hiddenFields, sessionOf } from '../sandbox/support.ts';
-import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { RETURN_URL, setup, type Harness } from './harness.ts';
-
-const SANDBOX = 'https://sandbox.test';
-const SHOP = 'https://shop.example';
-
-function summary(result: VerifiedResult | undefined) {
-  return result && {
-    outcome: result.outcome,
-    order_state: result.order_state,
-    error: result.error,
-    amount: result.amount,
-    currency: result.currency,
-  };
-}
-
-function sandboxWorld(orders: MerchantOrder[]) {
-  const clock = createSandboxClock('2026-03-10T09:00:00Z');
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', now: clock.now });
-  const shop = new InMemoryOrderStore(orders);
-  const results: VerifiedResult[] = [];
-  const logs: string[] = [];
-  const fetchGateway = ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch;
-  const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
-    gatewayBaseUrl: SANDBOX,
-    checkoutUrl: SANDBOX,
-    apiRoot: 'FortAPI',
-    publicUrl: SHOP,
-    basePath: '/pg',
-    resolveOrder: shop.resolve,
-    resultUrl: '/result',
-    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
-    onResult: (result: VerifiedResult) => {
-      results.push(result);
-      shop.recordResult(result);
-    },
-    store: createMemoryStore(),
-    fetch: fetchGateway,
-    now: clock.now,
-    logger: createJsonLogger((line) => logs.push(line)),
-  } as EndpointConfig);
-  const post = async (route: string, body: unknown) => {
-    const response = await endpoint(
-      new Request(`${SHOP}/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      { clientAddress: '198.51.100.4' },
-    );
-    return { status: response.status, body: (await response.json()) as { action: string; fields: Record<string, string> } };
-  };
-  const formPost = (url: string, fields: Record<string, string>) =>
-    new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-  const toGateway = (url: string, fields: Record<string, string>) => gateway.handle(formPost(url, fields));
-  const toEndpoint = async (url: string, fields: Record<string, string>) => {
-    const response = await endpoint(formPost(url, fields), { clientAddress: '198.51.100.4' });
-    assert.equal(response.status, 303);
-    return new URL(response.headers.get('location') ?? '').searchParams;
-  };
-  /** Pays a signed hosted-page form with a card of `outcome`; the gateway's return, not posted yet. */
-  const payForm = async (form: { action: string; fields: Record<string, string> }, outcome: CardOutcome) => {
-    const page = await toGateway(form.action, form.fields);
-    const paid = await toGateway(`${SANDBOX}${gateway.paths.pageSubmit}`, {
-      session: sessionOf(await page.text()),
-      card_number: testCard(outcome).number,
-      expiry_date: '08/29',
-      card_security_code: '123',
-      card_holder_name: 'A B',
-    });
-    const html = await paid.text();
-    return { action: formAction(html), fields: hiddenFields(html) };
-  };
-  return { clock, shop, results, logs, post, toEndpoint, payForm };
-}
+import { setup } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
+import { returnQuery, sandboxWorld, summary } from './support/worlds.ts';
 
 describe('an earlier declined attempt\'s answer posted after the real payment (sandbox)', () => {
   const cart = (amount: number): MerchantOrder => ({ merchant_reference: 'cart-55', amount, currency: 'EGP', description: 'cart' });
@@ -129,36 +50,12 @@ describe('an earlier declined attempt\'s answer posted after the real payment (s
 
 // ---- Over the fake gateway ----
 
-async function signedAnswer(code: KnownResponseCode, fields: Record<string, string>): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: 'order-1001',
-      command: 'PURCHASE',
-      amount: '250000',
-      currency: 'EGP',
-      svc_id: '169990',
-      ...fields,
-      response_code: code,
-      response_message: responseMessage(code, 'en'),
-      status: expectedStatus(code),
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
-}
-
-async function returnQuery(h: Harness, fields: Record<string, string>) {
-  const answer = await h.postReturn(fields);
-  assert.equal(answer.status, 303);
-  return new URL(answer.headers.get('location') ?? '', 'https://shop.example').searchParams;
-}
+/** The gateway's signed answer about a PURCHASE of order-1001 at EGP 2,500.00, `fields` changing it. */
+const purchaseAnswer = (code: KnownResponseCode, fields: Record<string, string>) =>
+  signedAnswer(code, { merchant_reference: 'order-1001', command: 'PURCHASE', amount: '250000', currency: 'EGP', svc_id: '169990', ...fields });
 
 /** The earlier declined attempt's answer, at the order's old amount (order-1001 now costs EGP 2,500.00). */
-const oldDeclined = (extra: Record<string, string> = {}) => signedAnswer('13001', { amount: '10000', svc_id: '169990', ...extra });
+const oldDeclined = (extra: Record<string, string> = {}) => purchaseAnswer('13001', { amount: '10000', svc_id: '169990', ...extra });
 
 describe('a return confirmed with CHECK_STATUS, the posted answer at another amount', () => {
   it('is paid when CHECK_STATUS shows the order\'s amount taken, and the real return replays it', async () => {
@@ -175,7 +72,7 @@ describe('a return confirmed with CHECK_STATUS, the posted answer at another amo
       [['order-1001', 10_000, 250_000]],
     );
 
-    const real = await returnQuery(h, await signedAnswer('14000', { svc_id: '169999' }));
+    const real = await returnQuery(h, await purchaseAnswer('14000', { svc_id: '169999' }));
     assert.equal(real.get('outcome'), 'success');
     assert.equal(h.results.length, 1);
   });
@@ -190,7 +87,7 @@ describe('a return confirmed with CHECK_STATUS, the posted answer at another amo
   it('still fails when what the gateway took is not the order\'s amount, whatever the posted answer says', async () => {
     const h = setup();
     h.gateway.holds('order-1001', 'captured', { svcId: '169997', amount: 10_000 });
-    await returnQuery(h, await signedAnswer('14000', { svc_id: '169997' }));
+    await returnQuery(h, await purchaseAnswer('14000', { svc_id: '169997' }));
     assert.deepEqual(summary(h.results[0]), { outcome: 'failure', order_state: 'captured', error: 'amount_mismatch', amount: 10_000, currency: 'EGP' });
   });
 

@@ -13,119 +13,16 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createGatewayClient } from '../../src/gateway/client.ts';
-import { createJsonLogger } from '../../src/log/logger.ts';
-import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
-import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
-import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
-import { createReconciler } from '../../src/server/reconciler.ts';
-import { recordAndReport } from '../../src/server/results.ts';
+import type { MerchantOrder } from '../../src/server/orders.ts';
 import { billWatch, DEFAULT_WATCH_SETTINGS, formWatch, moneyCallWatch } from '../../src/server/watches.ts';
-import { createSandboxClock } from '../../src/sandbox/clock.ts';
-import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
-import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { testCard } from '../../src/sandbox/test-cards.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
-import type { NewWatch } from '../../src/store/store.ts';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { formAction, hiddenFields, sessionOf } from '../sandbox/support.ts';
-import { ACCESS_CODE, GATEWAY_ACCOUNT, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { RETURN_URL, setup, START, type Harness } from './harness.ts';
-
-const MINUTE = 60_000;
-const SANDBOX = 'https://sandbox.test';
-const SHOP = 'https://shop.example';
-
-/** Log lines of `event`, parsed. */
-function events(logs: readonly string[], event: string): Record<string, unknown>[] {
-  return logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['event'] === event);
-}
-
-/** What a test compares of a result. */
-function summary(result: VerifiedResult | undefined) {
-  return result && {
-    outcome: result.outcome,
-    order_state: result.order_state,
-    error: result.error,
-    amount: result.amount,
-    currency: result.currency,
-  };
-}
+import { formAction, hiddenFields } from '../sandbox/support.ts';
+import { setup, START, type Harness } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
+import { events, MINUTE, reconcilerWorld, returnQuery, SANDBOX_START, sandboxWorld, summary } from './support/worlds.ts';
 
 // ---- Over the sandbox gateway ----
-
-/** The endpoint, the sandbox gateway, a store, a reconciler and a shop that records results, on one clock. */
-function sandboxWorld(orders: MerchantOrder[]) {
-  const clock = createSandboxClock('2026-03-10T09:00:00Z');
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', now: clock.now });
-  const shop = new InMemoryOrderStore(orders);
-  const results: VerifiedResult[] = [];
-  const logs: string[] = [];
-  const store = createMemoryStore();
-  const fetchGateway = ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch;
-  const onResult = (result: VerifiedResult) => {
-    results.push(result);
-    shop.recordResult(result);
-  };
-  const log = createJsonLogger((line) => logs.push(line));
-  const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
-    gatewayBaseUrl: SANDBOX,
-    checkoutUrl: SANDBOX,
-    apiRoot: 'FortAPI',
-    publicUrl: SHOP,
-    basePath: '/pg',
-    resolveOrder: shop.resolve,
-    resultUrl: '/result',
-    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
-    onResult,
-    store,
-    fetch: fetchGateway,
-    now: clock.now,
-    logger: log,
-  } as EndpointConfig);
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...endpointCredentials(), gatewayBaseUrl: SANDBOX, apiRoot: 'FortAPI', fetch: fetchGateway, retry: false, now: clock.now }),
-    log,
-    now: clock.now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult, log, now: clock.now })),
-  });
-  const post = async (route: string, body: unknown) => {
-    const response = await endpoint(
-      new Request(`${SHOP}/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      { clientAddress: '198.51.100.4' },
-    );
-    return { status: response.status, body: (await response.json()) as { action: string; fields: Record<string, string> } };
-  };
-  const formPost = (url: string, fields: Record<string, string>) =>
-    new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-  /** Posts a form to the gateway, as the customer's browser does. */
-  const toGateway = (url: string, fields: Record<string, string>) => gateway.handle(formPost(url, fields));
-  /** Posts a return to the endpoint, as the customer's browser does; the redirect's query. */
-  const toEndpoint = async (url: string, fields: Record<string, string>) => {
-    const response = await endpoint(formPost(url, fields), { clientAddress: '198.51.100.4' });
-    assert.equal(response.status, 303);
-    return new URL(response.headers.get('location') ?? '').searchParams;
-  };
-  /** Pays a signed hosted-page form with a card that succeeds; the gateway's return (not posted yet). */
-  const payForm = async (form: { action: string; fields: Record<string, string> }) => {
-    const page = await toGateway(form.action, form.fields);
-    const paid = await toGateway(`${SANDBOX}${gateway.paths.pageSubmit}`, {
-      session: sessionOf(await page.text()),
-      card_number: testCard('success').number,
-      expiry_date: '08/29',
-      card_security_code: '123',
-      card_holder_name: 'A B',
-    });
-    const html = await paid.text();
-    return { action: formAction(html), fields: hiddenFields(html) };
-  };
-  return { clock, gateway, shop, results, logs, store, reconciler, post, toGateway, toEndpoint, payForm };
-}
 
 describe('a stale hosted-page form paid after the order went up (sandbox)', () => {
   const cart = (amount: number): MerchantOrder => ({ merchant_reference: 'cart-77', amount, currency: 'EGP', description: 'cart' });
@@ -143,7 +40,7 @@ describe('a stale hosted-page form paid after the order went up (sandbox)', () =
     assert.equal(ret.fields['amount'], '10000');
     assert.equal(ret.fields['response_code'], '14000');
 
-    w.clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + 31 * MINUTE));
+    w.clock.set(new Date(Date.parse(SANDBOX_START) + 31 * MINUTE));
     const round = await w.reconciler.runDue();
     assert.equal(round.reported, 1);
     assert.deepEqual(summary(w.results[0]), { outcome: 'failure', order_state: 'captured', error: 'amount_mismatch', amount: 10_000, currency: 'EGP' });
@@ -164,7 +61,7 @@ describe('a stale hosted-page form paid after the order went up (sandbox)', () =
     w.shop.add(cart(500_000));
     const dear = await w.post('/hosted-page', { merchant_reference: 'cart-77', language: 'en', command: 'PURCHASE' });
     await w.payForm(dear.body);
-    w.clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + 31 * MINUTE));
+    w.clock.set(new Date(Date.parse(SANDBOX_START) + 31 * MINUTE));
     await w.reconciler.runDue();
     assert.deepEqual(summary(w.results[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 500_000, currency: 'EGP' });
     assert.equal(w.shop.resolve('cart-77')?.paid, true);
@@ -202,31 +99,27 @@ describe('a stale hosted-page form paid after the order went up (sandbox)', () =
 
 // ---- Over the fake gateway: the return (no store) ----
 
-/** The gateway's signed return, as the customer's browser posts it. */
-async function signedAnswer(code: KnownResponseCode, fields: Record<string, string>): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: 'order-1001',
-      ...fields,
-      response_code: code,
-      response_message: responseMessage(code, 'en'),
-      status: expectedStatus(code),
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
-}
-
+/** The gateway's signed return of a hosted-page payment of order-1001, as the customer's browser posts it. */
 const hostedReturn = (code: KnownResponseCode, extra: Record<string, string> = {}) =>
-  signedAnswer(code, { command: code === '02000' ? 'AUTHORIZATION' : 'PURCHASE', amount: '250000', currency: 'EGP', svc_id: '169999', ...extra });
+  signedAnswer(code, {
+    merchant_reference: 'order-1001',
+    command: code === '02000' ? 'AUTHORIZATION' : 'PURCHASE',
+    amount: '250000',
+    currency: 'EGP',
+    svc_id: '169999',
+    ...extra,
+  });
 
 /** A merchant-page TOKENIZATION the gateway refused: signed, carrying no amount. */
 const refusedTokenization = (extra: Record<string, string> = {}) =>
-  signedAnswer('00011', { service_command: 'TOKENIZATION', card_number: '400555******0001', expiry_date: '2001', merchant_extra1: 'PURCHASE', ...extra });
+  signedAnswer('00011', {
+    merchant_reference: 'order-1001',
+    service_command: 'TOKENIZATION',
+    card_number: '400555******0001',
+    expiry_date: '2001',
+    merchant_extra1: 'PURCHASE',
+    ...extra,
+  });
 
 /** CHECK_STATUS answering a payment with these amounts (order-1001 of the harness costs EGP 2,500.00). */
 function statusWith(h: Harness, code: KnownResponseCode, amounts: { authorized?: number; captured?: number; refunded?: number }, svcId = '169999') {
@@ -242,12 +135,6 @@ function statusWith(h: Harness, code: KnownResponseCode, amounts: { authorized?:
       ...(amounts.refunded === undefined ? {} : { refunded_amount: String(amounts.refunded) }),
     },
   }));
-}
-
-async function returnQuery(h: Harness, fields: Record<string, string>) {
-  const answer = await h.postReturn(fields);
-  assert.equal(answer.status, 303);
-  return new URL(answer.headers.get('location') ?? '', 'https://shop.example').searchParams;
 }
 
 describe('a return confirmed with CHECK_STATUS', () => {
@@ -335,39 +222,6 @@ describe('a return confirmed with CHECK_STATUS', () => {
 });
 
 // ---- Over the fake gateway: the reconciler ----
-
-function reconcilerWorld() {
-  let clock = START.getTime();
-  const now = () => new Date(clock);
-  const store = createMemoryStore();
-  const reported: VerifiedResult[] = [];
-  const harness = setup({ store, resultLedger: undefined, now });
-  const logs: string[] = [];
-  const log = createJsonLogger((line) => logs.push(line));
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: harness.gateway.fetch, retry: false, now }),
-    log,
-    now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void reported.push(r), log, now })),
-  });
-  return {
-    harness,
-    store,
-    reported,
-    logs,
-    reconciler,
-    async watch(watch: NewWatch) {
-      await store.watches.watch(watch, now());
-    },
-    async round() {
-      clock += 31 * MINUTE;
-      return reconciler.runDue();
-    },
-  };
-}
 
 /** What a watch keeps of order-1001 (EGP 2,500.00), under `reference`; `amount: null` keeps none. */
 const basis = (reference = 'order-1001', amount: number | null = 250_000) => ({

@@ -11,131 +11,26 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createGatewayClient } from '../../src/gateway/client.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
-import type { EndpointConfig, VerifiedResult } from '../../src/server/config.ts';
-import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
 import { EndpointRefusal } from '../../src/server/errors.ts';
 import { signHookBody } from '../../src/server/hook-signature.ts';
-import { InMemoryOrderStore, type MerchantOrder } from '../../src/server/orders.ts';
-import { createReconciler, type ReconcilerOptions } from '../../src/server/reconciler.ts';
-import { recordAndReport } from '../../src/server/results.ts';
+import type { MerchantOrder } from '../../src/server/orders.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
 import type { OrderLookupRequest } from '../../src/server/shop-protocol.ts';
 import { DEFAULT_WATCH_SETTINGS, formWatch, moneyCallWatch } from '../../src/server/watches.ts';
-import { createSandboxClock } from '../../src/sandbox/clock.ts';
-import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
-import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
-import { testCard } from '../../src/sandbox/test-cards.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
-import type { NewWatch } from '../../src/store/store.ts';
-import { formAction, hiddenFields, sessionOf } from '../sandbox/support.ts';
-import { GATEWAY_ACCOUNT, GATEWAY_BASE_URL, GATEWAY_ENV, createFakeGateway } from './fake-gateway.ts';
+import { GATEWAY_BASE_URL, GATEWAY_ENV, createFakeGateway } from './fake-gateway.ts';
 import { HOOK_SECRET } from './fake-shop.ts';
-import { setup, START } from './harness.ts';
-
-const MINUTE = 60_000;
-const SANDBOX = 'https://sandbox.test';
-const SHOP = 'https://shop.example';
-
-function events(logs: readonly string[], event: string): Record<string, unknown>[] {
-  return logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line['event'] === event);
-}
-
-function summary(result: VerifiedResult | undefined) {
-  return result && {
-    outcome: result.outcome,
-    order_state: result.order_state,
-    error: result.error,
-    amount: result.amount,
-    currency: result.currency,
-  };
-}
+import { START } from './harness.ts';
+import { events, MINUTE, reconcilerWorld, SANDBOX_START, sandboxWorld, summary } from './support/worlds.ts';
 
 // ---- Over the sandbox: the library's reconciler given the shop's orders ----
-
-function sandboxWorld(orders: MerchantOrder[], withLookup: boolean) {
-  const clock = createSandboxClock('2026-03-10T09:00:00Z');
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', now: clock.now });
-  const shop = new InMemoryOrderStore(orders);
-  const results: VerifiedResult[] = [];
-  const logs: string[] = [];
-  const store = createMemoryStore();
-  const fetchGateway = ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch;
-  const onResult = (result: VerifiedResult) => {
-    results.push(result);
-    shop.recordResult(result);
-  };
-  const log = createJsonLogger((line) => logs.push(line));
-  const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
-    gatewayBaseUrl: SANDBOX,
-    checkoutUrl: SANDBOX,
-    apiRoot: 'FortAPI',
-    publicUrl: SHOP,
-    basePath: '/pg',
-    resolveOrder: shop.resolve,
-    resultUrl: '/result',
-    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
-    onResult,
-    store,
-    fetch: fetchGateway,
-    now: clock.now,
-    logger: log,
-  } as EndpointConfig);
-  const lookedUp: string[] = [];
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...endpointCredentials(), gatewayBaseUrl: SANDBOX, apiRoot: 'FortAPI', fetch: fetchGateway, retry: false, now: clock.now }),
-    log,
-    now: clock.now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    ...(withLookup
-      ? {
-          orderOf: (reference: string) => {
-            lookedUp.push(reference);
-            return shop.get(reference);
-          },
-        }
-      : {}),
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult, log, now: clock.now })),
-  });
-  const post = async (route: string, body: unknown) => {
-    const response = await endpoint(
-      new Request(`${SHOP}/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      { clientAddress: '198.51.100.4' },
-    );
-    return { status: response.status, body: (await response.json()) as { action: string; fields: Record<string, string> } };
-  };
-  const formPost = (url: string, fields: Record<string, string>) =>
-    new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-  const toGateway = (url: string, fields: Record<string, string>) => gateway.handle(formPost(url, fields));
-  const toEndpoint = async (url: string, fields: Record<string, string>) => {
-    const response = await endpoint(formPost(url, fields), { clientAddress: '198.51.100.4' });
-    assert.equal(response.status, 303);
-    return new URL(response.headers.get('location') ?? '').searchParams;
-  };
-  const payForm = async (form: { action: string; fields: Record<string, string> }) => {
-    const page = await toGateway(form.action, form.fields);
-    const paid = await toGateway(`${SANDBOX}${gateway.paths.pageSubmit}`, {
-      session: sessionOf(await page.text()),
-      card_number: testCard('success').number,
-      expiry_date: '08/29',
-      card_security_code: '123',
-      card_holder_name: 'A B',
-    });
-    const html = await paid.text();
-    return { action: formAction(html), fields: hiddenFields(html) };
-  };
-  return { clock, shop, results, logs, store, reconciler, lookedUp, post, toEndpoint, payForm };
-}
 
 describe('an order changed after its form was signed, the old form paid and no return (sandbox)', () => {
   const cart = (amount: number): MerchantOrder => ({ merchant_reference: 'cart-91', amount, currency: 'EGP', description: 'cart' });
 
   it('is reported by the reconciler as the return reports it: a failure (amount_mismatch) against the order as it is now', async () => {
-    const w = sandboxWorld([cart(10_000)], true);
+    const w = sandboxWorld([cart(10_000)], { orderLookup: true });
     const form = await w.post('/hosted-page', { merchant_reference: 'cart-91', language: 'en', command: 'PURCHASE' });
     assert.equal(form.body.fields['amount'], '10000');
     // The cart is edited in the back office: no new form is signed, the watch still says 10,000.
@@ -144,7 +39,7 @@ describe('an order changed after its form was signed, the old form paid and no r
     const ret = await w.payForm(form.body);
     assert.equal(ret.fields['response_code'], '14000');
 
-    w.clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + 31 * MINUTE));
+    w.clock.set(new Date(Date.parse(SANDBOX_START) + 31 * MINUTE));
     const round = await w.reconciler.runDue();
     assert.equal(round.reported, 1);
     assert.deepEqual(summary(w.results[0]), { outcome: 'failure', order_state: 'captured', error: 'amount_mismatch', amount: 10_000, currency: 'EGP' });
@@ -158,20 +53,20 @@ describe('an order changed after its form was signed, the old form paid and no r
   });
 
   it('compares the watch\'s amount, as before, when the reconciler is given no lookup', async () => {
-    const w = sandboxWorld([cart(10_000)], false);
+    const w = sandboxWorld([cart(10_000)], { orderLookup: false });
     const form = await w.post('/hosted-page', { merchant_reference: 'cart-91', language: 'en', command: 'PURCHASE' });
     w.shop.add(cart(500_000));
     await w.payForm(form.body);
-    w.clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + 31 * MINUTE));
+    w.clock.set(new Date(Date.parse(SANDBOX_START) + 31 * MINUTE));
     await w.reconciler.runDue();
     assert.deepEqual(summary(w.results[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 10_000, currency: 'EGP' });
   });
 
   it('reports the form paid at the order\'s unchanged amount as paid', async () => {
-    const w = sandboxWorld([cart(10_000)], true);
+    const w = sandboxWorld([cart(10_000)], { orderLookup: true });
     const form = await w.post('/hosted-page', { merchant_reference: 'cart-91', language: 'en', command: 'PURCHASE' });
     await w.payForm(form.body);
-    w.clock.set(new Date(Date.parse('2026-03-10T09:00:00Z') + 31 * MINUTE));
+    w.clock.set(new Date(Date.parse(SANDBOX_START) + 31 * MINUTE));
     await w.reconciler.runDue();
     assert.deepEqual(summary(w.results[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 10_000, currency: 'EGP' });
     assert.equal(w.shop.resolve('cart-91')?.paid, true);
@@ -179,40 +74,6 @@ describe('an order changed after its form was signed, the old form paid and no r
 });
 
 // ---- Over the fake gateway: the lookup's edge cases ----
-
-function reconcilerWorld(orderOf?: ReconcilerOptions['orderOf']) {
-  let clock = START.getTime();
-  const now = () => new Date(clock);
-  const store = createMemoryStore();
-  const reported: VerifiedResult[] = [];
-  const harness = setup({ store, resultLedger: undefined, now });
-  const logs: string[] = [];
-  const log = createJsonLogger((line) => logs.push(line));
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: harness.gateway.fetch, retry: false, now }),
-    log,
-    now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    ...(orderOf === undefined ? {} : { orderOf }),
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void reported.push(r), log, now })),
-  });
-  return {
-    harness,
-    store,
-    reported,
-    logs,
-    reconciler,
-    async watch(watch: NewWatch) {
-      await store.watches.watch(watch, now());
-    },
-    async round() {
-      clock += 31 * MINUTE;
-      return reconciler.runDue();
-    },
-  };
-}
 
 const basis = (reference = 'order-1001', amount: number | null = 10_000, currency = 'EGP') => ({
   merchant_reference: reference,
@@ -226,9 +87,11 @@ const order = (amount: number, currency = 'EGP'): MerchantOrder => ({ merchant_r
 describe('the reconciler with the merchant\'s order lookup', () => {
   it('looks up a later attempt\'s payment (.pg2) under the order\'s reference, and compares with that order', async () => {
     const asked: string[] = [];
-    const w = reconcilerWorld((reference) => {
-      asked.push(reference);
-      return order(500_000);
+    const w = reconcilerWorld({
+      orderOf: (reference) => {
+        asked.push(reference);
+        return order(500_000);
+      },
     });
     await w.watch(formWatch(basis('order-1001.pg2'), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001.pg2', 'captured', { svcId: '1700000031', amount: 10_000 });
@@ -241,7 +104,7 @@ describe('the reconciler with the merchant\'s order lookup', () => {
   });
 
   it('is paid when the gateway took the order\'s current amount, though the watch kept another', async () => {
-    const w = reconcilerWorld(() => order(500_000));
+    const w = reconcilerWorld({ orderOf: () => order(500_000) });
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000032', amount: 500_000 });
     await w.round();
@@ -249,8 +112,10 @@ describe('the reconciler with the merchant\'s order lookup', () => {
   });
 
   it('compares the watch\'s amount when the lookup fails, logs it, and keeps watching', async () => {
-    const w = reconcilerWorld(() => {
-      throw new EndpointRefusal('order_lookup_failed');
+    const w = reconcilerWorld({
+      orderOf: () => {
+        throw new EndpointRefusal('order_lookup_failed');
+      },
     });
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'authorized', { svcId: '1700000033', amount: 10_000 });
@@ -270,7 +135,7 @@ describe('the reconciler with the merchant\'s order lookup', () => {
   });
 
   it('compares the watch\'s amount when the merchant no longer knows the order, and logs it', async () => {
-    const w = reconcilerWorld(() => undefined);
+    const w = reconcilerWorld({ orderOf: () => undefined });
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000034', amount: 20_000 });
     await w.round();
@@ -280,9 +145,11 @@ describe('the reconciler with the merchant\'s order lookup', () => {
 
   it('checks an authorization\'s later capture against the order as it is now, even with the shop down by then', async () => {
     let answer: MerchantOrder | undefined = order(500_000);
-    const w = reconcilerWorld(() => {
-      if (!answer) throw new EndpointRefusal('order_lookup_failed');
-      return answer;
+    const w = reconcilerWorld({
+      orderOf: () => {
+        if (!answer) throw new EndpointRefusal('order_lookup_failed');
+        return answer;
+      },
     });
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'authorized', { svcId: '1700000035', amount: 10_000 });
@@ -297,7 +164,7 @@ describe('the reconciler with the merchant\'s order lookup', () => {
   });
 
   it('is a currency_mismatch when the order\'s currency is no longer the one the payment was signed in', async () => {
-    const w = reconcilerWorld(() => order(10_000, 'SAR'));
+    const w = reconcilerWorld({ orderOf: () => order(10_000, 'SAR') });
     await w.watch(formWatch(basis('order-1001', 10_000, 'EGP'), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000036', amount: 10_000 });
     await w.round();
@@ -305,7 +172,7 @@ describe('the reconciler with the merchant\'s order lookup', () => {
   });
 
   it('compares a watch that kept no amount (a back-office call\'s) with the order, and reports the order\'s currency', async () => {
-    const w = reconcilerWorld(() => order(250_000, 'EGP'));
+    const w = reconcilerWorld({ orderOf: () => order(250_000, 'EGP') });
     await w.watch(moneyCallWatch({ merchant_reference: 'order-1001', language: 'en' }, 'authorized', START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000037', amount: 99_900 });
     await w.round();
@@ -314,9 +181,11 @@ describe('the reconciler with the merchant\'s order lookup', () => {
 
   it('asks the merchant only about a payment that holds money, never for a state that holds none', async () => {
     const asked: string[] = [];
-    const w = reconcilerWorld((reference) => {
-      asked.push(reference);
-      return order(10_000);
+    const w = reconcilerWorld({
+      orderOf: (reference) => {
+        asked.push(reference);
+        return order(10_000);
+      },
     });
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'declined', { svcId: '1700000038' });

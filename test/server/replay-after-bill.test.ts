@@ -7,81 +7,34 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedStatus, responseMessage } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { createGatewayClient } from '../../src/gateway/client.ts';
-import { createJsonLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
-import { createReconciler } from '../../src/server/reconciler.ts';
-import { recordAndReport } from '../../src/server/results.ts';
-import { createMemoryStore } from '../../src/store/memory.ts';
-import { ACCESS_CODE, GATEWAY_ACCOUNT, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { RETURN_URL, setup, START, type Harness } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
+import { events, MINUTE, reconcilerWorld, returnQuery } from './support/worlds.ts';
 
-const MINUTE = 60_000;
 const REFERENCE = 'order-1001';
 /** The declined card payment's id, and the one the gateway gives the bill. */
 const DECLINED_SVC_ID = '1700000001';
 const BILL_SVC_ID = '1700000042';
 
 /** The gateway's signed return of the customer's declined card payment, as the browser posts it. */
-async function declinedReturn(): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: REFERENCE,
-      command: 'PURCHASE',
-      amount: '250000',
-      currency: 'EGP',
-      svc_id: DECLINED_SVC_ID,
-      response_code: '13001',
-      response_message: responseMessage('13001', 'en'),
-      status: expectedStatus('13001'),
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
+function declinedReturn(): Promise<Record<string, string>> {
+  return signedAnswer('13001', { merchant_reference: REFERENCE, command: 'PURCHASE', amount: '250000', currency: 'EGP', svc_id: DECLINED_SVC_ID });
 }
 
 /** The endpoint on one clock with a store and a reconciler (the standalone service's parts), or with no store at all. */
 function world(options: { readonly store: boolean } = { store: true }) {
-  let clock = START.getTime();
-  const now = () => new Date(clock);
-  const store = createMemoryStore();
   const delivered: VerifiedResult[] = [];
-  const harness: Harness = setup({
-    ...(options.store ? { store, resultLedger: undefined } : {}),
-    now,
-    onResult: (result) => void delivered.push(result),
-  });
-  const log = createJsonLogger(() => {});
-  const reconciler = createReconciler({
-    store,
-    gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: harness.gateway.fetch, retry: false, now }),
-    log,
-    now,
-    questionsPerMinute: 60_000,
-    settings: { intervalSeconds: 60 },
-    report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void delivered.push(r), log, now })),
-  });
+  const deliver = (result: VerifiedResult) => void delivered.push(result);
+  const w = reconcilerWorld({ endpointStore: options.store, endpoint: { onResult: deliver }, onReport: deliver });
   return {
-    harness,
-    store,
+    ...w,
     delivered,
-    reconciler,
-    advance(ms: number) {
-      clock += ms;
-    },
     /** Keys of what the shop was handed, in order. */
     deliveredKeys: () => delivered.map((result) => result.idempotency_key),
     /** Keys of what the store recorded, in order. */
     async recordedKeys() {
-      return (await store.results.list({ state: 'all', limit: 100 })).map((row) => row.result.idempotency_key);
+      return (await w.store.results.list({ state: 'all', limit: 100 })).map((row) => row.result.idempotency_key);
     },
-    events: (event: string) => harness.logs.filter((line) => JSON.parse(line).event === event).length,
   };
 }
 
@@ -101,27 +54,21 @@ async function declinedThenBill(w: World) {
   return { declined, billKey };
 }
 
-/** Where the customer's browser is sent. */
-function redirectOf(answer: { readonly status: number; readonly headers: Headers }): URLSearchParams {
-  assert.equal(answer.status, 303);
-  return new URL(answer.headers.get('location') ?? '', 'https://shop.example').searchParams;
-}
-
 describe('a return posted again after the customer took a cash bill', () => {
   it('records and delivers nothing new: the bill waiting was reported once, by the bill', async () => {
     const w = world();
     const { declined, billKey } = await declinedThenBill(w);
     const recordedBefore = await w.recordedKeys();
-    const replayedBefore = w.events('payment_result_replayed');
+    const replayedBefore = events(w.harness.logs, 'payment_result_replayed').length;
 
     // The browser's back button, twice.
     w.advance(10 * MINUTE);
-    const first = redirectOf(await w.harness.postReturn(declined));
-    const second = redirectOf(await w.harness.postReturn(declined));
+    const first = await returnQuery(w.harness, declined);
+    const second = await returnQuery(w.harness, declined);
 
     assert.deepEqual(w.deliveredKeys(), [`${REFERENCE}:${DECLINED_SVC_ID}:failed`, billKey], 'nothing new delivered to the shop');
     assert.deepEqual(await w.recordedKeys(), recordedBefore, 'nothing new recorded');
-    assert.equal(w.events('payment_result_replayed'), replayedBefore + 2);
+    assert.equal(events(w.harness.logs, 'payment_result_replayed').length, replayedBefore + 2);
     // The customer is told where the order stands: a bill waiting, as before.
     for (const shown of [first, second]) assert.deepEqual([shown.get('outcome'), shown.get('response_code')], ['pending', '30000']);
     assert.equal((await w.store.results.latestFor(REFERENCE))?.idempotency_key, billKey, 'the order is still the bill waiting');
@@ -143,7 +90,7 @@ describe('a return posted again after the customer took a cash bill', () => {
 
     // Paid at the partner's counter; the old return is posted again before the reconciler asks.
     w.harness.gateway.holds(REFERENCE, 'captured', { svcId: BILL_SVC_ID });
-    const paid = redirectOf(await w.harness.postReturn(declined));
+    const paid = await returnQuery(w.harness, declined);
     assert.equal(paid.get('outcome'), 'success');
     await w.harness.postReturn(declined);
     for (let step = 0; step < 12; step++) {
@@ -168,7 +115,7 @@ describe('a return posted again after the customer took a cash bill', () => {
       w.advance(10 * MINUTE);
       await w.reconciler.runDue();
     }
-    const paid = redirectOf(await w.harness.postReturn(declined));
+    const paid = await returnQuery(w.harness, declined);
     assert.equal(paid.get('outcome'), 'success');
 
     const capturedKey = `${REFERENCE}:${BILL_SVC_ID}:captured`;

@@ -5,10 +5,9 @@
  */
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
-import { signParams } from '../../src/core/signature.ts';
-import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from './fake-gateway.ts';
-import { ORDERS, RETURN_URL, setup } from './harness.ts';
+import type { KnownResponseCode } from '../../src/core/response.ts';
+import { ORDERS, setup } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
 
 const harness = setup();
 const ORDER = { merchant_reference: 'order-2002', language: 'en' } as const;
@@ -21,25 +20,8 @@ afterEach(() => {
 });
 
 /** The gateway's signed return of a PURCHASE of order-2002 under `reference`, as the customer's browser posts it. */
-async function signedReturn(reference: string, svcId: string, code: KnownResponseCode): Promise<Record<string, string>> {
-  return (await signParams(
-    {
-      access_code: ACCESS_CODE,
-      merchant_identifier: MERCHANT_IDENTIFIER,
-      language: 'en',
-      return_url: RETURN_URL,
-      merchant_reference: reference,
-      command: 'PURCHASE',
-      amount: String(AMOUNT),
-      currency: 'SAR',
-      svc_id: svcId,
-      response_code: code,
-      response_message: responseMessage(code, 'en'),
-      status: expectedStatus(code),
-    },
-    RESPONSE_PHRASE,
-    'sha256',
-  )) as Record<string, string>;
+function signedReturn(reference: string, svcId: string, code: KnownResponseCode): Promise<Record<string, string>> {
+  return signedAnswer(code, { merchant_reference: reference, command: 'PURCHASE', amount: String(AMOUNT), currency: 'SAR', svc_id: svcId });
 }
 
 describe('the status route for an order paid by a new attempt after its authorization was voided', () => {

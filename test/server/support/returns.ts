@@ -6,6 +6,7 @@
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../../src/core/response.ts';
 import { signParams } from '../../../src/core/signature.ts';
 import { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } from '../fake-gateway.ts';
+import { RETURN_URL } from '../harness.ts';
 
 export interface ReturnOptions {
   readonly svcId: string;
@@ -70,6 +71,33 @@ export async function signedTokenization(reference: string, tokenName: string, f
       response_message: responseMessage('18000', 'en'),
       status: expectedStatus('18000'),
       ...fields,
+    },
+    RESPONSE_PHRASE,
+    'sha256',
+  )) as Record<string, string>;
+}
+
+/**
+ * The gateway's signed answer with `code`, as the customer's browser posts it to the harness's
+ * `/return` (fields, not urlencoded): the test account's identity, `language` en and the harness's
+ * `return_url`, then `fields` (the payment's: `merchant_reference`, `command`, `amount`…, or a
+ * TOKENIZATION's), then the code's message and `status` (the code's own unless told).
+ */
+export async function signedAnswer(
+  code: KnownResponseCode,
+  fields: Record<string, string>,
+  status: string = expectedStatus(code),
+): Promise<Record<string, string>> {
+  return (await signParams(
+    {
+      access_code: ACCESS_CODE,
+      merchant_identifier: MERCHANT_IDENTIFIER,
+      language: 'en',
+      return_url: RETURN_URL,
+      ...fields,
+      response_code: code,
+      response_message: responseMessage(code, 'en'),
+      status,
     },
     RESPONSE_PHRASE,
     'sha256',
