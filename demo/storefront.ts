@@ -63,6 +63,12 @@ function saveOpenOrder(): void {
 }
 
 function restoreOpenOrder(): void {
+  // Only a reload (or back/forward) returns to the open order; arriving at the shop anew starts afresh.
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  if (navigation?.type !== 'reload' && navigation?.type !== 'back_forward') {
+    saveOpenOrder();
+    return;
+  }
   let saved: Partial<OpenOrder> | undefined;
   try {
     saved = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as Partial<OpenOrder> | undefined;
