@@ -115,12 +115,6 @@ export const billVoucherStyles = css`
     text-decoration: none;
   }
 
-  .copy {
-    min-block-size: 2.25rem;
-    padding-block: 0.25rem;
-    padding-inline: 0.75rem;
-  }
-
   @media print {
     :host {
       color: #000;

@@ -15,7 +15,7 @@ export const checkoutAr: CheckoutMessages = {
   },
   redirectNote: 'ستُدخل بيانات بطاقتك في الصفحة الآمنة لبوابة الدفع.',
   merchantPageNote: 'تُرسل بيانات بطاقتك مباشرةً إلى بوابة الدفع ولا يطّلع عليها المتجر.',
-  embeddedNote: 'أدخل بطاقتك في الصفحة الآمنة لبوابة الدفع أدناه؛ لا يطّلع عليها المتجر.',
+  embeddedNote: 'أدخل بيانات بطاقتك في الصفحة الآمنة لبوابة الدفع أدناه؛ لا يطّلع عليها المتجر.',
   payInFullWithCard: 'ادفع المبلغ كاملًا ببطاقتك.',
   amountChanged: 'تغيّر مبلغ الطلب ولم يُخصم شيء. راجع المبلغ على زر الدفع ثم ادفع.',
   save: {
@@ -41,7 +41,7 @@ export const checkoutAr: CheckoutMessages = {
           : months <= 10
             ? `على ${formatCount(months, 'ar')} أقساط شهرية`
             : `على ${formatCount(months, 'ar')} قسطًا شهريًا`,
-    savedCard: (brand, lastFour) => html`${brand} المنتهية بالأرقام ${lastFour}`,
+    savedCard: (brand, lastFour) => html`${brand ? `بطاقة ${brand}` : 'البطاقة'} المنتهية بـ ${lastFour}`,
     seeOrder: 'عرض طلبك',
   },
 };

@@ -30,6 +30,7 @@ export interface CheckoutMessages extends SharedMessages {
     readonly savePending: string;
     readonly saveFailure: string;
     readonly installments: (months: number) => string;
+    /** A saved card: its brand's name (empty when unknown) and last four digits. */
     readonly savedCard: (brand: string, lastFour: Renderable) => Renderable;
     readonly seeOrder: string;
   };
@@ -47,7 +48,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     },
     redirectNote: 'You will enter your card details on the payment gateway’s secure page.',
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
-    embeddedNote: 'Type your card on the payment gateway’s secure page below; the store never sees it.',
+    embeddedNote: 'Enter your card details on the payment gateway’s secure page below; the store never sees them.',
     payInFullWithCard: 'Pay the full amount with your card.',
     amountChanged: 'The order’s amount has changed; nothing was charged. Check the amount on the Pay button, then pay.',
     save: {
@@ -66,7 +67,7 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
       savePending: 'Card not saved yet',
       saveFailure: 'Card not saved',
       installments: (months) => (months === 1 ? 'In 1 monthly installment' : `In ${months} monthly installments`),
-      savedCard: (brand, lastFour) => html`${brand} ending in ${lastFour}`,
+      savedCard: (brand, lastFour) => html`${brand || 'Card'} ending in ${lastFour}`,
       seeOrder: 'See your order',
     },
   },

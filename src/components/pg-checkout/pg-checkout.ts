@@ -39,6 +39,12 @@ type CardFlow = 'hosted-page' | 'merchant-page' | 'embedded';
 /** Every method a drop-in can offer, in display order. */
 export const PAYMENT_METHODS: readonly PaymentMethod[] = ['card', 'installments', 'voucher', 'financing'];
 
+/**
+ * A card brand as the gateway names it (`card_brand`: `VISA`, `MASTERCARD`, `MADA`, `MEEZA`, `AMEX`),
+ * as customers know it: `Visa`, `Mastercard`, `Mada`, `Meeza`, `American Express`.
+ */
+const brandName = (code = ''): string => (code === 'AMEX' ? 'American Express' : code.charAt(0) + code.slice(1).toLowerCase());
+
 function isPaymentMethod(value: string): value is PaymentMethod {
   return (PAYMENT_METHODS as readonly string[]).includes(value);
 }
@@ -178,19 +184,22 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
         this.#fail(this.#messages.framed.timeout, this.#retryPay);
       },
       // Focus leaves the gateway's page for the Pay button, which says what pressing it charges.
-      onReady: () => void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('.Pay')?.focus()),
+      onReady: () => this.#focusAfterUpdate('.Pay'),
     },
     (styles) => this.addStyles(styles),
   );
 
   /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
   #embeddedFor: string | undefined;
-  /** Focus the shown outcome after the next render (the customer acted, or the payment ended). */
-  #focusOutcome = false;
 
   /** Submits a form built for the gateway. Override to intercept the post (tests, analytics). */
   submitForm(form: HTMLFormElement): void {
     form.submit();
+  }
+
+  /** Focuses the first match of `selector` once the next render is done. */
+  #focusAfterUpdate(selector: string): void {
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(selector)?.focus());
   }
 
   get #messages(): CheckoutMessages {
@@ -265,22 +274,18 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     }
   }
 
-  protected override updated(): void {
-    if (this.#focusOutcome && this.outcome) {
-      this.#focusOutcome = false;
-      this.renderRoot.querySelector<HTMLElement>('.outcome')?.focus();
-    }
-  }
-
   // ---- Rendering ----
 
   protected override renderContent(): TemplateResult {
-    if (this.outcome) return this.renderFrame(this.#renderOutcome(this.outcome));
-    return this.renderFrame(html`
-      ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
-      <div class="method-panel" part="method-panel">${this.#renderPanel()}</div>
-      ${this.#framed.renderChallengeDialog(this.#messages.framed)}
-    `);
+    return this.renderFrame(
+      this.outcome
+        ? this.#renderOutcome(this.outcome)
+        : html`
+            ${this.mode === 'drop-in' && this.intent === 'pay' ? this.#renderMethods() : nothing}
+            <div class="method-panel" part="method-panel">${this.#renderPanel()}</div>
+            ${this.#framed.renderChallengeDialog(this.#messages.framed)}
+          `,
+    );
   }
 
   #renderMethods(): TemplateResult {
@@ -377,27 +382,28 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #renderOutcome(outcome: PaymentResultDetails): TemplateResult {
     const m = this.#messages;
     const saving = outcome.intent === 'save-card';
-    const title =
-      outcome.outcome === 'success'
+    // A success's title says it all: the gateway's own word for it ("Success") is not repeated.
+    const success = outcome.outcome === 'success';
+    const title = success
+      ? saving
+        ? m.outcome.saveSuccess
+        : m.outcome.paySuccess
+      : outcome.outcome === 'pending'
         ? saving
-          ? m.outcome.saveSuccess
-          : m.outcome.paySuccess
-        : outcome.outcome === 'pending'
-          ? saving
-            ? m.outcome.savePending
-            : m.outcome.payPending
-          : saving
-            ? m.outcome.saveFailure
-            : m.outcome.payFailure;
+          ? m.outcome.savePending
+          : m.outcome.payPending
+        : saving
+          ? m.outcome.saveFailure
+          : m.outcome.payFailure;
     const card = outcome.card;
     const retry = outcome.outcome === 'failure' || outcome.outcome === 'cancelled';
     return html`
       <section class="outcome ${outcome.outcome}" part="outcome" tabindex="-1" aria-labelledby="outcome-title">
         <h3 id="outcome-title" class="outcome-title">${title}</h3>
-        <p class="outcome-message">${outcome.message}</p>
+        ${success ? nothing : html`<p class="outcome-message">${outcome.message}</p>`}
         ${outcome.outcome === 'failure' && !outcome.error && outcome.responseCode !== CUSTOMER_CANCEL_CODE ? html`<p>${m.outcome.failureHint}</p>` : nothing}
         ${outcome.installments ? html`<p>${m.outcome.installments(outcome.installments.months)}</p>` : nothing}
-        ${card?.lastFour ? html`<p>${m.outcome.savedCard(card.brand ?? '', ltr(`•••• ${card.lastFour}`))}</p>` : nothing}
+        ${card?.lastFour ? html`<p>${m.outcome.savedCard(brandName(card.brand), ltr(card.lastFour))}</p>` : nothing}
         ${outcome.resultUrl
           ? html`<p><a class="see-order" part="see-order" href=${outcome.resultUrl}>${m.outcome.seeOrder}</a></p>`
           : nothing}
@@ -666,7 +672,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #showOutcome(outcome: PaymentResultDetails): void {
     this.outcome = outcome;
     this.failure = undefined;
-    this.#focusOutcome = true;
+    // The shown outcome takes focus once rendered.
+    this.#focusAfterUpdate('.outcome');
     this.announce(outcome.message, outcome.outcome === 'success' ? 'success' : outcome.outcome === 'pending' ? 'info' : 'error');
     this.dispatchEvent(new PgPaymentResultEvent(outcome));
   }
@@ -676,7 +683,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.consent = false;
     this.clearStatus();
     // The embedded page loads again by itself; the card form waits for the customer.
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#card-number, #save-consent, .Pay')?.focus());
+    this.#focusAfterUpdate('#card-number, #save-consent, .Pay');
   };
 
   /** The customer starts on the card form: the frames that will take the payment start loading. */
@@ -746,6 +753,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (method === this.#activeMethod || this.#framed.stage === 'processing' || this.#framed.stage === 'challenge') return;
     this.method = method;
     this.failure = undefined;
+    // What the live region said concerned the method left (the hosted element has its own region).
+    this.clearStatus();
     this.dispatchEvent(new PgMethodChangeEvent(method));
   }
 
@@ -760,7 +769,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     event.preventDefault();
     this.#selectMethod('card');
     this.announce(this.#messages.payInFullWithCard);
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#card-number, .Pay')?.focus());
+    this.#focusAfterUpdate('#card-number, .Pay');
   };
 
   /** Back from the gateway through the browser's back-forward cache: allow paying again. */

@@ -15,6 +15,7 @@ export const checkoutStyles = css`
 
   .method {
     align-items: center;
+    min-block-size: 2.75rem;
     padding-block: 0.5rem;
     padding-inline: 0.75rem;
     border: 1px solid var(--pg-color-outline, #7b8794);
@@ -49,7 +50,7 @@ export const checkoutStyles = css`
     gap: calc(var(--pg-space, 0.75rem) / 2);
     padding: var(--pg-space, 0.75rem);
     border: 1px solid var(--pg-color-outline, #7b8794);
-    border-inline-start: 4px solid var(--pg-color-outline, #7b8794);
+    border-inline-start-width: 4px;
     border-radius: var(--pg-radius-small, 0.25rem);
   }
 
@@ -63,8 +64,7 @@ export const checkoutStyles = css`
   }
 
   .outcome:focus-visible {
-    outline: 3px solid var(--pg-color-focus, #1d4ed8);
-    outline-offset: 2px;
+    outline-width: 3px;
   }
 
   .outcome-title {
@@ -78,5 +78,11 @@ export const checkoutStyles = css`
 
   .outcome .retry {
     align-self: flex-start;
+  }
+
+  .see-order {
+    display: inline-flex;
+    align-items: center;
+    min-block-size: 2.75rem;
   }
 `;

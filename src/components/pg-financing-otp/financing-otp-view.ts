@@ -156,8 +156,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     // The partner's market is checked here, before anything is sent.
     this.phoneError = this.phoneInput.trim() === '' ? m.phone.required : phone ? '' : m.phone.invalid;
     if (!phone) {
-      this.kit.announce(this.phoneError, 'error');
-      await this.#focusInvalid();
+      await this.#reportInvalid(this.phoneError);
       return;
     }
     this.failure = undefined;
@@ -186,14 +185,10 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
 
   #phoneFailed(error: EndpointRequestError, message: string): void {
     const m = this.#messages;
-    if (error.responseCode === NOT_REGISTERED) {
-      this.phoneError = m.phone.notRegistered;
-      this.kit.announce(this.phoneError, 'error');
-      void this.#focusInvalid();
-    } else if (error.field === 'phone_number') {
-      this.phoneError = m.phone.invalid;
-      this.kit.announce(this.phoneError, 'error');
-      void this.#focusInvalid();
+    const notRegistered = error.responseCode === NOT_REGISTERED;
+    if (notRegistered || error.field === 'phone_number') {
+      this.phoneError = notRegistered ? m.phone.notRegistered : m.phone.invalid;
+      void this.#reportInvalid(this.phoneError);
     } else {
       this.#fail('phone', message, () => void this.#submitPhone(new Event('submit')));
     }
@@ -255,18 +250,12 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     event.preventDefault();
     if (this.#stepPending || !this.flow.flow) return;
     const m = this.#messages;
-    if (this.flow.locked) {
-      // Kept when it already says why (the phone number's ceiling).
-      this.otpError ||= m.otp.locked;
-      this.kit.announce(this.otpError, 'error');
-      await this.#focusInvalid();
-      return;
-    }
     const code = normalizeOtp(this.otpInput);
-    this.otpError = code === '' ? m.otp.required : code.length !== this.host.otpLength ? m.otp.format(this.host.otpLength) : '';
+    // A locked field keeps a message that already says why (the phone number's ceiling).
+    if (this.flow.locked) this.otpError ||= m.otp.locked;
+    else this.otpError = code === '' ? m.otp.required : code.length !== this.host.otpLength ? m.otp.format(this.host.otpLength) : '';
     if (this.otpError) {
-      this.kit.announce(this.otpError, 'error');
-      await this.#focusInvalid();
+      await this.#reportInvalid(this.otpError);
       return;
     }
     this.failure = undefined;
@@ -308,8 +297,8 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
       this.#commit({ ...this.flow, wrongAttempts, locked, resendNotBefore: wait === undefined ? this.flow.resendNotBefore : this.now + wait * 1000 });
       this.otpError = wait !== undefined ? m.errors.otpAttemptsLimited : locked ? m.otp.locked : m.otp.wrong(this.#attemptsLeft);
       this.kit.announce(this.otpError, 'error');
-      // A locked field is disabled: focus goes to the new-code button when it is ready, else stays on the form.
-      this.#focusNext = locked ? (this.#resendReady ? '.resend-button' : 'button.Pay') : '#otp';
+      // A locked field is disabled: focus goes to the new-code button when it is ready, else to the lock message.
+      this.#focusNext = locked ? (this.#resendReady ? '.resend-button' : '#otp-error') : '#otp';
       if (!locked) void this.host.updateComplete.then(() => this.host.renderRoot.querySelector<HTMLInputElement>('#otp')?.select());
       return;
     }
@@ -388,8 +377,9 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     failure?.retry();
   }
 
-  /** Focuses the field in error; its message is read with it (aria-describedby). */
-  async #focusInvalid(): Promise<void> {
+  /** Announces `message` and focuses the field in error; the message is read with it (aria-describedby). */
+  async #reportInvalid(message: string): Promise<void> {
+    this.kit.announce(message, 'error');
     await this.host.updateComplete;
     this.host.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }
@@ -555,7 +545,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
             @paste=${this.#onOtpPaste}
           />
           <span class="hint" id="otp-hint">${m.otp.hint(this.host.otpLength)}</span>
-          ${invalid ? html`<p class="error" part="error" id="otp-error">${this.otpError}</p>` : nothing}
+          ${invalid ? html`<p class="error" part="error" id="otp-error" tabindex="-1">${this.otpError}</p>` : nothing}
         </div>
         ${this.#renderFailure('otp')}
         <button type="submit" class="Pay" part="Pay" aria-disabled=${verifying || locked ? 'true' : 'false'}>
@@ -661,7 +651,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
                     </label>
                   </th>
                   <td data-label=${m.tenure.emi}>${this.#money(option.emi)}</td>
-                  <td data-label=${m.tenure.rate}>${ltr(m.tenure.ratePercent(option.interest_rate))}</td>
+                  <td data-label=${m.tenure.rate}>${m.tenure.ratePercent(option.interest_rate)}</td>
                   <td data-label=${m.tenure.total}>${this.#money(financingTotal(this.flow.downPayment ?? 0, option.months, option.emi))}</td>
                 </tr>
               `,

@@ -116,6 +116,7 @@ export const financingOtpStyles = css`
     display: flex;
     align-items: center;
     gap: 0.5rem;
+    min-block-size: 2.75rem;
     font-weight: 600;
     cursor: pointer;
   }

@@ -38,7 +38,7 @@ export const installmentsAr: InstallmentsMessages = {
   },
   bankTitle: (issuer) => `شروط ${issuer}`,
   noTerms: 'لا يذكر البنك شروطًا إضافية.',
-  chosenPlan: (months, issuer) => `اخترت ${months} مع ${issuer}: يتأكد بعد قبولك الشروط والدفع.`,
+  chosenPlan: (months, issuer) => `اخترت ${months} مع ${issuer}. وافق على الشروط وادفع لتأكيد اختيارك.`,
   agree: (issuer) => `أوافق على شروط وأحكام ${issuer}`,
   agreeRequired: 'وافق على شروط البنك وأحكامه للمتابعة.',
   issuerRequired: 'اختر البنك.',

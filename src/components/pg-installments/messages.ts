@@ -95,7 +95,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
     },
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',
-    chosenPlan: (months, issuer) => `You chose ${months} with ${issuer}: confirmed once you accept the terms and pay.`,
+    chosenPlan: (months, issuer) => `You chose ${months} with ${issuer}. Accept the terms and pay to confirm it.`,
     agree: (issuer) => `I agree to the terms and conditions of ${issuer}`,
     agreeRequired: 'Accept the bank’s terms and conditions to continue.',
     issuerRequired: 'Choose your bank.',

@@ -43,6 +43,7 @@ export const installmentsStyles = css`
     flex-wrap: wrap;
     align-items: center;
     gap: 0.5rem;
+    min-block-size: 2.75rem;
     padding-block: 0.5rem;
     padding-inline: 0.75rem;
     border: 1px solid var(--pg-color-outline, #7b8794);

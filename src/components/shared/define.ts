@@ -20,8 +20,7 @@ export function defineElement(
   if (existing === constructor) return 'already-defined';
   if (existing) {
     console.warn(
-      `pg-checkout: <${tagName}> is already defined, probably by another copy of the pg-checkout bundle ` +
-        'on this page. The first definition is kept; load the bundle once.',
+      `pg-checkout: <${tagName}> is already defined (is the bundle loaded twice?); the first definition is kept.`,
     );
     return 'conflict';
   }

@@ -130,6 +130,10 @@ export const foundationStyles = css`
     gap: 0.5rem;
   }
 
+  .check > label {
+    min-block-size: 2.75rem;
+  }
+
   :focus-visible {
     outline: 2px solid var(--pg-color-focus, #1d4ed8);
     outline-offset: 2px;

@@ -1,5 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { emulateMedia } from '@web/test-runner-commands';
+import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import { http, HttpResponse } from 'msw';
 import '../../../src/components/pg-bill-voucher/define.ts';
 import type { PgBillVoucher } from '../../../src/components/pg-bill-voucher/pg-bill-voucher.ts';
@@ -120,6 +120,19 @@ describe('<pg-bill-voucher>', () => {
   }
 
   describe('accessibility', () => {
+    it('gives each of the bill’s buttons and links a touch target at least 44 px tall on a phone (375 px)', async () => {
+      await setViewport({ width: 375, height: 812 });
+      try {
+        const el = await storedVoucher({ language: 'ar' });
+        const targets = shadowQueryAll(el, 'button, a');
+        expect(targets.map((target) => target.className)).to.include('copy');
+        const short = targets.filter((target) => target.getBoundingClientRect().height < 44).map((target) => `${target.className}: ${target.getBoundingClientRect().height}`);
+        expect(short).to.deep.equal([]);
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+
     for (const language of ['en', 'ar'] as const) {
       it(`passes an axe check in ${language} before, with and after the bill`, async () => {
         const clock = createManualClock(Date.now());

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import '../../../src/define.ts';
 import type { PgCheckout, PgInstallments, PgMethodChangeEvent } from '../../../src/index.ts';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
@@ -72,6 +73,23 @@ describe('<pg-checkout mode="drop-in">', () => {
         choose(methodRadio(el, method));
         await settled(el);
         await expect(el).to.be.accessible();
+      }
+    });
+  }
+
+  for (const language of ['en', 'ar'] as const) {
+    it(`gives the method choices and "Remember this card" touch targets at least 44 px tall, on a phone and a tablet (${language})`, async () => {
+      try {
+        for (const width of [375, 1024]) {
+          await setViewport({ width, height: 812 });
+          const el = await dropIn({ language });
+          const targets = shadowQueryAll(el, 'label.method, .remember label');
+          expect(targets).to.have.length(5);
+          const short = targets.filter((target) => target.getBoundingClientRect().height < 44).map((target) => `${width} px, ${textOf(target)}: ${target.getBoundingClientRect().height}`);
+          expect(short).to.deep.equal([]);
+        }
+      } finally {
+        await setViewport({ width: 800, height: 600 });
       }
     });
   }
@@ -204,6 +222,10 @@ describe('<pg-checkout mode="drop-in">', () => {
       expect(el.shadowRoot!.querySelector('pg-installments')).to.equal(null);
       assertFocused(shadowQuery(el, '#card-number'));
       expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal('Pay the full amount with your card.');
+      // The customer's next choice makes it stale: the installments element speaks for itself from there.
+      choose(methodRadio(el, 'installments'));
+      await settled(el);
+      expect(textOf(shadowQuery(el, '[role="status"]'))).to.equal('');
     });
 
     it('completes with the keyboard alone', async () => {

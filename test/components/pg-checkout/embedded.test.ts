@@ -79,12 +79,14 @@ describe('<pg-checkout mode="embedded">', () => {
   it('passes an accessibility check in English, the frame titled', async () => {
     const { el, frame } = await embedded('en');
     expect(frame().title).to.equal('Card details, on the payment gateway’s secure page');
+    expect(textOf(shadowQuery(el, '.note'))).to.equal('Enter your card details on the payment gateway’s secure page below; the store never sees them.');
     await expect(el).to.be.accessible();
   });
 
   it('passes an accessibility check in Arabic, right to left', async () => {
     const { el, frame } = await embedded('ar');
     expect(frame().title).to.equal('بيانات البطاقة، على الصفحة الآمنة لبوابة الدفع');
+    expect(textOf(shadowQuery(el, '.note'))).to.equal('أدخل بيانات بطاقتك في الصفحة الآمنة لبوابة الدفع أدناه؛ لا يطّلع عليها المتجر.');
     expect(shadowQuery(el, '.frame').getAttribute('dir')).to.equal('rtl');
     await expect(el).to.be.accessible();
   });
@@ -267,11 +269,16 @@ describe('<pg-checkout mode="embedded">', () => {
       expect(textOf(shadowQuery(el, '.outcome'))).not.to.include('Try another card');
     });
 
-    it('gives no such hint when the payment succeeded', async () => {
+    it('gives no such hint when the payment succeeded, nor the gateway’s own word for it under the title', async () => {
       const { el, frame } = await embedded();
       postFrom(frame().contentWindow, resultMessage());
       await el.updateComplete;
       expect(textOf(shadowQuery(el, '.outcome'))).not.to.include('Try another card');
+      expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('Payment successful');
+      expect(shadowQueryAll(el, '.outcome-message')).to.have.length(0);
+      expect(textOf(shadowQuery(el, '.outcome'))).to.equal('Payment successful See your order');
+      // A link a thumb can hit: at least 44 px tall.
+      expect(shadowQuery(el, '.see-order').getBoundingClientRect().height).to.be.at.least(44);
     });
 
     it('ignores an outcome from another origin', async () => {
@@ -449,7 +456,7 @@ describe('<pg-checkout mode="embedded">', () => {
       const { el } = await challenged('ar');
       shadowQuery(el, 'dialog .close').click();
       await waitUntil(() => el.shadowRoot?.querySelector('.outcome') !== null, 'the outcome is shown');
-      expect(textOf(shadowQuery(el, '.outcome-message'))).to.equal('أغلقت تحقق البنك من البطاقة، لذلك لم تكتمل عملية الدفع.');
+      expect(textOf(shadowQuery(el, '.outcome-message'))).to.equal('أُغلقت نافذة تحقق البنك، فلم تكتمل عملية الدفع.');
       expect(shadowQueryAll(el, 'dialog')).to.have.length(0);
     });
 

@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import '../../../src/define.ts';
 import type { PgCheckout } from '../../../src/index.ts';
 import type { PgPaymentResultEvent } from '../../../src/components/shared/events.ts';
+import { setViewport } from '@web/test-runner-commands';
 import { testCard } from '../../../src/sandbox/test-cards.ts';
 import { assertFocused, pressKey, recordEvents, settled, shadowQuery, shadowQueryAll, tabTo, textOf, typeCard } from '../support/dom.ts';
 import { ENDPOINT, ORDERS, PAYMENT_PAGE_URL, startNetwork, type TestNetwork } from '../support/network.ts';
@@ -175,39 +176,58 @@ describe('<pg-checkout intent="save-card">', () => {
     expect(shadowQueryAll(el, '#card-number')).to.have.length(1);
   });
 
-  it('shows the saved card as the customer knows it (brand, last four digits), and fires no token', async () => {
-    const { el, posts } = await saving('embedded', 'ar');
-    await agree(el);
-    shadowQuery(el, 'button.Pay').click();
-    await settled(el);
-    await waitUntil(() => posts.length === 1, 'the form is posted');
-    await el.updateComplete;
-    const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe.payment-frame');
-    const told = oneEvent(el, 'pg-payment-result') as Promise<PgPaymentResultEvent>;
-    const events = recordEvents(el, 'pg-payment-result');
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        origin: location.origin,
-        source: frame.contentWindow,
-        data: {
-          type: 'pg-checkout:result',
-          intent: 'save-card',
-          merchant_reference: ORDERS.egp.merchant_reference,
-          outcome: 'success',
-          order_state: 'not_found',
-          message: 'تمت العملية بنجاح',
-          response_code: '18000',
-          card: { brand: 'VISA', last_four: '1111' },
-        },
-      }),
-    );
-    const event = await told;
-    expect(event.intent).to.equal('save-card');
-    expect(event.card).to.deep.equal({ brand: 'VISA', lastFour: '1111' });
-    expect(JSON.stringify({ ...events[0] })).not.to.match(/token|TK|411111/i);
-    await el.updateComplete;
-    expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal('تم حفظ البطاقة');
-    expect(textOf(shadowQuery(el, '.outcome'))).to.include('VISA المنتهية بالأرقام •••• 1111');
-    await expect(el).to.be.accessible();
-  });
+  for (const [language, brand, lastFour, gatewayMessage, line] of [
+    ['ar', 'MASTERCARD', '2346', 'تمت العملية بنجاح', 'بطاقة Mastercard المنتهية بـ 2346'],
+    ['en', 'VISA', '1111', 'Success', 'Visa ending in 1111'],
+    ['en', 'MADA', '1111', 'Success', 'Mada ending in 1111'],
+  ] as const) {
+    it(`shows the saved card as the customer knows it (brand name, last four digits in one piece), and fires no token (${language}, ${brand})`, async () => {
+      await setViewport({ width: 375, height: 812 });
+      try {
+        const { el, posts } = await saving('embedded', language);
+        await agree(el);
+        shadowQuery(el, 'button.Pay').click();
+        await settled(el);
+        await waitUntil(() => posts.length === 1, 'the form is posted');
+        await el.updateComplete;
+        const frame = shadowQuery<HTMLIFrameElement>(el, 'iframe.payment-frame');
+        const told = oneEvent(el, 'pg-payment-result') as Promise<PgPaymentResultEvent>;
+        const events = recordEvents(el, 'pg-payment-result');
+        window.dispatchEvent(
+          new MessageEvent('message', {
+            origin: location.origin,
+            source: frame.contentWindow,
+            data: {
+              type: 'pg-checkout:result',
+              intent: 'save-card',
+              merchant_reference: ORDERS.egp.merchant_reference,
+              outcome: 'success',
+              order_state: 'not_found',
+              message: gatewayMessage,
+              response_code: '18000',
+              card: { brand, last_four: lastFour },
+            },
+          }),
+        );
+        const event = await told;
+        expect(event.intent).to.equal('save-card');
+        expect(event.card).to.deep.equal({ brand, lastFour });
+        expect(JSON.stringify({ ...events[0] })).not.to.match(/token|TK|411111/i);
+        await el.updateComplete;
+        expect(textOf(shadowQuery(el, '.outcome-title'))).to.equal(language === 'ar' ? 'تم حفظ البطاقة' : 'Card saved');
+        const outcome = shadowQuery(el, '.outcome');
+        // The title says it succeeded: the gateway's own word for it ("Success") is not repeated under it.
+        expect(textOf(outcome)).not.to.include(gatewayMessage);
+        const cardLine = [...outcome.querySelectorAll('p')].find((p) => p.textContent?.includes(lastFour));
+        expect(textOf(cardLine)).to.equal(line);
+        // The digits are a left-to-right island that never breaks across lines.
+        const island = cardLine!.querySelector('bdi')!;
+        expect([island.dir, textOf(island)]).to.deep.equal(['ltr', lastFour]);
+        expect(island.getClientRects()).to.have.length(1);
+        await expect(el).to.be.accessible();
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+  }
 });

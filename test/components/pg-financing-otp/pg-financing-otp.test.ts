@@ -176,6 +176,21 @@ describe('<pg-financing-otp>', () => {
       });
     }
 
+    it('gives each tenure’s radio and months a touch target at least 44 px tall, on a phone and a tablet', async () => {
+      try {
+        for (const width of [375, 1024]) {
+          await setViewport({ width, height: 812 });
+          const el = await financing({ language: 'ar' });
+          await reachTenures(el);
+          const heights = shadowQueryAll(el, 'tbody th label').map((label) => label.getBoundingClientRect().height);
+          expect(heights).to.have.length(FINANCING_TENURES.length);
+          expect(heights.filter((height) => height < 44), `${width} px`).to.deep.equal([]);
+        }
+      } finally {
+        await setViewport({ width: 800, height: 600 });
+      }
+    });
+
     it('keeps the tenures a table with its header row on a wide screen', async () => {
       const el = await financing();
       await reachTenures(el);
@@ -347,6 +362,9 @@ describe('<pg-financing-otp>', () => {
       expect(errorText(el)).to.equal('Too many wrong codes. Ask for a new code.');
       expect(otpInput(el).disabled).to.equal(true);
       expect(el.step).to.equal('otp');
+      // "Send a new code" still waits: focus goes to the lock message, not to the greyed-out Verify.
+      expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(true);
+      assertFocused(shadowQuery(el, '#otp-error'));
     });
 
     it('at the phone number\'s ceiling, says to wait and counts down to the next code instead of asking for one now', async () => {
@@ -369,6 +387,7 @@ describe('<pg-financing-otp>', () => {
       expect(otpInput(el).disabled).to.equal(true);
       expect(shadowQuery<HTMLButtonElement>(el, 'button.resend-button').disabled).to.equal(true);
       expect(textOf(shadowQuery(el, '[part~="countdown"]'))).to.equal('You can ask for a new code in 30:00.');
+      assertFocused(shadowQuery(el, '#otp-error'));
       expect(events.map((event) => (event as PgRequestErrorEvent).message)).to.deep.equal(['Too many wrong codes for this number.']);
       // Pressing Verify again keeps saying why.
       shadowQuery<HTMLButtonElement>(el, 'button.Pay').click();
@@ -680,7 +699,22 @@ describe('<pg-financing-otp>', () => {
       expect(progress()).to.equal('الخطوة ٣ من ٤');
       const rows = shadowQueryAll(el, '[part~="tenure-row"]');
       expect(rows.map((row) => plain(textOf(row.querySelector('th')!)))).to.deep.equal(['٣ أشهر', '٦ أشهر', '١٢ شهرًا']);
-      expect(rows.map((row) => plain(textOf(row.querySelector('td:nth-of-type(2) bdi')!)))).to.deep.equal(['٠٪', '٥٪', '١٠٪']);
+      // Rates as the browser writes a percentage in Arabic: the sign follows the digits, so it sits on
+      // their left; no left-to-right island turns it to their right.
+      const percent = new Intl.NumberFormat('ar-EG', { style: 'percent' });
+      const rates = rows.map((row) => row.querySelector('td:nth-of-type(2)')!);
+      expect(rates.map(textOf)).to.deep.equal(FINANCING_TENURES.map(({ interestRate }) => percent.format(Number(interestRate) / 100).replace('\u061c', '')));
+      expect(rates.map((cell) => cell.querySelector('bdi'))).to.deep.equal([null, null, null]);
+      const text = document.createTreeWalker(rates[2]!, NodeFilter.SHOW_TEXT, (node) => (node.textContent!.includes('٪') ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP)).nextNode() as Text;
+      const box = (from: number, to: number) => {
+        const range = document.createRange();
+        range.setStart(text, from);
+        range.setEnd(text, to);
+        return range.getBoundingClientRect();
+      };
+      const sign = text.data.indexOf('٪');
+      expect(text.data.slice(sign - 2, sign)).to.equal('١٠');
+      expect(box(sign, sign + 1).right).to.be.at.most(box(sign - 2, sign).left + 0.5);
       const { months, interestRate } = FINANCING_TENURES[0]!;
       const total = DOWN_PAYMENT + months * emiOf(ORDER_AMOUNT, DOWN_PAYMENT, months, interestRate);
       expect(plain(textOf(rows[0]!.querySelector('td:last-child')!))).to.equal(egp(total, 'ar'));

@@ -86,6 +86,22 @@ describe('<pg-installments>', () => {
 
   describe('accessibility', () => {
     for (const language of ['en', 'ar'] as const) {
+      it(`gives the banks and the "I agree" checkbox touch targets at least 44 px tall, on a phone and a tablet (${language})`, async () => {
+        try {
+          for (const width of [375, 1024]) {
+            await setViewport({ width, height: 812 });
+            const el = await installments({ language });
+            await chooseNilePlan(el);
+            const targets = shadowQueryAll(el, 'label.issuer, .agree label');
+            expect(targets).to.have.length.above(2);
+            const short = targets.filter((target) => target.getBoundingClientRect().height < 44).map((target) => `${width} px, ${textOf(target)}: ${target.getBoundingClientRect().height}`);
+            expect(short).to.deep.equal([]);
+          }
+        } finally {
+          await setViewport({ width: 800, height: 600 });
+        }
+      });
+
       it(`passes an axe check in ${language}, before and after a plan is chosen`, async () => {
         const el = await installments({ language });
         await expect(el).to.be.accessible();
@@ -366,8 +382,8 @@ describe('<pg-installments>', () => {
     });
 
     for (const [language, chosen] of [
-      ['en', 'You chose 6 months with Sandbox Nile Bank: confirmed once you accept the terms and pay.'],
-      ['ar', 'اخترت ٦ أشهر مع بنك النيل التجريبي: يتأكد بعد قبولك الشروط والدفع.'],
+      ['en', 'You chose 6 months with Sandbox Nile Bank. Accept the terms and pay to confirm it.'],
+      ['ar', 'اخترت ٦ أشهر مع بنك النيل التجريبي. وافق على الشروط وادفع لتأكيد اختيارك.'],
     ] as const) {
       it(`says which plan is chosen and what happens next, never "confirmed" before the customer agreed and paid (${language})`, async () => {
         const el = await installments({ language });
