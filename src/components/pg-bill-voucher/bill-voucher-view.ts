@@ -74,6 +74,8 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #cancelCopied: (() => void) | undefined;
   #reminder: { key: string; href: string } | undefined;
   #autoIssued = false;
+  /** The bill being issued is the page's doing (`auto-issue`), not the customer's. */
+  #quiet = false;
   /** Set when a bill is issued or expires: the button the customer was on is gone with the old view. */
   #focusTitle = false;
   /** The order is read once per merchant reference. */
@@ -133,8 +135,9 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     if (this.phase === 'idle' && !this.#stored && this.host.endpoint && this.host.merchantReference) {
       if (!this.#orderRead && !this.host.currency) void this.#loadOrder();
       if (this.host.autoIssue && !this.#autoIssued) {
-        this.#autoIssued = true;
-        void this.issue();
+        // Issued as the page loads, not by the customer: focus (and the page's scroll) stays put.
+        this.#autoIssued = this.#quiet = true;
+        void this.issue().finally(() => (this.#quiet = false));
       }
     }
     this.kit.setCustomState('expired', this.phase === 'expired');
@@ -260,7 +263,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       return;
     }
     rememberBill(result);
-    this.#focusTitle = true;
+    this.#focusTitle = !this.#quiet;
     this.bill = fromResult(result, expiresAt);
     this.now = this.host.clock.now();
     this.phase = this.now >= expiresAt ? 'expired' : 'issued';

@@ -605,6 +605,16 @@ describe('<pg-bill-voucher>', () => {
       expect(shadowQuery(el, '#bill-title').tabIndex).to.equal(-1);
     });
 
+    it('leaves focus and the page where they are when the page issues the bill itself (auto-issue)', async () => {
+      const el = await fixture<PgBillVoucher>(html`
+        <pg-bill-voucher endpoint=${ENDPOINT} merchant-reference=${newOrder()} language="en" time-zone="Africa/Cairo" auto-issue></pg-bill-voucher>
+      `);
+      await settled(el);
+      await settled(el);
+      expect(el.issuedBill).to.not.equal(undefined);
+      expect(document.activeElement).to.equal(document.body);
+    });
+
     it('moves focus to the expired notice when the bill expires under the customer’s focus', async () => {
       const clock = createManualClock(Date.now());
       const el = await voucher({ clock });
