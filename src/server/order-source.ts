@@ -10,6 +10,11 @@
  * back from the payment page while the shop is down is still served: the order as the shop last
  * answered it (remembered in the store for a day, so a restart or another instance knows it too)
  * is enough to confirm the result, which then waits in the store until the shop takes it.
+ *
+ * The reconciler asks in the background, where nobody waits for the answer but a pass must end
+ * within its claim: its form of the lookup (`backgroundLookupOf`) makes one attempt within a short
+ * limit, and while the shop is marked down does not call it at all (one probe a minute), answering
+ * at once with the remembered order, else a failure.
  */
 import { assertMerchantOrder, type MerchantOrder, type OrderLookup, type ResolveOrder } from './orders.ts';
 import { EndpointRefusal } from './errors.ts';
@@ -36,9 +41,35 @@ export interface HttpOrderSourceOptions extends ShopCallSettings {
   readonly orderMemory: OrderMemory;
   readonly log: Logger;
   readonly availability: ShopAvailability;
+  /** The background lookup's time limit (default 2 s; the shop's `timeoutMs` when shorter). */
+  readonly backgroundTimeoutMs?: number;
+  /** While the shop is marked down, how often the background lookup still asks it (default every minute). */
+  readonly backgroundProbeIntervalMs?: number;
 }
 
 const REMEMBER_MS = 24 * 3600 * 1000;
+/** The background lookup's default time limit: one attempt, no retries. */
+export const BACKGROUND_LOOKUP_TIMEOUT_MS = 2_000;
+/** While the shop is marked down, the background lookup asks it at most this often. */
+export const BACKGROUND_PROBE_INTERVAL_MS = 60_000;
+
+/** The background form of each HTTP order source (see `backgroundLookupOf`). */
+const backgroundLookups = new WeakMap<ResolveOrder, ResolveOrder>();
+
+/**
+ * The background form of an order source made by `createHttpOrderSource`, for a caller that must
+ * not wait long (the reconciler, whose pass must end within its claim): one attempt within
+ * `backgroundTimeoutMs`, no retries; while the shop is marked down (`ShopAvailability`, set by any
+ * lookup that found it unreachable), or after it did not answer a background call, no call at all
+ * but one probe per `backgroundProbeIntervalMs`. A background call that ran out of its own shorter
+ * time does not mark the shop down for the checkouts' lookups, which wait the full `timeoutMs`.
+ * When the shop does not answer, the order as it last answered (remembered for a day, for a
+ * reference read from the gateway), else `order_lookup_failed`, at once. Undefined for any other
+ * `resolveOrder` (the merchant's own function).
+ */
+export function backgroundLookupOf(resolveOrder: ResolveOrder): ResolveOrder | undefined {
+  return backgroundLookups.get(resolveOrder);
+}
 
 /** A lookup failure that asking again may cure (the shop unreachable, or answering 5xx or 429). */
 class TransientFailure extends Error {
@@ -78,10 +109,10 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
   };
 
   /** One lookup: the order, undefined for a 404, or a thrown failure. */
-  const askOnce = async (body: string, reference: string): Promise<MerchantOrder | undefined> => {
+  const askOnce = async (body: string, reference: string, timeoutMs = options.timeoutMs): Promise<MerchantOrder | undefined> => {
     let answer;
     try {
-      answer = await postToShop(options, body);
+      answer = await postToShop({ ...options, timeoutMs }, body);
     } catch (error) {
       if (error instanceof ShopUnreachable) throw new TransientFailure(error.reason);
       throw error;
@@ -105,7 +136,7 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
     return readOrder(answer.body, reference, log);
   };
 
-  return async (reference: string, lookup: OrderLookup) => {
+  const bodyOf = (reference: string, lookup: OrderLookup): string => {
     const request: OrderLookupRequest = {
       type: 'order_lookup',
       merchant_reference: reference,
@@ -114,7 +145,22 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
       headers: forwardedHeaders(lookup.request, options.forwardHeaders ?? []),
       ...(lookup.command === undefined ? {} : { command: lookup.command }),
     };
-    const body = JSON.stringify(request);
+    return JSON.stringify(request);
+  };
+
+  /** The shop did not answer: the order as it last answered (a reference read from the gateway), else a refusal. */
+  const unanswered = async (reference: string, lookup: OrderLookup, reason: string | undefined): Promise<MerchantOrder> => {
+    const known = lookup.referenceSource === 'gateway' ? await recall(reference) : undefined;
+    if (known) {
+      log.warn('order_lookup_remembered', { merchant_reference: reference });
+      return known;
+    }
+    log.warn('order_lookup_failed', { merchant_reference: reference, route: lookup.route, reason });
+    throw new EndpointRefusal('order_lookup_failed');
+  };
+
+  const resolve: ResolveOrder = async (reference: string, lookup: OrderLookup) => {
+    const body = bodyOf(reference, lookup);
     let failure: TransientFailure | undefined;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await sleep(retryDelayMs * 3 ** (attempt - 1));
@@ -128,14 +174,34 @@ export function createHttpOrderSource(options: HttpOrderSourceOptions): ResolveO
       }
     }
     availability.down('order_lookup', failure?.reason ?? 'network', failure?.status);
-    const known = lookup.referenceSource === 'gateway' ? await recall(reference) : undefined;
-    if (known) {
-      log.warn('order_lookup_remembered', { merchant_reference: reference });
-      return known;
-    }
-    log.warn('order_lookup_failed', { merchant_reference: reference, route: lookup.route, reason: failure?.reason });
-    throw new EndpointRefusal('order_lookup_failed');
+    return unanswered(reference, lookup, failure?.reason);
   };
+
+  const backgroundTimeoutMs = Math.min(options.timeoutMs, options.backgroundTimeoutMs ?? BACKGROUND_LOOKUP_TIMEOUT_MS);
+  const probeIntervalMs = options.backgroundProbeIntervalMs ?? BACKGROUND_PROBE_INTERVAL_MS;
+  // No background call before this: the shop is marked down, or did not answer the last one.
+  let probeAfter = 0;
+  const inBackground: ResolveOrder = async (reference: string, lookup: OrderLookup) => {
+    const at = options.now().getTime();
+    if (at < probeAfter) return unanswered(reference, lookup, 'shop_down');
+    // Marked down (by any lookup): this call is the probe; the next waits its interval.
+    if (availability.isDown('order_lookup')) probeAfter = at + probeIntervalMs;
+    try {
+      const order = await askOnce(bodyOf(reference, lookup), reference, backgroundTimeoutMs);
+      probeAfter = 0;
+      if (order) await remember(order);
+      return order;
+    } catch (error) {
+      if (!(error instanceof TransientFailure)) throw error;
+      probeAfter = at + probeIntervalMs;
+      // Out of the background's own shorter time only, the shop may still answer a checkout within
+      // its full limit: it is not marked down for everyone (no `shop_unreachable`).
+      if (error.reason !== 'timeout' || backgroundTimeoutMs >= options.timeoutMs) availability.down('order_lookup', error.reason, error.status);
+      return unanswered(reference, lookup, error.reason);
+    }
+  };
+  backgroundLookups.set(resolve, inBackground);
+  return resolve;
 }
 
 /** The shop's answer as a MerchantOrder, or a refusal naming the fields at fault (logged, never echoed). */

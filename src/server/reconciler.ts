@@ -17,10 +17,21 @@
  *   then, about that payment or any other: the pass stops at once, every active watch in the store
  *   is moved past the wait (so other instances behind the same store keep it too), and the next
  *   passes ask nothing;
+ * - a question refused for the merchant's own settings (core `isConfigurationRefusal`: 00008,
+ *   00006) is not an order's state: it is logged `gateway_configuration_refused` (error, with the
+ *   settings to check, once a pass) and treated as an outage: the watch waits, and ends only after
+ *   the outage's grace past its expiry (`endsUnanswered`), since every question is refused alike
+ *   until the settings are corrected;
  * - questions are paced across payments (`questionsPerMinute`).
- * A payment found holding money is checked against the merchant's order as it stands then (`orderOf`,
- * when given: the shop may have changed the order since the watch was written), else against what
- * the watch kept of it (`resultOfReading`).
+ * A payment found holding money for the first time (from a state that holds none) is checked
+ * against the merchant's order as it stands then (`orderOf`, when given: the shop may have changed
+ * the order since the watch was written), else against what the watch kept of it. A move of the
+ * same payment from one state holding money to another (a hold captured, a capture refunded) is
+ * checked against the amount its watch kept when the money was first held, never against the order
+ * as it is now: the shop may have reduced the order before a partial capture (`resultOfReading`).
+ * A pass stops taking watches before its claim runs out (`ROUND_MARGIN_MS`), and the order lookup
+ * has a time limit of its own (`orderLookupTimeoutMs`), so that no other instance claims a watch
+ * still being asked about.
  * A watch ends when its payment is final, or at its expiry (one last question first). A watch whose
  * last question goes unanswered ends too, so that an answer that never reads is not asked about for
  * ever: at once when the gateway answered something unusable, after a grace when the gateway itself
@@ -30,11 +41,12 @@ import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { canMoveOrderState, isPaidState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
 import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
-import { parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
+import { isConfigurationRefusal, parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import { getTokensRequest, getTokensResponse, type CheckStatusResponse, type GetTokensResponse } from '../core/schemas/index.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import type { GatewayClient } from '../gateway/client.ts';
+import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError, isRetryable } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
@@ -42,6 +54,7 @@ import type { PaymentWatch, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import type { EndpointErrorCode } from '../core/endpoint-api.ts';
 import { EndpointRefusal } from './errors.ts';
+import { backgroundLookupOf } from './order-source.ts';
 import type { MerchantOrder, ResolveOrder } from './orders.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
@@ -63,11 +76,14 @@ export type ReconcilerOrderLookup = (merchantReference: string) => ReconcilerOrd
  * An endpoint's `resolveOrder` as the reconciler's `orderOf`. The reference comes from a watch the
  * endpoint wrote for a payment it started, not from a browser, so it is asked as for a verified
  * gateway answer (`referenceSource: 'gateway'`, route `gatewayReturn`: answered whoever asks),
- * with a request of its own that carries no header, cookie or body.
+ * with a request of its own that carries no header, cookie or body. The shop's HTTP lookup
+ * (order-source.ts) is asked in its background form: one attempt with a short time limit, and not
+ * at all while the shop is marked down (its remembered order, else a failure, at once).
  */
 export function orderLookupOf(resolveOrder: ResolveOrder): ReconcilerOrderLookup {
+  const resolve = backgroundLookupOf(resolveOrder) ?? resolveOrder;
   return (merchantReference) =>
-    resolveOrder(merchantReference, {
+    resolve(merchantReference, {
       request: new Request('http://reconciler.invalid/', { method: 'POST' }),
       route: 'gatewayReturn',
       referenceSource: 'gateway',
@@ -97,8 +113,15 @@ export interface ReconcilerOptions {
    * amount, and the result carries its currency. Not given, or failing (throws, or answers no
    * order): the order as the watch kept it is compared, and the failure is logged
    * (`reconcile_order_lookup_failed`). An endpoint's `resolveOrder` fits through `orderLookupOf`.
+   * Asked only when a payment first shows money: a later move of the same payment (its capture,
+   * its refund) is compared with the amount its watch kept then.
    */
   readonly orderOf?: ReconcilerOrderLookup;
+  /**
+   * How long one `orderOf` lookup may take (default 5 s): past it, the watch's amount is compared,
+   * and `orderOf` is not asked again in the same pass (the shop is not answering).
+   */
+  readonly orderLookupTimeoutMs?: number;
 }
 
 export interface PassSummary {
@@ -128,6 +151,26 @@ const FAILURES_BEFORE_PAUSE = 2;
  * process delays its claimed watches by at most this.
  */
 const CLAIM_MS = 2 * 60_000;
+/**
+ * A pass takes no further watch once less than this is left of its claim: one watch's questions
+ * (CHECK_STATUS within the client's 10 s, the order lookup within its limit, the report) fit in
+ * it, so the last watch taken is done before another instance may claim it.
+ */
+const ROUND_MARGIN_MS = 30_000;
+/** The default limit of one `orderOf` lookup. */
+const ORDER_LOOKUP_TIMEOUT_MS = 5_000;
+/** Why the last question of a pass went unanswered, for its pause. */
+type Unanswered = 'gateway_unanswered' | 'gateway_configuration_refused';
+
+/** What one pass knows beyond its counts. */
+interface Round {
+  /** The shop's lookup ran out of time in this pass: not asked again until the next. */
+  lookupTimedOut: boolean;
+  /** `gateway_configuration_refused` was logged in this pass. */
+  configurationLogged: boolean;
+  /** Why the last question went unanswered. */
+  unanswered?: Unanswered;
+}
 
 export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { store, gateway, log } = options;
@@ -135,6 +178,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const settings: WatchSettings = { ...DEFAULT_WATCH_SETTINGS, ...options.settings };
   const gapMs = 60_000 / (options.questionsPerMinute ?? 60);
   const batchSize = options.batchSize ?? 10;
+  const lookupTimeoutMs = options.orderLookupTimeoutMs ?? ORDER_LOOKUP_TIMEOUT_MS;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let lastQuestionAt = 0;
   // When the gateway last asked to be left alone (HTTP 429, Retry-After) until: no question before then.
@@ -194,6 +238,43 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   /**
+   * CHECK_STATUS refused for the merchant's own settings (00008, 00006): not the order's state, and
+   * every question is refused alike until the settings are corrected. Logged once a pass, with the
+   * settings to check; the watch waits as in an outage, and ends unanswered only after the grace
+   * past its expiry (`endsUnanswered`, the gateway failing), so a correction within it still finds
+   * the payment.
+   */
+  const refusedForSettings = async (watch: PaymentWatch, answer: CheckStatusResponse, at: number, counts: { ended: number }, round: Round): Promise<false> => {
+    round.unanswered = 'gateway_configuration_refused';
+    if (!round.configurationLogged) {
+      round.configurationLogged = true;
+      log.error('gateway_configuration_refused', {
+        operation: 'CHECK_STATUS',
+        merchant_reference: watch.merchant_reference,
+        response_code: parseResponseCode(answer.response_code)?.code,
+        hint: refusalHint(answer, 'en'),
+      });
+    }
+    if (endsUnanswered(watch, true, at)) {
+      log.warn('watch_expired_unanswered', {
+        merchant_reference: watch.merchant_reference,
+        kind: watch.kind,
+        last_state: watch.last_state,
+        reason: 'configuration_refused',
+      });
+      await store.watches.end(watch.merchant_reference, new Date(at), 'expired_unanswered');
+      counts.ended += 1;
+      return false;
+    }
+    await store.watches.update(watch.merchant_reference, {
+      next_check_at: new Date(Math.max(nextCheckAt(watch, watch.checks + 1, at, settings), quietUntil)).toISOString(),
+      checked: 1,
+      last_error: 'configuration_refused',
+    });
+    return false;
+  };
+
+  /**
    * A card saved without a payment: GET_TOKENS (the token kept and ACTIVE) confirms it, as at the
    * return. Reported once the list answers, whatever it says; a refused question is asked again.
    */
@@ -236,15 +317,27 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   /**
-   * The merchant's order for a watch as it stands now, for a payment that holds money; undefined
-   * (logged) when there is no lookup or it fails: the watch's own amount is then compared.
+   * The merchant's order for a watch as it stands now, for a payment that first holds money;
+   * undefined (logged) when there is no lookup, it fails, or it does not answer within its limit:
+   * the watch's own amount is then compared. A lookup that ran out of time is not asked again in
+   * the same pass (`skipped`): a shop that hangs must not hold the pass past its claim.
    */
-  const currentOrder = async (watch: PaymentWatch): Promise<ReconcilerOrder | undefined> => {
-    if (!options.orderOf) return undefined;
+  const currentOrder = async (watch: PaymentWatch, round: Round): Promise<ReconcilerOrder | undefined> => {
+    const { orderOf } = options;
+    if (!orderOf) return undefined;
     const reference = orderReferenceOf(watch.merchant_reference);
     const payment = reference === watch.merchant_reference ? {} : { payment_reference: watch.merchant_reference };
+    if (round.lookupTimedOut) {
+      log.warn('reconcile_order_lookup_failed', { merchant_reference: reference, ...payment, reason: 'skipped' });
+      return undefined;
+    }
     try {
-      const order = await options.orderOf(reference);
+      const order = await withinLimit(Promise.resolve().then(() => orderOf(reference)), lookupTimeoutMs);
+      if (order === TIMED_OUT) {
+        round.lookupTimedOut = true;
+        log.warn('reconcile_order_lookup_failed', { merchant_reference: reference, ...payment, reason: 'timeout', timeout_ms: lookupTimeoutMs });
+        return undefined;
+      }
       if (order) return order;
       log.warn('reconcile_order_lookup_failed', { merchant_reference: reference, ...payment, reason: 'unknown_order' });
     } catch (error) {
@@ -259,21 +352,28 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   /** Asks about one watch; true when the gateway answered. */
-  const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
-    if (watch.kind === 'saved_card') return checkSavedCard(watch, counts);
+  const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }, round: Round): Promise<boolean> => {
+    if (watch.kind === 'saved_card') {
+      const answered = await checkSavedCard(watch, counts);
+      if (!answered) round.unanswered = 'gateway_unanswered';
+      return answered;
+    }
     const at = now().getTime();
     const reference = watch.merchant_reference;
     let reading: { status: OrderStatus; answer: CheckStatusResponse };
     try {
       reading = await ask(watch);
     } catch (error) {
+      round.unanswered = 'gateway_unanswered';
       return unanswered(watch, error, at, counts);
     }
+    if (isConfigurationRefusal(reading.answer)) return refusedForSettings(watch, reading.answer, at, counts, round);
     const { status } = reading;
     const state = status.state;
     const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
-    // Only a payment that holds money is compared with the order: nothing to ask the merchant otherwise.
-    const order = moved && isPaidState(state) ? await currentOrder(watch) : undefined;
+    // Only a payment that first shows money is compared with the order as it is now: nothing to
+    // ask the merchant for a state that holds none, nor for a later move of the same payment.
+    const order = moved && isPaidState(state) && !isSamePaymentMove(watch, status) ? await currentOrder(watch, round) : undefined;
     if (moved) {
       const result = resultOfReading(watch, reading, log, order);
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
@@ -352,7 +452,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const counts = { asked: 0, reported: 0, ended: 0, failed: 0 };
     // The gateway asked for quiet: nothing is claimed, so nothing is asked, until then.
     if (at.getTime() < quietUntil) return counts;
-    const due = await store.watches.claimDue(at, new Date(at.getTime() + CLAIM_MS), batchSize);
+    const claimedUntil = at.getTime() + CLAIM_MS;
+    const due = await store.watches.claimDue(at, new Date(claimedUntil), batchSize);
+    const round: Round = { lookupTimedOut: false, configurationLogged: false };
     let failuresInARow = 0;
     /**
      * The watches of this pass not asked about, handed back rather than held for the whole claim:
@@ -374,11 +476,13 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         break;
       }
       const askedToWait = now().getTime() < quietUntil;
-      if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait) {
+      // Too little of the claim is left for one more watch: another instance may claim it soon.
+      const claimEnding = now().getTime() > claimedUntil - ROUND_MARGIN_MS;
+      if (failuresInARow >= FAILURES_BEFORE_PAUSE || askedToWait || claimEnding) {
         // Asked on a later pass: the next one, or the first after the gateway's quiet.
         await handBack(index);
         log.warn('reconcile_paused', {
-          reason: askedToWait ? 'gateway_asked_to_wait' : 'gateway_unanswered',
+          reason: askedToWait ? 'gateway_asked_to_wait' : failuresInARow >= FAILURES_BEFORE_PAUSE ? (round.unanswered ?? 'gateway_unanswered') : 'claim_ending',
           left: due.length - index,
           ...(askedToWait ? { until: new Date(quietUntil).toISOString() } : {}),
         });
@@ -386,7 +490,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       }
       await pace();
       counts.asked += 1;
-      const answered = await check(watch, counts);
+      const answered = await check(watch, counts, round);
       failuresInARow = answered ? 0 : failuresInARow + 1;
       if (!answered) counts.failed += 1;
     }
@@ -400,6 +504,34 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     start: () => loop.start({ runAtOnce: true }),
     stop: () => loop.stop(),
   };
+}
+
+/**
+ * Whether a reading is a move of the payment the watch last read holding money (a hold captured,
+ * partly or wholly refunded; a capture refunded): the watch's last state holds money, and the
+ * reading names the same payment id (`svc_id`) the watch keeps. Such a move is checked against the
+ * amount the watch kept when the money was first held, not the order as it is now. Without both
+ * ids it cannot be told from another payment's: it is checked as money first shown.
+ */
+function isSamePaymentMove(watch: Pick<PaymentWatch, 'last_state' | 'svc_id'>, status: Pick<OrderStatus, 'svc_id'>): boolean {
+  return isPaidState(watch.last_state) && watch.svc_id !== undefined && watch.svc_id === status.svc_id;
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `work`'s value, or TIMED_OUT once `ms` have passed (the work goes on, its outcome ignored). */
+async function withinLimit<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  // A lookup that fails after its limit fails unheard.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -422,8 +554,10 @@ function expectedOrder(
 /**
  * The result a reading reports: the order's new state under its own key. A state that holds or
  * took money is checked against the merchant's order: as it stands now when `order` is given (the
- * reconciler's `orderOf`), else as the watch kept it when the payment was started (the form
- * signed, the bill issued; a watch without one, a back-office call's, compares nothing). Another
+ * reconciler's `orderOf`, asked when the payment first shows money), else as the watch kept it:
+ * when the payment was started (the form signed, the bill issued), or, for a move of a payment
+ * already holding money (an authorization watch), when that money was first held and accepted (a
+ * watch without one, a back-office call's, compares nothing). Another
  * amount is a `failure` (`amount_mismatch`), the state still the gateway's, as at the return
  * (results.ts `checkTakenAmount`); an order now in another currency than the watch's is a
  * `currency_mismatch`. Its `amount` is then what the gateway took; for a state that holds no

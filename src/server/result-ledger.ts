@@ -10,6 +10,7 @@
  * reports it. A webhook outbox builds on the same record: write the result and an outbox row in one
  * transaction when `first` is true, POST the row to the shop until it is acknowledged, delete it then.
  */
+import { furthestResult } from '../store/rules.ts';
 import type { VerifiedResult } from './config.ts';
 
 export interface LedgerEntry {
@@ -28,6 +29,34 @@ export interface ResultLedger {
    * outbox (the store's) keeps a result a delivery has claimed, tried or had acknowledged.
    */
   release(key: string): void | Promise<void>;
+  /**
+   * Optional: the result recorded under `key` (as `{ result }`, the store's results answer so), or
+   * undefined when there is none. A ledger that has it lets a result be checked against what was
+   * recorded before it: a capture against its authorization's accepted amount, a cash bill waiting
+   * against the bill's own result (`recordedUnder`). Without it, those checks read the order as it
+   * is now, and a bill waiting is recorded under the gateway's payment id.
+   */
+  get?(key: string): { readonly result: VerifiedResult } | undefined | Promise<{ readonly result: VerifiedResult } | undefined>;
+  /**
+   * Optional: the order's furthest result so far (the store's `latestFor`): where a ledger with
+   * no watches beside it (an endpoint without a store) finds the number of the bill it recorded.
+   */
+  latestFor?(merchantReference: string): VerifiedResult | undefined | Promise<VerifiedResult | undefined>;
+}
+
+/**
+ * How to read the result a ledger holds under a key: undefined when the ledger cannot say (one
+ * without `get`); else a lookup answering the recorded result, or undefined when there is none.
+ * Throws what the ledger throws (a store that cannot be read: `StoreUnavailableError`).
+ */
+export function recordedUnder(ledger: ResultLedger): ((key: string) => Promise<VerifiedResult | undefined>) | undefined {
+  const get = ledger.get;
+  if (typeof get !== 'function') return undefined;
+  return async (key) => {
+    const entry = await get.call(ledger, key);
+    // Only the result recorded under that very key: a ledger answering anything else is not trusted.
+    return entry?.result?.idempotency_key === key ? entry.result : undefined;
+  };
 }
 
 /** How many results the in-memory ledger keeps before it forgets the oldest. */
@@ -59,6 +88,17 @@ export class InMemoryResultLedger implements ResultLedger {
 
   release(key: string): void {
     this.#results.delete(key);
+  }
+
+  /** The result recorded under `key`, if it is still kept. */
+  get(key: string): { readonly result: VerifiedResult } | undefined {
+    const result = this.#results.get(key);
+    return result && { result };
+  }
+
+  /** The order's furthest result still kept (as the store's `latestFor` reads it). */
+  latestFor(merchantReference: string): VerifiedResult | undefined {
+    return furthestResult([...this.#results.values()].filter((result) => result.merchant_reference === merchantReference));
   }
 
   /** Forgets every result (a test, or a sandbox being reset). */

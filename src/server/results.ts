@@ -43,7 +43,7 @@ import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus } from './gateway-status.ts';
 import type { Logger } from '../log/logger.ts';
 import { orderDisagreement, type MerchantOrder } from './orders.ts';
-import type { ResultLedger } from './result-ledger.ts';
+import { recordedUnder, type ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
 import { StoreUnavailableError, type NewWatch, type PaymentWatch } from '../store/store.ts';
 import { billDetailsOf, endsWatch, resultWatch } from './watches.ts';
@@ -125,6 +125,12 @@ interface ResultParts {
   readonly reference: string;
   readonly answer: Answer;
   readonly order: MerchantOrder | undefined;
+  /**
+   * The amount accepted when the payment first held money (its earlier paid result, reported
+   * without an error): what CHECK_STATUS shows taken is compared with it instead of the order's
+   * amount now. A capture or refund after the order changed is the same payment, not a new one.
+   */
+  readonly accepted?: { readonly amount: number };
   readonly state: OrderState;
   readonly responseCode: string;
   readonly status: string;
@@ -141,7 +147,7 @@ function buildResult(parts: ResultParts): VerifiedResult {
   const { reference, answer, state, responseCode, svcId } = parts;
   // A state read from CHECK_STATUS that holds money: what the gateway took must be the order's
   // amount, whatever answer made the endpoint ask (one without an amount, an old one).
-  const taken = parts.orderStatus && checkTakenAmount(reference, parts.orderStatus, parts.order, parts.log);
+  const taken = parts.orderStatus && checkTakenAmount(reference, parts.orderStatus, parts.accepted ?? parts.order, parts.log);
   // Named, it decides: the answer's own amount is then another attempt's, or the payment's as the
   // gateway already said. Its currency is still checked (CHECK_STATUS names none); with no money
   // held, or no amount named, the answer's amount is all there is to check.
@@ -254,6 +260,7 @@ export async function confirmedResult(
 ): Promise<VerifiedResult | undefined> {
   const orderStatus = await gatewayOrderStatus(runtime, reference, language);
   if (!orderStatus) return undefined;
+  const accepted = await acceptedAmountOf(reference, orderStatus, runtime.settings.resultLedger);
   // Nothing at the gateway: the answer's own code is all there is to report (a refused form, say).
   const transaction = orderStatus.transaction_code === undefined ? answer : {
     response_code: orderStatus.transaction_code,
@@ -270,9 +277,38 @@ export async function confirmedResult(
     svcId: orderStatus.svc_id ?? text(answer['svc_id']),
     source,
     orderStatus,
+    ...(accepted === undefined ? {} : { accepted }),
     ...(reason === undefined ? {} : { reason }),
     log: runtime.log,
   });
+}
+
+/** The paid states one payment may have been in before `state`, first held first (core `canMoveOrderState`). */
+const EARLIER_PAID_STATES: Readonly<Partial<Record<OrderState, readonly OrderState[]>>> = {
+  captured: ['authorized'],
+  partially_refunded: ['authorized', 'captured'],
+  refunded: ['authorized', 'captured', 'partially_refunded'],
+};
+
+/**
+ * The amount accepted for the payment CHECK_STATUS shows when it first held money: the amount of
+ * its earliest paid result the ledger holds (same reference, same `svc_id`, an earlier paid state:
+ * the authorization of a capture, the capture of a refund) that was reported without an error.
+ * That payment's capture or refund is the merchant's own move on money already accepted: the order
+ * as it is now (reduced before a partial capture, say) no longer describes it. Undefined for a
+ * payment first showing money, one whose earlier results were all failures (`amount_mismatch`:
+ * the order as it is now decides, as before), a reading without a payment id, or a ledger that
+ * cannot be read by key.
+ */
+async function acceptedAmountOf(reference: string, status: OrderStatus, ledger: ResultLedger): Promise<{ amount: number } | undefined> {
+  const earlier = EARLIER_PAID_STATES[status.state];
+  const lookup = recordedUnder(ledger);
+  if (!earlier || status.svc_id === undefined || !lookup) return undefined;
+  for (const state of earlier) {
+    const recorded = await lookup(resultKeyOf({ merchant_reference: reference, svc_id: status.svc_id, state, response_code: '' }));
+    if (recorded?.outcome === 'success' && recorded.error === undefined && recorded.amount !== undefined) return { amount: recorded.amount };
+  }
+  return undefined;
 }
 
 /** A verified answer for the merchant's hooks: without its signature, the echoed one-time password or a token. */
@@ -608,12 +644,51 @@ function isWaitingBill(result: VerifiedResult): boolean {
 }
 
 /**
+ * Whether the bill a waiting reading shows was reported by its own result: that result (key
+ * `billKeyOf(order, bill number)`) is in the ledger. The bill's number is the one the order's bill
+ * watch keeps (the store's); without one (an endpoint without a store), the one the ledger's
+ * furthest result of the order names, when that is a bill's own result. False when the bill's
+ * result is not there (its recording failed: a store outage, a hook that threw and released it),
+ * when no number is known, or when the ledger cannot be read by key: the reading is then recorded
+ * as any other result, so the shop hears of the bill before it is paid or cancelled. A store that
+ * cannot be read answers true (logged `bill_result_unchecked`): it could record nothing either.
+ */
+async function billReported(result: VerifiedResult, runtime: EndpointRuntime): Promise<boolean> {
+  const reference = result.merchant_reference;
+  const { watches, resultLedger: ledger } = runtime.settings;
+  try {
+    const watch = await watches?.get(reference);
+    const kept = watch?.kind === 'bill' ? watch.detail?.['bill'] : undefined;
+    const billNumber = isBillDetail(kept) ? kept.bill_number : undefined;
+    if (billNumber !== undefined) {
+      const lookup = recordedUnder(ledger);
+      return lookup !== undefined && (await lookup(billKeyOf(reference, billNumber))) !== undefined;
+    }
+    if (watch?.kind === 'bill') return false;
+    const latest = typeof ledger.latestFor === 'function' ? await ledger.latestFor(reference) : undefined;
+    const bill = latest?.bill;
+    return bill !== undefined && latest?.idempotency_key === billKeyOf(reference, bill.bill_number);
+  } catch (error) {
+    // The store cannot be read, so nothing could be recorded now either: the customer is shown the
+    // bill waiting (not a 503), and the next request that reads it once the store is back checks again.
+    if (!(error instanceof StoreUnavailableError)) throw error;
+    runtime.log.warn('bill_result_unchecked', { merchant_reference: reference, reason: error.reason });
+    return true;
+  }
+}
+
+function isBillDetail(value: unknown): value is { readonly bill_number: string } {
+  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)['bill_number'] === 'string';
+}
+
+/**
  * A result of a request (a return, a financing purchase): recorded, reported once, and watched while
- * not final. A bill waiting is answered and not recorded: the bill reported it (isWaitingBill).
+ * not final. A bill waiting is answered and not recorded when the bill's own result reported it
+ * (isWaitingBill, billReported); else it is recorded as any other result.
  */
 export async function reportOnce(result: VerifiedResult, request: Request, runtime: EndpointRuntime, language: Language): Promise<ReportedResult> {
   const { settings } = runtime;
-  if (isWaitingBill(result)) {
+  if (isWaitingBill(result) && (await billReported(result, runtime))) {
     runtime.log.info('payment_result_replayed', { ...loggedResult(result), reported_by: 'bill' });
     return { result };
   }

@@ -99,15 +99,17 @@ export function nextCheckAt(
 
 /**
  * How long past its expiry a watch is still asked while the gateway itself does not answer
- * (unreachable, 5xx, 429): an outage at the moment of its last question must not cost the payment
- * its last report.
+ * (unreachable, 5xx, 429), or refuses every question for the merchant's own settings (00008,
+ * 00006: until they are corrected): an outage or a misconfiguration at the moment of its last
+ * question must not cost the payment its last report.
  */
 export const UNANSWERED_GRACE_MS = DAY;
 
 /**
  * Whether a watch whose question just went unanswered ends now: once past its expiry when the
  * gateway answered something that cannot be used (asking again reads the same), and only after the
- * grace as well when the gateway itself failed (`gatewayFailed`: it may answer once it is back).
+ * grace as well when the gateway itself failed (`gatewayFailed`: it may answer once it is back, or
+ * once the merchant's settings are corrected).
  */
 export function endsUnanswered(watch: Pick<PaymentWatch, 'expires_at'>, gatewayFailed: boolean, now: number): boolean {
   return now >= Date.parse(watch.expires_at) + (gatewayFailed ? UNANSWERED_GRACE_MS : 0);
