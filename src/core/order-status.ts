@@ -157,6 +157,15 @@ export function paymentAmountOf(status: Pick<OrderStatus, 'authorized_amount' | 
   return amount > 0 ? amount : undefined;
 }
 
+/**
+ * The paid states one payment may have been in before `state`, first held first (the lifecycle's
+ * forward moves): the authorization of a capture, the capture of a refund. None for a state no
+ * paid state moves to.
+ */
+export function earlierPaidStates(state: OrderState): OrderState[] {
+  return Object.entries(PAID_MOVES).flatMap(([from, to]) => (isPaidState(from as OrderState) && to.includes(state) ? [from as OrderState] : []));
+}
+
 /** The gateway holds a payment under the reference (even one since refunded): another must not start. */
 export function isPaidState(state: OrderState): boolean {
   return state === 'authorized' || state === 'captured' || state === 'partially_refunded' || state === 'refunded';

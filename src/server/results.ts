@@ -23,6 +23,7 @@ import {
   BILL_ISSUED,
   billKeyOf,
   DUPLICATE_REFERENCE,
+  earlierPaidStates,
   isPaidState,
   orderStateOfAnswer,
   paymentAmountOf,
@@ -283,13 +284,6 @@ export async function confirmedResult(
   });
 }
 
-/** The paid states one payment may have been in before `state`, first held first (core `canMoveOrderState`). */
-const EARLIER_PAID_STATES: Readonly<Partial<Record<OrderState, readonly OrderState[]>>> = {
-  captured: ['authorized'],
-  partially_refunded: ['authorized', 'captured'],
-  refunded: ['authorized', 'captured', 'partially_refunded'],
-};
-
 /**
  * The amount accepted for the payment CHECK_STATUS shows when it first held money: the amount of
  * its earliest paid result the ledger holds (same reference, same `svc_id`, an earlier paid state:
@@ -301,10 +295,9 @@ const EARLIER_PAID_STATES: Readonly<Partial<Record<OrderState, readonly OrderSta
  * cannot be read by key.
  */
 async function acceptedAmountOf(reference: string, status: OrderStatus, ledger: ResultLedger): Promise<{ amount: number } | undefined> {
-  const earlier = EARLIER_PAID_STATES[status.state];
   const lookup = recordedUnder(ledger);
-  if (!earlier || status.svc_id === undefined || !lookup) return undefined;
-  for (const state of earlier) {
+  if (!isPaidState(status.state) || status.svc_id === undefined || !lookup) return undefined;
+  for (const state of earlierPaidStates(status.state)) {
     const recorded = await lookup(resultKeyOf({ merchant_reference: reference, svc_id: status.svc_id, state, response_code: '' }));
     if (recorded?.outcome === 'success' && recorded.error === undefined && recorded.amount !== undefined) return { amount: recorded.amount };
   }

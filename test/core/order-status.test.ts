@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AmountError } from '../../src/core/amounts.ts';
 import {
+  earlierPaidStates,
   canMoveOrderState,
   isPaidState,
   orderStateOfAnswer,
@@ -160,6 +161,16 @@ describe('canMoveOrderState', () => {
 
   it('keeps a state where it is', () => {
     for (const state of states) assert.ok(canMoveOrderState(state, state), state);
+  });
+});
+
+describe('earlierPaidStates', () => {
+  it('names the paid states a payment passes through before a capture or a refund, first held first', () => {
+    assert.deepEqual(earlierPaidStates('captured'), ['authorized']);
+    assert.deepEqual(earlierPaidStates('partially_refunded'), ['authorized', 'captured']);
+    assert.deepEqual(earlierPaidStates('refunded'), ['authorized', 'captured', 'partially_refunded']);
+    assert.deepEqual(earlierPaidStates('authorized'), []);
+    assert.deepEqual(earlierPaidStates('pending'), []);
   });
 });
 
