@@ -199,24 +199,30 @@ describe('a shop started with another PG_HOOK_SECRET', () => {
     assertOneLine(logs);
   });
 
+  /** One result delivered at once to a shop that answers `status` with `body`: whether it was taken, and the log. */
+  async function deliverToShopAnswering(status: number, body: string): Promise<{ delivered: boolean; logs: string[] }> {
+    const store = createMemoryStore();
+    const logs: string[] = [];
+    const log = createJsonLogger((line) => logs.push(line));
+    const webhook = createResultWebhook({
+      url: 'https://shop.example/pg-hooks/result',
+      secret: HOOK_SECRET,
+      timeoutMs: 1000,
+      now: () => new Date('2026-11-26T10:00:00Z'),
+      fetch: async () => new Response(body, { status }),
+      results: store.results,
+      log,
+      availability: new ShopAvailability(log),
+    });
+    const result = resultOf('order-1', 'captured');
+    await store.results.record(result, new Date('2026-11-26T09:59:00Z'));
+    return { delivered: await webhook.deliverNow(result.idempotency_key), logs };
+  }
+
   it('logs each refused webhook delivery (401 and 403) with the same hint naming PG_RESULT_WEBHOOK_URL', async () => {
     for (const status of [401, 403]) {
-      const store = createMemoryStore();
-      const logs: string[] = [];
-      const log = createJsonLogger((line) => logs.push(line));
-      const webhook = createResultWebhook({
-        url: 'https://shop.example/pg-hooks/result',
-        secret: HOOK_SECRET,
-        timeoutMs: 1000,
-        now: () => new Date('2026-11-26T10:00:00Z'),
-        fetch: async () => new Response('{"error":"mismatch"}', { status }),
-        results: store.results,
-        log,
-        availability: new ShopAvailability(log),
-      });
-      const result = resultOf('order-1', 'captured');
-      await store.results.record(result, new Date('2026-11-26T09:59:00Z'));
-      assert.equal(await webhook.deliverNow(result.idempotency_key), false);
+      const { delivered, logs } = await deliverToShopAnswering(status, '{"error":"mismatch"}');
+      assert.equal(delivered, false);
       const [refused] = events(logs, 'result_refused_by_shop');
       assert.equal(refused?.['status'], status);
       assert.equal(refused?.['hint'], `${SIGNATURE_HINT}, or PG_RESULT_WEBHOOK_URL points at another app`);
@@ -226,22 +232,7 @@ describe('a shop started with another PG_HOOK_SECRET', () => {
   });
 
   it('gives no such hint for a refusal that is not about the signature', async () => {
-    const store = createMemoryStore();
-    const logs: string[] = [];
-    const log = createJsonLogger((line) => logs.push(line));
-    const webhook = createResultWebhook({
-      url: 'https://shop.example/pg-hooks/result',
-      secret: HOOK_SECRET,
-      timeoutMs: 1000,
-      now: () => new Date('2026-11-26T10:00:00Z'),
-      fetch: async () => new Response('{}', { status: 400 }),
-      results: store.results,
-      log,
-      availability: new ShopAvailability(log),
-    });
-    const result = resultOf('order-2', 'captured');
-    await store.results.record(result, new Date('2026-11-26T09:59:00Z'));
-    await webhook.deliverNow(result.idempotency_key);
+    const { logs } = await deliverToShopAnswering(400, '{}');
     const [refused] = events(logs, 'result_refused_by_shop');
     assert.equal(refused?.['status'], 400);
     assert.equal(refused?.['hint'], undefined);

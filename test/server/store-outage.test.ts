@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
 import { setup } from './harness.ts';
+import { signedAnswer } from './support/returns.ts';
 
 /** A memory store whose writes fail while `down` is set, as a database behind a cut connection. */
 function flakyStore(): { store: Store; outage: { down: boolean; watchesDown?: boolean } } {
@@ -59,33 +60,8 @@ describe('when the store stops working', () => {
     const { store, outage } = flakyStore();
     const harness = setup({ store, resultLedger: undefined });
     harness.gateway.holds('order-1001', 'captured');
-    const { signParams } = await import('../../src/core/signature.ts');
-    const { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } = await import('./fake-gateway.ts');
-    const fields = (await signParams(
-      {
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        language: 'en',
-        command: 'PURCHASE',
-        merchant_reference: 'order-1001',
-        amount: '250000',
-        currency: 'EGP',
-        svc_id: '1700000001',
-        response_code: '14000',
-        response_message: 'Success',
-        status: '14',
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    )) as Record<string, string>;
-    const post = () =>
-      harness.send(
-        new Request('https://shop.example/pg/return', {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams(fields).toString(),
-        }),
-      );
+    const fields = await signedAnswer('14000', { command: 'PURCHASE', merchant_reference: 'order-1001', amount: '250000', currency: 'EGP', svc_id: '1700000001' });
+    const post = () => harness.postReturn(fields);
     outage.down = true;
     assert.equal((await post()).status, 503);
     assert.deepEqual(harness.results, [], 'nobody was told of a result that is not recorded');
@@ -100,33 +76,9 @@ describe('when the store stops working', () => {
     const harness = setup({ store, resultLedger: undefined });
     // Authorized: its result starts an authorization watch, written after the result is committed.
     harness.gateway.holds('order-1001', 'authorized');
-    const { signParams } = await import('../../src/core/signature.ts');
-    const { ACCESS_CODE, MERCHANT_IDENTIFIER, RESPONSE_PHRASE } = await import('./fake-gateway.ts');
-    const fields = (await signParams(
-      {
-        access_code: ACCESS_CODE,
-        merchant_identifier: MERCHANT_IDENTIFIER,
-        language: 'en',
-        command: 'AUTHORIZATION',
-        merchant_reference: 'order-1001',
-        amount: '250000',
-        currency: 'EGP',
-        svc_id: '1700000001',
-        response_code: '02000',
-        response_message: 'Success',
-        status: '02',
-      },
-      RESPONSE_PHRASE,
-      'sha256',
-    )) as Record<string, string>;
+    const fields = await signedAnswer('02000', { command: 'AUTHORIZATION', merchant_reference: 'order-1001', amount: '250000', currency: 'EGP', svc_id: '1700000001' });
     outage.watchesDown = true;
-    const answer = await harness.send(
-      new Request('https://shop.example/pg/return', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields).toString(),
-      }),
-    );
+    const answer = await harness.postReturn(fields);
     assert.equal(answer.status, 303, 'not 503 "nothing was changed": the result is recorded and the shop told');
     assert.match(answer.headers.get('location') ?? '', /outcome=success/);
     assert.equal(harness.results.length, 1);
