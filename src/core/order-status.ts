@@ -150,11 +150,21 @@ export function orderStatusOf(answer: CheckStatusAnswer): OrderStatus {
  * (captured less than authorized) and a refund leave it the authorized amount; the larger of the
  * two is taken, so a capture is never read as more than the payment. Undefined when the answer
  * names neither: the gateway did not say what it took. Compare it with the order's amount only for
- * a state that holds or took money (`isPaidState`).
+ * a state that holds or took money (`isPaidState`); a result reports `chargedAmountOf` instead.
  */
 export function paymentAmountOf(status: Pick<OrderStatus, 'authorized_amount' | 'captured_amount'>): number | undefined {
   const amount = Math.max(status.authorized_amount, status.captured_amount);
   return amount > 0 ? amount : undefined;
+}
+
+/**
+ * The money a payment has taken from the customer, as a result reports it: what was captured once
+ * anything was (a partial capture takes less than the hold; refunds, `refunded_amount`, are not
+ * taken off), else what is held. CHECK_STATUS gives totals only, so after a second partial
+ * capture it is the captured total. Undefined when the answer names neither amount.
+ */
+export function chargedAmountOf(status: Pick<OrderStatus, 'authorized_amount' | 'captured_amount'>): number | undefined {
+  return status.captured_amount > 0 ? status.captured_amount : paymentAmountOf(status);
 }
 
 /**

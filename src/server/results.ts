@@ -22,6 +22,7 @@ import type { Language } from '../core/language.ts';
 import {
   BILL_ISSUED,
   billKeyOf,
+  chargedAmountOf,
   DUPLICATE_REFERENCE,
   earlierPaidStates,
   isPaidState,
@@ -92,10 +93,11 @@ function checkAgainstOrder(
 /**
  * The money CHECK_STATUS shows the gateway took for a payment that holds or took money
  * (authorized, captured, partially refunded, refunded), checked against the merchant's order:
- * the payment's amount (core `paymentAmountOf`: authorized, else captured) must be the order's. A
- * reading that names no amount for such a payment is `gateway_answer_invalid` (logged
- * `gateway_amount_invalid`, rule `missing`): what was taken is not known, so it is never reported
- * paid. CHECK_STATUS names no currency, so none is compared here (the posted answer's is, by
+ * the payment's amount (`payment`, core `paymentAmountOf`: authorized, else captured) must be the
+ * order's. The result reports `amount`, what the customer was charged (core `chargedAmountOf`: a
+ * partial capture's captured amount, not the hold). A reading that names no amount for such a
+ * payment is `gateway_answer_invalid` (logged `gateway_amount_invalid`, rule `missing`): what was
+ * taken is not known, so it is never reported paid. CHECK_STATUS names no currency, so none is compared here (the posted answer's is, by
  * `checkAgainstOrder`). A disagreement is logged `verified_answer_disagrees_with_order` (`by`
  * `CHECK_STATUS`). Undefined for a state that holds no money (pending, failed, voided, not found).
  */
@@ -105,19 +107,19 @@ export function checkTakenAmount(
   /** The merchant's order, or what a watch kept of it; nothing is compared without an amount. */
   order: { readonly amount?: number | undefined } | undefined,
   log: Logger,
-): { amount?: number; error?: EndpointErrorCode } | undefined {
+): { amount?: number; payment?: number; error?: EndpointErrorCode } | undefined {
   if (!isPaidState(status.state)) return undefined;
-  const amount = paymentAmountOf(status);
+  const payment = paymentAmountOf(status);
   let error: EndpointErrorCode | undefined;
-  if (amount === undefined) {
+  if (payment === undefined) {
     log.error('gateway_amount_invalid', { operation: 'CHECK_STATUS', field: 'authorized_amount', rule: 'missing' });
     error = 'gateway_answer_invalid';
-  } else if (order?.amount !== undefined && amount !== order.amount) {
+  } else if (order?.amount !== undefined && payment !== order.amount) {
     error = 'amount_mismatch';
   }
   if (error) log.error('verified_answer_disagrees_with_order', { merchant_reference: reference, error, by: 'CHECK_STATUS' });
   return {
-    ...(amount === undefined ? {} : { amount }),
+    ...(payment === undefined ? {} : { amount: chargedAmountOf(status), payment }),
     ...(error === undefined ? {} : { error }),
   };
 }
@@ -154,13 +156,13 @@ function buildResult(parts: ResultParts): VerifiedResult {
   // held, or no amount named, the answer's amount is all there is to check.
   const takenDecides = taken?.amount !== undefined;
   const checked = checkAgainstOrder(answer, parts.order, parts.log, !takenDecides);
-  if (takenDecides && checked.amount !== undefined && checked.amount !== taken.amount) {
-    parts.log.info('answer_amount_not_the_payment', { merchant_reference: reference, answer_amount: checked.amount, taken_amount: taken.amount });
+  if (takenDecides && checked.amount !== undefined && checked.amount !== taken.payment) {
+    parts.log.info('answer_amount_not_the_payment', { merchant_reference: reference, answer_amount: checked.amount, taken_amount: taken.payment });
   }
   const mismatch = checked.error ?? taken?.error;
   const outcome = mismatch ? 'failure' : paymentOutcomeOf(state);
   const error = mismatch ?? (outcome === 'success' ? undefined : parts.reason);
-  // What the gateway took, when it holds money; else the amount the answer names (what was tried).
+  // What the customer was charged, when money is held; else the amount the answer names (what was tried).
   const amount = taken ? taken.amount : checked.amount;
   const currency = checked.currency ?? (taken?.amount === undefined ? undefined : parts.order?.currency);
   const command = text(answer['command']) ?? text(answer['service_command']);
@@ -285,9 +287,11 @@ export async function confirmedResult(
 }
 
 /**
- * The amount accepted for the payment CHECK_STATUS shows when it first held money: the amount of
- * its earliest paid result the ledger holds (same reference, same `svc_id`, an earlier paid state:
- * the authorization of a capture, the capture of a refund) that was reported without an error.
+ * The amount accepted for the payment CHECK_STATUS shows when it first held money: the payment's
+ * amount in its earliest paid result the ledger holds (same reference, same `svc_id`, an earlier
+ * paid state: the authorization of a capture, the capture of a refund) that was reported without an
+ * error; read from that result's CHECK_STATUS reading when it has one, since a partial capture's
+ * result reports only what was captured.
  * That payment's capture or refund is the merchant's own move on money already accepted: the order
  * as it is now (reduced before a partial capture, say) no longer describes it. Undefined for a
  * payment first showing money, one whose earlier results were all failures (`amount_mismatch`:
@@ -299,7 +303,9 @@ async function acceptedAmountOf(reference: string, status: OrderStatus, ledger: 
   if (!isPaidState(status.state) || status.svc_id === undefined || !lookup) return undefined;
   for (const state of earlierPaidStates(status.state)) {
     const recorded = await lookup(resultKeyOf({ merchant_reference: reference, svc_id: status.svc_id, state, response_code: '' }));
-    if (recorded?.outcome === 'success' && recorded.error === undefined && recorded.amount !== undefined) return { amount: recorded.amount };
+    if (recorded?.outcome !== 'success' || recorded.error !== undefined) continue;
+    const amount = recorded.order_status ? paymentAmountOf(recorded.order_status) : recorded.amount;
+    if (amount !== undefined) return { amount };
   }
   return undefined;
 }

@@ -143,7 +143,7 @@ describe('a return confirmed with CHECK_STATUS', () => {
     statusWith(h, '20064', { authorized: 250_000, captured: 100_000, refunded: 0 });
     const query = await returnQuery(h, await hostedReturn('02000'));
     assert.equal(query.get('outcome'), 'success');
-    assert.deepEqual(summary(h.results[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 250_000, currency: 'EGP' });
+    assert.deepEqual(summary(h.results[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 100_000, currency: 'EGP' });
   });
 
   it('checks a refunded payment\'s authorized amount too: part refunded is paid, wholly refunded is not, neither a mismatch', async () => {
@@ -249,12 +249,12 @@ describe('the reconciler', () => {
     assert.deepEqual(summary(w.reported[1]), { outcome: 'failure', order_state: 'captured', error: 'amount_mismatch', amount: 10_000, currency: 'EGP' });
   });
 
-  it('reports a partial capture of the order\'s authorization as paid, with the authorized amount', async () => {
+  it('reports a partial capture of the order\'s authorization as paid, with the captured amount', async () => {
     const w = reconcilerWorld();
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     statusWith(w.harness, '20064', { authorized: 250_000, captured: 100_000, refunded: 0 }, '1700000022');
     await w.round();
-    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 250_000, currency: 'EGP' });
+    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 100_000, currency: 'EGP' });
   });
 
   it('checks a later attempt\'s payment (.pg2) against the order and reports it under the order\'s reference', async () => {
@@ -276,7 +276,7 @@ describe('the reconciler', () => {
     assert.equal(w.reported.length, 0, 'a bill waiting: nothing taken, nothing reported');
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000024' });
     await w.round();
-    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 250_000, currency: 'EGP' });
+    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 100_000, currency: 'EGP' });
   });
 
   it('reports what the gateway took for a watch that names no amount (a back-office call whose answer was lost)', async () => {
