@@ -45,6 +45,9 @@ export const ERROR_STATUS: Readonly<Record<EndpointErrorCode, number>> = {
   internal_error: 500,
 };
 
+/** `Retry-After` of a `store_unavailable` answer, in seconds: a lost connection or a busy database is usually back within it. */
+export const STORE_RETRY_AFTER_SECONDS = 30;
+
 /** The message of each code, in both languages the gateway speaks. */
 export const ERROR_MESSAGES: Readonly<Record<EndpointErrorCode, Readonly<Record<Language, string>>>> = {
   invalid_request: {

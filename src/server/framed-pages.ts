@@ -57,7 +57,8 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
 
-function nonce(): string {
+/** A fresh nonce for one page's Content-Security-Policy (its own style, its own script). */
+export function cspNonce(): string {
   const bytes = new Uint8Array(16);
   globalThis.crypto.getRandomValues(bytes);
   return btoa(String.fromCharCode(...bytes));
@@ -102,9 +103,10 @@ function page(
   message: FramedResultMessage | FramedThreeDsMessage | FramedReadyMessage,
   origins: FramedPageOrigins,
   confirmAction?: string,
+  answer: FramedAnswer = {},
 ): Response {
   const targets = originsOf(origins);
-  const value = nonce();
+  const value = cspNonce();
   // The ready page's form goes to its own origin: its Origin header must be sent (no-referrer would make it "null").
   const referrer = confirmAction ? 'same-origin' : 'no-referrer';
   const html = `<!doctype html>
@@ -136,24 +138,31 @@ ${confirmAction ? `<script nonce="${value}">${CONFIRM_SCRIPT}</script>` : ''}
     `frame-ancestors ${targets.join(' ')}`,
   ].join('; ');
   return new Response(html, {
-    status: 200,
+    status: answer.status ?? 200,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': policy,
       'cache-control': 'no-store',
       'referrer-policy': referrer,
       'x-content-type-options': 'nosniff',
+      ...answer.headers,
     },
   });
 }
 
+/** The HTTP status of a framed page (200 unless told) and headers of its own (`Retry-After`). */
+export interface FramedAnswer {
+  readonly status?: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** The outcome, for the element; a link to the merchant's result page for a browser that runs no script. */
-export function framedResultPage(message: FramedResultMessage, language: Language, origins: FramedPageOrigins): Response {
+export function framedResultPage(message: FramedResultMessage, language: Language, origins: FramedPageOrigins, answer?: FramedAnswer): Response {
   const text = TEXT[language];
   const link = message.result_url
     ? `<p><a href="${escapeHtml(message.result_url)}" target="_top">${escapeHtml(text.continue)}</a></p>`
     : '';
-  return page(language, text.result, `<p>${escapeHtml(message.message)}</p>${link}`, message, origins);
+  return page(language, text.result, `<p>${escapeHtml(message.message)}</p>${link}`, message, origins, undefined, answer);
 }
 
 /** The gateway asks for 3-D Secure: the element opens `url` in its dialog (a link for a browser that runs no script). */

@@ -22,7 +22,12 @@
  *
  * How the answer is presented depends on the flow, never what it says: a top-level return is
  * redirected to `resultUrl` (or answered JSON); a framed one (`pg_frame` in the return URL the
- * endpoint signed) gets a small page that tells the element (framed-pages.ts).
+ * endpoint signed) gets a small page that tells the element (framed-pages.ts). A return that
+ * cannot be recorded because the store is down gets a page too, never the JSON error, unless the
+ * caller asked for JSON: the customer's browser navigated here.
+ *
+ * A card's return posted again after its charge was recorded (the back button, a refresh) is
+ * answered from the ledger: the gateway would refuse a second charge (00005), so none is sent.
  */
 import { EMBEDDED_CONFIRM_ROUTE, FRAMED_MESSAGE_TYPES, ROUTES, type EndpointErrorCode, type FramedResultMessage, type PaymentResult } from '../core/endpoint-api.ts';
 import { completionInstallments } from '../core/installments.ts';
@@ -44,9 +49,10 @@ import { fromWireNames } from '../core/wire-names.ts';
 import { FRAMED_RETURN_PARAMETER, type VerifiedResult } from './config.ts';
 import { countCardAttempt, logCardRefused } from './card-attempts.ts';
 import { gatewayOrderStatus, isStatusRefusedForSettings, logConfigurationRefusal } from './gateway-status.ts';
-import { ERROR_MESSAGES, EndpointRefusal } from './errors.ts';
+import { ERROR_MESSAGES, EndpointRefusal, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { framedReadyPage, framedResultPage, framedThreeDsPage } from './framed-pages.ts';
 import {
+  asksForJson,
   clientAddress,
   isOriginAllowed,
   jsonResponse,
@@ -68,7 +74,9 @@ import {
   withDuplicateCheck,
   withSavedCard,
 } from './results.ts';
+import { NOT_RECORDED_TEXT, returnNotRecordedPage } from './result-page.ts';
 import { RESULT_PROOF_PARAMETER } from './result-proof.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 import { savedCardWatch, threeDsWatch, unconfirmedWatch } from './watches.ts';
 import type { EndpointRuntime, ReadyCard } from './route.ts';
 
@@ -100,6 +108,11 @@ interface Presentation {
   refused(code: EndpointErrorCode, reference: string | undefined, intent?: Intent, unverified?: 'unverified'): Promise<Response>;
   /** The completion needs 3-D Secure at `url`. */
   threeDs(url: string, merchantReference: string): Response;
+  /**
+   * The return could not be recorded (the store is down): not confirmed yet, not to be paid again,
+   * 503 with `Retry-After`; nothing recorded, so the same return posted again is handled afresh.
+   */
+  notRecorded(merchantReference: string | undefined, intent: Intent): Response;
 }
 
 type ReturnParams = { readonly fields: Record<string, string>; readonly duplicated: boolean };
@@ -128,7 +141,7 @@ export async function handleGatewayReturn(
   context: RequestContext,
   runtime: EndpointRuntime,
 ): Promise<Response> {
-  const { settings, log } = runtime;
+  const { settings } = runtime;
   if (request.method !== 'GET' && request.method !== 'POST') {
     throw new EndpointRefusal('method_not_allowed', { headers: { allow: 'GET, POST' } });
   }
@@ -138,7 +151,25 @@ export async function handleGatewayReturn(
   // Unverified, so only used to send the customer back to the right order page, as failed.
   const claimed = field('merchant_reference').safeParse(wire['merchant_reference']);
   const claimedReference = claimed.success ? orderReferenceOf(claimed.data) : undefined;
+  const flow: ReturnFlow = { request, context, language, runtime, present };
+  try {
+    return await answerReturn(wire, duplicated, claimedReference, flow);
+  } catch (error) {
+    // Only a verified answer reaches the store, so the reference and the completion choice are the gateway's.
+    const intent = wire['service_command'] === 'TOKENIZATION' && wire[COMPLETION_FIELDS.command] === SAVE_CARD_COMPLETION ? 'save-card' : 'pay';
+    return notRecordedAnswer(error, claimedReference, intent, flow, 'gatewayReturn');
+  }
+}
 
+/** A return's fields, verified, then answered by what the gateway said (see handleGatewayReturn). */
+async function answerReturn(
+  wire: Record<string, string>,
+  duplicated: boolean,
+  claimedReference: string | undefined,
+  flow: ReturnFlow,
+): Promise<Response> {
+  const { request, runtime, present } = flow;
+  const { settings, log } = runtime;
   const verified = duplicated
     ? ({ valid: false, reason: 'mismatch' } as const)
     : await verifySignature(wire, settings.responsePhrase, settings.shaType);
@@ -159,7 +190,6 @@ export async function handleGatewayReturn(
     return present.refused('invalid_request', claimedReference);
   }
   const answer = parsed.data;
-  const flow: ReturnFlow = { request, context, language, runtime, present };
   if (answer.service_command === 'TOKENIZATION') {
     // The completion choice comes back signed: the browser cannot turn a card saving into a charge, or back.
     return answer[COMPLETION_FIELDS.command] === SAVE_CARD_COMPLETION ? saveCard(answer, flow) : completeMerchantPage(answer, flow);
@@ -168,6 +198,21 @@ export async function handleGatewayReturn(
   // A new attempt's reference (`<order>.pg2`) belongs to the merchant's order of the first.
   const order = await settings.resolveOrder(orderReferenceOf(answer.merchant_reference), fromGateway(request));
   return confirmAndDeliver(answer, order, 'return', flow);
+}
+
+/**
+ * What the customer's browser gets when the store fails while its return (or the element's Pay
+ * button) is handled: a page it can show (the presentation's `notRecorded`), where the endpoint's
+ * JSON error would be shown as raw text. Nothing was recorded (a result is written whole or not at
+ * all; a charge is sent only once its watch is written, so one sent before the store failed is
+ * asked about by the reconciler). A caller that asked for JSON, and any other failure, gets the
+ * endpoint's JSON error (rethrown), as does every other route.
+ */
+function notRecordedAnswer(error: unknown, reference: string | undefined, intent: Intent, flow: ReturnFlow, route: string): Response {
+  if (!(error instanceof StoreUnavailableError) || asksForJson(flow.request)) throw error;
+  // The line the endpoint logs for any refusal, with how the customer was answered.
+  flow.runtime.log.info('refused', { route, code: 'store_unavailable', status: 503, answered: flow.present.framed ? 'framed_page' : 'page' });
+  return flow.present.notRecorded(reference, intent);
 }
 
 /** What every step of one return works with. */
@@ -263,6 +308,26 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   if (!tokenization.token_name) {
     log.error('tokenization_without_token', { merchant_reference: order.merchant_reference });
     return present.refused('invalid_request', order.merchant_reference);
+  }
+  // The same card's return (or Pay button) posted again after its charge was recorded: the gateway
+  // would refuse a second charge (00005), so nothing is sent; the customer sees the recorded result.
+  const recorded = await recordedCharge(tokenization.merchant_reference, runtime);
+  if (recorded === 'paid_by_another_attempt') {
+    // An earlier attempt's card (declined, so its reference was let go) posted again after another attempt paid.
+    log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: 'ledger', attempt: tokenization.merchant_reference });
+    return present.refused('order_already_paid', order.merchant_reference);
+  }
+  if (recorded) {
+    log.info('duplicate_completion', { merchant_reference: order.merchant_reference, payment_reference: recorded.payment_reference, sent: false });
+    log.info('payment_result_replayed', {
+      merchant_reference: recorded.merchant_reference,
+      source: recorded.source,
+      outcome: recorded.outcome,
+      order_state: recorded.order_state,
+      response_code: recorded.response_code,
+      error: recorded.error,
+    });
+    return present.result(recorded);
   }
   // The order changed since its amount was on the Pay button: that button's amount is not what would be charged.
   const shown = tokenization[COMPLETION_FIELDS.shownAmount];
@@ -367,6 +432,27 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
 }
 
+/**
+ * The result the ledger recorded for the charge of `reference` (an order's, or a new attempt's
+ * `<order>.pgN`), when the gateway keeps that reference for it: a payment that holds or took money
+ * (even one since refunded, or overruled for its amount) or one since voided. `paid_by_another_attempt`
+ * when the order's latest payment holds or took money under another attempt's reference: this one's
+ * card (declined, its reference let go) must not be charged on a paid order. Undefined otherwise:
+ * nothing recorded (the first charge's answer was lost: the gateway is asked, as for any return),
+ * a payment still open (pending), or a declined one, whose reference the gateway lets go and a new
+ * card may use. A ledger that cannot tell an order's results (no `latestFor`) never answers one.
+ * A store that cannot be read throws, as the charge's own watch would.
+ */
+async function recordedCharge(reference: string, runtime: EndpointRuntime): Promise<VerifiedResult | 'paid_by_another_attempt' | undefined> {
+  const ledger = runtime.settings.resultLedger;
+  const latest = typeof ledger.latestFor === 'function' ? await ledger.latestFor(orderReferenceOf(reference)) : undefined;
+  if (latest?.kind !== 'payment') return undefined;
+  if ((latest.payment_reference ?? latest.merchant_reference) !== reference) {
+    return isPaidState(latest.order_state) ? 'paid_by_another_attempt' : undefined;
+  }
+  return isPaidState(latest.order_state) || latest.order_state === 'voided' ? latest : undefined;
+}
+
 /** The fields of a verified TOKENIZATION that its completion reads, kept in the ready card. */
 const READY_FIELDS: readonly string[] = [
   'service_command',
@@ -443,7 +529,12 @@ export async function handleEmbeddedConfirm(
   }
   // The fields of a TOKENIZATION answer verified and parsed at its return, sealed since by this endpoint.
   const tokenization = ready.fields as HostedPageResponse;
-  return completeMerchantPage(tokenization, { request, context, language, runtime, present }, ready);
+  const flow: ReturnFlow = { request, context, language, runtime, present };
+  try {
+    return await completeMerchantPage(tokenization, flow, ready);
+  } catch (error) {
+    return notRecordedAnswer(error, orderReference, 'pay', flow, 'embeddedConfirm');
+  }
 }
 
 /**
@@ -522,6 +613,7 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
       return jsonResponse(refusal.status, refusal.body(language));
     },
     threeDs: (url) => redirectResponse(url),
+    notRecorded: (merchantReference, intent) => returnNotRecordedPage(language, intent, merchantReference),
   };
 }
 
@@ -592,6 +684,18 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
     },
     threeDs(url, merchantReference) {
       return framedThreeDsPage({ type: FRAMED_MESSAGE_TYPES.threeDs, merchant_reference: merchantReference, url }, language, settings);
+    },
+    notRecorded(merchantReference, intent) {
+      // Pending, never a failure: the element offers no "try again" that would pay a second time.
+      const message: FramedResultMessage = {
+        type: FRAMED_MESSAGE_TYPES.result,
+        intent,
+        ...(merchantReference ? { merchant_reference: merchantReference } : {}),
+        outcome: 'pending',
+        message: NOT_RECORDED_TEXT[language][intent].framed,
+        error: 'store_unavailable',
+      };
+      return framedResultPage(message, language, settings, { status: 503, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
     },
   };
 }

@@ -143,19 +143,38 @@ export function requestCookie(request: { readonly headers: Headers }, name: stri
   return undefined;
 }
 
+/** The entries of an Accept-style header (`text/html;q=0.9, …`): each value, lower case, with its quality (1 unless told). */
+function weightedValues(header: string): { readonly value: string; readonly quality: number }[] {
+  return header.split(',').map((part) => {
+    const [value = '', ...params] = part.trim().split(';');
+    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((found) => found !== undefined);
+    return { value: value.trim().toLowerCase(), quality: q === undefined ? 1 : Number(q) };
+  });
+}
+
 /** `ar` when the browser prefers Arabic over English, else `en`. */
 export function languageFromHeaders(request: { readonly headers: Headers }): Language {
-  const header = request.headers.get('accept-language') ?? '';
   let best: { language: Language; quality: number } | undefined;
-  for (const part of header.split(',')) {
-    const [tag = '', ...params] = part.trim().split(';');
-    const primary = tag.trim().toLowerCase().split('-')[0];
+  for (const { value, quality } of weightedValues(request.headers.get('accept-language') ?? '')) {
+    const primary = value.split('-')[0];
     if (!isLanguage(primary)) continue;
-    const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
-    const quality = q === undefined ? 1 : Number(q);
     if (!best || quality > best.quality) best = { language: primary, quality };
   }
   return best && best.quality > 0 ? best.language : 'en';
+}
+
+/**
+ * True when the request's Accept header names JSON and prefers it to HTML: a script's call. A
+ * browser navigating (a form post, the gateway's return) asks for HTML first, or names neither.
+ */
+export function asksForJson(request: { readonly headers: Headers }): boolean {
+  let json = 0;
+  let html = 0;
+  for (const { value, quality } of weightedValues(request.headers.get('accept') ?? '')) {
+    if (value === 'application/json') json = Math.max(json, quality);
+    else if (value === 'text/html') html = Math.max(html, quality);
+  }
+  return json > 0 && json >= html;
 }
 
 /**

@@ -9,6 +9,9 @@
  * confirmed and refreshes itself, or, when the return was refused, that it could not be confirmed.
  * A refused return's proof also covers its code: the page says why (too many cards tried for the
  * order, an amount that changed), not the order's earlier result, unless the order is paid.
+ *
+ * Also the page the endpoint's return route answers when it cannot record the return (the store is
+ * down): payment not confirmed yet, do not pay again (`returnNotRecordedPage`).
  */
 import { formatMoney } from '../core/amounts.ts';
 import { describeOutcome, OUTCOME_TEXT } from '../core/customer-outcome.ts';
@@ -16,7 +19,8 @@ import { directionOf, isLanguage, type Language } from '../core/language.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { field } from '../core/schemas/index.ts';
 import type { EndpointErrorCode } from '../core/endpoint-api.ts';
-import { ERROR_MESSAGES } from './errors.ts';
+import { ERROR_MESSAGES, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
+import { cspNonce } from './framed-pages.ts';
 import { languageFromHeaders } from './http.ts';
 import type { ResultStore } from '../store/store.ts';
 import { RESULT_PROOF_PARAMETER, type ResultProofs } from './result-proof.ts';
@@ -228,4 +232,84 @@ export function renderResultPage(content: PageContent): string {
     '</html>',
   ];
   return `${lines.filter((line) => line !== '').join('\n')}\n`;
+}
+
+/** Whether the return was to pay, or only to save a card (nothing is charged then). */
+export type ReturnIntent = 'pay' | 'save-card';
+
+/**
+ * What the customer reads when their return could not be recorded (the store is down): not
+ * confirmed yet, never "failed" or "try again" (the payment may have gone through), and not to pay
+ * again. `next` is the page's way on (posting the same return again is safe: it is recorded once);
+ * `framed` is the element's line, where there is no page to reload.
+ */
+export const NOT_RECORDED_TEXT: Readonly<Record<Language, Readonly<Record<ReturnIntent, { title: string; body: string; next: string; framed: string }>>>> = {
+  en: {
+    pay: {
+      title: 'Payment not confirmed yet',
+      body: 'We could not confirm your payment just now. Please do not pay again.',
+      next: 'Reload this page in a minute to finish confirming it, or check your order with the shop.',
+      framed: 'We could not confirm your payment just now. Please do not pay again: check your order with the shop in a few minutes.',
+    },
+    'save-card': {
+      title: 'Card not confirmed yet',
+      body: 'We could not confirm your saved card just now. Nothing was charged.',
+      next: 'Reload this page in a minute to finish confirming it.',
+      framed: 'We could not confirm your saved card just now. Nothing was charged: please try again in a few minutes.',
+    },
+  },
+  ar: {
+    pay: {
+      title: 'لم يتم تأكيد الدفع بعد',
+      body: 'تعذر علينا تأكيد دفعتك الآن. يرجى عدم الدفع مرة أخرى.',
+      next: 'أعد تحميل هذه الصفحة بعد دقيقة لإكمال التأكيد، أو راجع طلبك لدى المتجر.',
+      framed: 'تعذر علينا تأكيد دفعتك الآن. يرجى عدم الدفع مرة أخرى: راجع طلبك لدى المتجر بعد بضع دقائق.',
+    },
+    'save-card': {
+      title: 'لم يتم تأكيد البطاقة بعد',
+      body: 'تعذر علينا تأكيد بطاقتك المحفوظة الآن. لم يتم خصم أي مبلغ.',
+      next: 'أعد تحميل هذه الصفحة بعد دقيقة لإكمال التأكيد.',
+      framed: 'تعذر علينا تأكيد بطاقتك المحفوظة الآن. لم يتم خصم أي مبلغ: يرجى المحاولة مرة أخرى بعد بضع دقائق.',
+    },
+  },
+};
+
+/**
+ * The page a top-level return gets when it could not be recorded (the store is down): 503 with
+ * `Retry-After`, nothing recorded. The endpoint may be mounted in any shop, where the service's
+ * stylesheet route does not exist, so the page carries its style under a nonce; no script, no
+ * form, framed by no one. `reference` is the verified return's order, for the customer to name to the shop.
+ */
+export function returnNotRecordedPage(language: Language, intent: ReturnIntent, reference: string | undefined): Response {
+  const text = NOT_RECORDED_TEXT[language][intent];
+  const nonce = cspNonce();
+  const summary = rows([[OUTCOME_TEXT[language].actions.order, reference, 'ltr']]);
+  const lines = [
+    '<!doctype html>',
+    `<html lang="${language}" dir="${directionOf(language)}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(text.title)}</title>`,
+    `<style nonce="${nonce}">${STYLES}</style>`,
+    '</head>',
+    '<body>',
+    '<main data-outcome="pending">',
+    `<h1>${escapeHtml(text.title)}</h1>`,
+    `<p class="reason">${escapeHtml(text.body)}</p>`,
+    `<p>${escapeHtml(text.next)}</p>`,
+    summary ? `<dl class="summary">${summary}</dl>` : '',
+    '</main>',
+    '</body>',
+    '</html>',
+  ];
+  return new Response(`${lines.filter((line) => line !== '').join('\n')}\n`, {
+    status: 503,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+      ...PAGE_HEADERS,
+    },
+  });
 }
