@@ -17,7 +17,7 @@ import { readAt } from '../core/shape.ts';
 import { compiled } from '../gateway/compiled.ts';
 import { StoreUnavailableError } from '../store/store.ts';
 import { resolveSettings, type EndpointConfig } from './config.ts';
-import { EndpointRefusal } from './errors.ts';
+import { EndpointRefusal, STORE_RETRY_AFTER_SECONDS } from './errors.ts';
 import { createFlowSealer, createSealer } from './flow-token.ts';
 import { endpointGateway } from './gateway-client.ts';
 import { handleEmbeddedConfirm, handleGatewayReturn } from './gateway-return.ts';
@@ -232,7 +232,7 @@ export function createNamedMerchantEndpoint(config: EndpointConfig, names: Setti
         error instanceof EndpointRefusal
           ? error
           : new EndpointRefusal(error instanceof StoreUnavailableError ? 'store_unavailable' : 'internal_error', {
-              headers: error instanceof StoreUnavailableError ? { 'retry-after': '30' } : {},
+              headers: error instanceof StoreUnavailableError ? { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } : {},
             });
       if (refusal.code === 'not_found') {
         // The path only, never the query: a gateway's return sent to a wrong path carries its fields there.

@@ -23,7 +23,7 @@
  * How the answer is presented depends on the flow, never what it says: a top-level return is
  * redirected to `resultUrl` (or answered JSON); a framed one (`pg_frame` in the return URL the
  * endpoint signed) gets a small page that tells the element (framed-pages.ts). A return that
- * cannot be recorded because the store is down gets a page too, never the JSON error, unless the
+ * cannot be recorded (the store or the shop's order lookup is down) gets a page too, never the JSON error, unless the
  * caller asked for JSON: the customer's browser navigated here.
  *
  * A card's return posted again after its charge was recorded (the back button, a refresh) is
@@ -109,10 +109,11 @@ interface Presentation {
   /** The completion needs 3-D Secure at `url`. */
   threeDs(url: string, merchantReference: string): Response;
   /**
-   * The return could not be recorded (the store is down): not confirmed yet, not to be paid again,
+   * The return could not be recorded (the store or the shop's order lookup is down, or a fault of
+   * the endpoint's own, `code`): not confirmed yet, not to be paid again,
    * 503 with `Retry-After`; nothing recorded, so the same return posted again is handled afresh.
    */
-  notRecorded(merchantReference: string | undefined, intent: Intent): Response;
+  notRecorded(merchantReference: string | undefined, intent: Intent, code: EndpointErrorCode, status: number): Response;
 }
 
 type ReturnParams = { readonly fields: Record<string, string>; readonly duplicated: boolean };
@@ -201,18 +202,25 @@ async function answerReturn(
 }
 
 /**
- * What the customer's browser gets when the store fails while its return (or the element's Pay
- * button) is handled: a page it can show (the presentation's `notRecorded`), where the endpoint's
- * JSON error would be shown as raw text. Nothing was recorded (a result is written whole or not at
- * all; a charge is sent only once its watch is written, so one sent before the store failed is
- * asked about by the reconciler). A caller that asked for JSON, and any other failure, gets the
- * endpoint's JSON error (rethrown), as does every other route.
+ * What the customer's browser gets when the store or the shop's order lookup fails while its
+ * return (or the element's Pay button) is handled, or the endpoint itself fails: a page it can show
+ * (the presentation's `notRecorded`), where the endpoint's JSON error would be shown as raw text.
+ * Nothing was recorded (a result is written whole or not at all; a charge is sent only once its
+ * watch is written, so one sent before the store failed is asked about by the reconciler). A caller
+ * that asked for JSON, and any other refusal, gets the endpoint's JSON error (rethrown), as does
+ * every other route.
  */
 function notRecordedAnswer(error: unknown, reference: string | undefined, intent: Intent, flow: ReturnFlow, route: string): Response {
-  if (!(error instanceof StoreUnavailableError) || asksForJson(flow.request)) throw error;
-  // The line the endpoint logs for any refusal, with how the customer was answered.
-  flow.runtime.log.info('refused', { route, code: 'store_unavailable', status: 503, answered: flow.present.framed ? 'framed_page' : 'page' });
-  return flow.present.notRecorded(reference, intent);
+  if (asksForJson(flow.request) || (error instanceof EndpointRefusal && error.code !== 'order_lookup_failed')) throw error;
+  const answered = flow.present.framed ? 'framed_page' : 'page';
+  if (error instanceof EndpointRefusal || error instanceof StoreUnavailableError) {
+    const code = error instanceof EndpointRefusal ? error.code : 'store_unavailable';
+    // The line the endpoint logs for any refusal, with how the customer was answered.
+    flow.runtime.log.info('refused', { route, code, status: 503, answered });
+    return flow.present.notRecorded(reference, intent, code, 503);
+  }
+  flow.runtime.log.error('internal_error', { route, error, answered });
+  return flow.present.notRecorded(reference, intent, 'internal_error', 500);
 }
 
 /** What every step of one return works with. */
@@ -613,7 +621,7 @@ function topLevelPresentation(runtime: EndpointRuntime, language: Language): Pre
       return jsonResponse(refusal.status, refusal.body(language));
     },
     threeDs: (url) => redirectResponse(url),
-    notRecorded: (merchantReference, intent) => returnNotRecordedPage(language, intent, merchantReference),
+    notRecorded: (merchantReference, intent, _code, status) => returnNotRecordedPage(language, intent, merchantReference, status),
   };
 }
 
@@ -685,7 +693,7 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
     threeDs(url, merchantReference) {
       return framedThreeDsPage({ type: FRAMED_MESSAGE_TYPES.threeDs, merchant_reference: merchantReference, url }, language, settings);
     },
-    notRecorded(merchantReference, intent) {
+    notRecorded(merchantReference, intent, code, status) {
       // Pending, never a failure: the element offers no "try again" that would pay a second time.
       const message: FramedResultMessage = {
         type: FRAMED_MESSAGE_TYPES.result,
@@ -693,9 +701,9 @@ function framedPresentation(runtime: EndpointRuntime, language: Language): Prese
         ...(merchantReference ? { merchant_reference: merchantReference } : {}),
         outcome: 'pending',
         message: NOT_RECORDED_TEXT[language][intent].framed,
-        error: 'store_unavailable',
+        error: code,
       };
-      return framedResultPage(message, language, settings, { status: 503, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
+      return framedResultPage(message, language, settings, { status, headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) } });
     },
   };
 }

@@ -275,12 +275,12 @@ export const NOT_RECORDED_TEXT: Readonly<Record<Language, Readonly<Record<Return
 };
 
 /**
- * The page a top-level return gets when it could not be recorded (the store is down): 503 with
- * `Retry-After`, nothing recorded. The endpoint may be mounted in any shop, where the service's
+ * The page a top-level return gets when it could not be recorded (the store or the shop's order
+ * lookup is down: 503; a fault of the endpoint's own: 500), with `Retry-After`, nothing recorded. The endpoint may be mounted in any shop, where the service's
  * stylesheet route does not exist, so the page carries its style under a nonce; no script, no
  * form, framed by no one. `reference` is the verified return's order, for the customer to name to the shop.
  */
-export function returnNotRecordedPage(language: Language, intent: ReturnIntent, reference: string | undefined): Response {
+export function returnNotRecordedPage(language: Language, intent: ReturnIntent, reference: string | undefined, status = 503): Response {
   const text = NOT_RECORDED_TEXT[language][intent];
   const nonce = cspNonce();
   const summary = rows([[OUTCOME_TEXT[language].actions.order, reference, 'ltr']]);
@@ -304,7 +304,7 @@ export function returnNotRecordedPage(language: Language, intent: ReturnIntent, 
     '</html>',
   ];
   return new Response(`${lines.filter((line) => line !== '').join('\n')}\n`, {
-    status: 503,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,

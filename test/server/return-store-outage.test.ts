@@ -12,8 +12,10 @@ import { EMBEDDED_CONFIRM_ROUTE, framedResultMessage } from '../../src/core/endp
 import { parse } from '../../src/core/shape.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { StoreUnavailableError, type Store } from '../../src/store/store.ts';
+import { EndpointRefusal } from '../../src/server/errors.ts';
 import { BASE_PATH, setup, SHOP_ORIGIN, type Answer, type Harness } from './harness.ts';
 import { signedAnswer } from './support/returns.ts';
+import { events } from './support/worlds.ts';
 import { formAction, hiddenFields } from '../sandbox/support.ts';
 
 /** What a browser's navigation asks for. */
@@ -221,5 +223,27 @@ describe('a framed return while the store is down', () => {
     const message = parse(framedResultMessage, JSON.parse(match[1] ?? 'null'));
     assert.deepEqual([message.outcome, message.error], ['pending', 'store_unavailable']);
     assert.equal(harness.gateway.callsOf('TOKEN_PAYMENT').length, 0);
+  });
+});
+
+describe('a top-level return while the shop\'s order lookup fails, or the endpoint itself', () => {
+  it('shows the same page when the shop cannot say what the order is (503), and records nothing', async () => {
+    const { store } = world();
+    const lookupDown = setup({ store, resultLedger: undefined, resolveOrder: () => Promise.reject(new EndpointRefusal('order_lookup_failed')) });
+    lookupDown.gateway.holds('order-1001', 'captured');
+    const answer = await browserPost(lookupDown, await paidReturn());
+    assert.equal(answer.status, 503);
+    assert.match(answer.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(visibleText(answer), /do not pay again/i);
+    assert.equal(await recordedCount(store), 0);
+  });
+
+  it('shows the page, not a JSON error, when the endpoint fails on its own (500), and logs the fault', async () => {
+    const failing = setup({ resolveOrder: () => Promise.reject(new TypeError('a bug')) });
+    failing.gateway.holds('order-1001', 'captured');
+    const answer = await browserPost(failing, await paidReturn('ar'));
+    assert.equal(answer.status, 500);
+    assert.match(String(answer.body), /<html lang="ar" dir="rtl">/);
+    assert.equal(events(failing.logs, 'internal_error').length, 1);
   });
 });
