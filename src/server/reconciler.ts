@@ -17,11 +17,15 @@
  *   then, about that payment or any other: the pass stops at once, every active watch in the store
  *   is moved past the wait (so other instances behind the same store keep it too), and the next
  *   passes ask nothing;
+ * - a cash bill still waiting whose own result is not in the ledger (the service was killed, or the
+ *   store down, between issuing it and recording it) is reported once, as a request reading it would
+ *   report it, with the bill its watch kept: the shop hears of the bill before it is paid;
  * - a question refused for the merchant's own settings (core `isConfigurationRefusal`: 00008,
- *   00006) is not an order's state: it is logged `gateway_configuration_refused` (error, with the
- *   settings to check, once a pass) and treated as an outage: the watch waits, and ends only after
- *   the outage's grace past its expiry (`endsUnanswered`), since every question is refused alike
- *   until the settings are corrected;
+ *   00006), CHECK_STATUS or a saved card's GET_TOKENS, is not an answer about the payment or the
+ *   token: it is logged `gateway_configuration_refused` (error, with the settings to check, once a
+ *   pass) and treated as an outage: the watch waits, and ends only after the outage's grace past
+ *   its expiry (`endsUnanswered`), since every question is refused alike until the settings are
+ *   corrected (a saved card is then reported not confirmed, as a list refused for another reason);
  * - questions are paced across payments (`questionsPerMinute`).
  * A payment found holding money for the first time (from a state that holds none) is checked
  * against the merchant's order as it stands then (`orderOf`, when given: the shop may have changed
@@ -39,7 +43,7 @@
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
-import { canMoveOrderState, isPaidState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
+import { BILL_ISSUED, billKeyOf, canMoveOrderState, isPaidState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
 import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
 import { isConfigurationRefusal, parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
@@ -50,7 +54,7 @@ import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError, isRetryable } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
-import type { PaymentWatch, Store } from '../store/store.ts';
+import type { PaymentWatch, ResultStore, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import type { EndpointErrorCode } from '../core/endpoint-api.ts';
 import { EndpointRefusal } from './errors.ts';
@@ -58,7 +62,7 @@ import { backgroundLookupOf } from './order-source.ts';
 import type { MerchantOrder, ResolveOrder } from './orders.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
-import { DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
+import { billKeptBy, DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
 const DAY_MS = 24 * 3600_000;
@@ -91,7 +95,12 @@ export function orderLookupOf(resolveOrder: ResolveOrder): ReconcilerOrderLookup
 }
 
 export interface ReconcilerOptions {
-  readonly store: Pick<Store, 'watches'>;
+  /**
+   * The watches, and the results recorded so far (a `Store` gives both): read to tell whether a
+   * cash bill still waiting was reported by its own result. A store without `results` cannot say,
+   * and such a bill is then reported only once paid or cancelled.
+   */
+  readonly store: Pick<Store, 'watches'> & { readonly results?: Pick<ResultStore, 'get'> };
   /** The back-office client: every question goes through it. */
   readonly gateway: Pick<GatewayClient, 'call'>;
   /** Records a result found and tells the shop (the same path as a return's result). */
@@ -238,32 +247,32 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   /**
-   * CHECK_STATUS refused for the merchant's own settings (00008, 00006): not the order's state, and
-   * every question is refused alike until the settings are corrected. Logged once a pass, with the
-   * settings to check; the watch waits as in an outage, and ends unanswered only after the grace
-   * past its expiry (`endsUnanswered`, the gateway failing), so a correction within it still finds
-   * the payment.
+   * A question refused for the merchant's own settings (00008, 00006): not an answer about the
+   * payment or the token, and every question is refused alike until the settings are corrected.
+   * Logged once a pass, with the settings to check; the watch waits as in an outage. Past the grace
+   * after its expiry (`endsUnanswered`, the gateway failing), `atGraceEnd` settles it instead, so a
+   * correction within the grace still finds the payment or the token.
    */
-  const refusedForSettings = async (watch: PaymentWatch, answer: CheckStatusResponse, at: number, counts: { ended: number }, round: Round): Promise<false> => {
+  const refusedForSettings = async (
+    watch: PaymentWatch,
+    answer: { readonly response_code?: unknown; readonly status?: unknown },
+    operation: 'CHECK_STATUS' | 'GET_TOKENS',
+    at: number,
+    round: Round,
+    atGraceEnd: () => Promise<void>,
+  ): Promise<false> => {
     round.unanswered = 'gateway_configuration_refused';
     if (!round.configurationLogged) {
       round.configurationLogged = true;
       log.error('gateway_configuration_refused', {
-        operation: 'CHECK_STATUS',
+        operation,
         merchant_reference: watch.merchant_reference,
         response_code: parseResponseCode(answer.response_code)?.code,
         hint: refusalHint(answer, 'en'),
       });
     }
     if (endsUnanswered(watch, true, at)) {
-      log.warn('watch_expired_unanswered', {
-        merchant_reference: watch.merchant_reference,
-        kind: watch.kind,
-        last_state: watch.last_state,
-        reason: 'configuration_refused',
-      });
-      await store.watches.end(watch.merchant_reference, new Date(at), 'expired_unanswered');
-      counts.ended += 1;
+      await atGraceEnd();
       return false;
     }
     await store.watches.update(watch.merchant_reference, {
@@ -274,23 +283,34 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     return false;
   };
 
+  /** A payment's watch past the grace with CHECK_STATUS still refused for the settings: ended, nothing reported. */
+  const endRefusedForSettings = async (watch: PaymentWatch, at: number, counts: { ended: number }): Promise<void> => {
+    log.warn('watch_expired_unanswered', {
+      merchant_reference: watch.merchant_reference,
+      kind: watch.kind,
+      last_state: watch.last_state,
+      reason: 'configuration_refused',
+    });
+    await store.watches.end(watch.merchant_reference, new Date(at), 'expired_unanswered');
+    counts.ended += 1;
+  };
+
   /**
    * A card saved without a payment: GET_TOKENS (the token kept and ACTIVE) confirms it, as at the
-   * return. Reported once the list answers, whatever it says; a refused question is asked again.
+   * return. Reported once the list answers, whatever it says; a question unanswered, or refused for
+   * the merchant's settings, is asked again (the latter until the grace past the watch's expiry).
    */
-  const checkSavedCard = async (watch: PaymentWatch, counts: { reported: number; ended: number }): Promise<boolean> => {
+  const checkSavedCard = async (watch: PaymentWatch, counts: { reported: number; ended: number }, round: Round): Promise<boolean> => {
     const at = now().getTime();
-    const reference = watch.merchant_reference;
     const tokenName = typeof watch.detail?.['token_name'] === 'string' ? watch.detail['token_name'] : undefined;
-    const tokenization = (watch.detail?.['tokenization'] ?? {}) as Readonly<Record<string, unknown>>;
     if (tokenName === undefined) {
-      await store.watches.end(reference, new Date(at), 'invalid');
+      await store.watches.end(watch.merchant_reference, new Date(at), 'invalid');
       counts.ended += 1;
       return true;
     }
-    let lookup: NonNullable<TokenLookup>;
+    let answer: GetTokensResponse;
     try {
-      const { answer } = await gateway.call(GET_TOKENS, {
+      ({ answer } = await gateway.call(GET_TOKENS, {
         language: watch.language,
         retry: false,
         params: {
@@ -300,20 +320,68 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           from_date: formatDateTimeWithOffset(Date.parse(watch.created_at) - DAY_MS),
           token_status: 'ACTIVE',
         },
-      });
-      lookup = tokenLookupOf(answer, tokenName) ?? { unavailable: 'token_list_refused' };
+      }));
     } catch (error) {
       // A verified answer of a shape the list's schema does not know: the list cannot be read.
-      if (!(error instanceof GatewayUnavailableError && error.kind === 'answer_invalid')) return unanswered(watch, error, at, counts);
-      lookup = { unavailable: 'token_list_unreadable' };
+      if (error instanceof GatewayUnavailableError && error.kind === 'answer_invalid') {
+        await settleSavedCard(watch, tokenName, { unavailable: 'token_list_unreadable' }, at, counts);
+        return true;
+      }
+      round.unanswered = 'gateway_unanswered';
+      return unanswered(watch, error, at, counts);
     }
-    // Any verified answer settles it: the list names the token, does not, or cannot be had.
+    const lookup = tokenLookupOf(answer, tokenName) ?? { unavailable: 'token_list_refused' };
+    if (isConfigurationRefusal(answer)) {
+      return refusedForSettings(watch, answer, 'GET_TOKENS', at, round, () => settleSavedCard(watch, tokenName, lookup, at, counts));
+    }
+    // Any other verified answer settles it: the list names the token, does not, or cannot be had.
+    await settleSavedCard(watch, tokenName, lookup, at, counts);
+    return true;
+  };
+
+  /** Reports a saved card as the token list settles it (listed, not listed, or not to be had), and ends its watch. */
+  const settleSavedCard = async (
+    watch: PaymentWatch,
+    tokenName: string,
+    lookup: NonNullable<TokenLookup>,
+    at: number,
+    counts: { reported: number; ended: number },
+  ): Promise<void> => {
+    const tokenization = (watch.detail?.['tokenization'] ?? {}) as Readonly<Record<string, unknown>>;
     const result = await savedCardResult(tokenization, tokenName, lookup, watch.language);
+    if (result.saved_card && !result.saved_card.confirmed) {
+      log.warn('saved_card_unconfirmed', {
+        merchant_reference: watch.merchant_reference,
+        reason: result.saved_card.unconfirmed_reason,
+        ...('response_code' in lookup ? { response_code: lookup.response_code } : {}),
+      });
+    }
     await options.report(result);
     counts.reported += 1;
-    await store.watches.end(reference, new Date(at), result.saved_card?.confirmed ? 'saved' : result.saved_card ? 'saved_unconfirmed' : 'not_saved');
+    await store.watches.end(watch.merchant_reference, new Date(at), result.saved_card?.confirmed ? 'saved' : result.saved_card ? 'saved_unconfirmed' : 'not_saved');
     counts.ended += 1;
-    return true;
+  };
+
+  /**
+   * The result of a cash bill still waiting at the counter (CHECK_STATUS: pending, last operation
+   * 30000) under its bill watch, when the shop has not heard of the bill: neither the bill's own
+   * result (key `billKeyOf`, the number its watch kept) nor this reading's (the key a request
+   * reading the bill waiting records it under, results.ts `reportOnce`) is in the ledger. It
+   * carries the bill the watch kept (none when BILL_PRESENTMENT's answer was lost: CHECK_STATUS
+   * names no bill number). Undefined otherwise, and when the store given has no results to read.
+   */
+  const unreportedBill = async (watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): Promise<VerifiedResult | undefined> => {
+    const { results } = store;
+    const { status } = reading;
+    if (watch.kind !== 'bill' || status.state !== 'pending' || status.transaction_code !== BILL_ISSUED || typeof results?.get !== 'function') return undefined;
+    const bill = billKeptBy(watch);
+    const result = resultOfReading(watch, reading, log);
+    const keys = [...(bill === undefined ? [] : [billKeyOf(watch.merchant_reference, bill.bill_number)]), result.idempotency_key];
+    for (const key of keys) {
+      // Only the result recorded under that very key (as results.ts `recordedUnder` reads a ledger).
+      if ((await results.get(key))?.result.idempotency_key === key) return undefined;
+    }
+    return bill === undefined ? result : { ...result, bill };
   };
 
   /**
@@ -353,11 +421,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   /** Asks about one watch; true when the gateway answered. */
   const check = async (watch: PaymentWatch, counts: { reported: number; ended: number }, round: Round): Promise<boolean> => {
-    if (watch.kind === 'saved_card') {
-      const answered = await checkSavedCard(watch, counts);
-      if (!answered) round.unanswered = 'gateway_unanswered';
-      return answered;
-    }
+    if (watch.kind === 'saved_card') return checkSavedCard(watch, counts, round);
     const at = now().getTime();
     const reference = watch.merchant_reference;
     let reading: { status: OrderStatus; answer: CheckStatusResponse };
@@ -367,7 +431,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       round.unanswered = 'gateway_unanswered';
       return unanswered(watch, error, at, counts);
     }
-    if (isConfigurationRefusal(reading.answer)) return refusedForSettings(watch, reading.answer, at, counts, round);
+    if (isConfigurationRefusal(reading.answer)) {
+      return refusedForSettings(watch, reading.answer, 'CHECK_STATUS', at, round, () => endRefusedForSettings(watch, at, counts));
+    }
     const { status } = reading;
     const state = status.state;
     const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
@@ -378,6 +444,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const result = resultOfReading(watch, reading, log, order);
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
+    } else {
+      // No move, but the shop may never have heard of the bill waiting: its own result was lost.
+      const bill = await unreportedBill(watch, reading);
+      if (bill) {
+        log.warn('bill_result_recovered', { merchant_reference: reference, idempotency_key: bill.idempotency_key });
+        await options.report(bill);
+        counts.reported += 1;
+      }
     }
     const expired = at >= Date.parse(watch.expires_at);
     if (isFinalFor(watch.kind, state, watch.last_state)) {

@@ -42,7 +42,7 @@ import type { EndpointSettings, InstallmentsChoice, IssuedBillDetails, SavedCard
 import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
-import { gatewayOrderStatus } from './gateway-status.ts';
+import { gatewayOrderStatus, logConfigurationRefusal } from './gateway-status.ts';
 import type { Logger } from '../log/logger.ts';
 import { orderDisagreement, type MerchantOrder } from './orders.ts';
 import { recordedUnder, type ResultLedger } from './result-ledger.ts';
@@ -335,7 +335,12 @@ export type TokenListUnavailable = NonNullable<SavedCard['unconfirmed_reason']>;
  */
 export type TokenLookup =
   | { readonly listed: TokenListEntry | undefined }
-  | { readonly unavailable: TokenListUnavailable; readonly response_code?: string }
+  | {
+      readonly unavailable: TokenListUnavailable;
+      readonly response_code?: string;
+      /** Refused for the merchant's own settings (00008, 00006; logged `gateway_configuration_refused`), not about the card. */
+      readonly settings?: true;
+    }
   | undefined;
 
 /**
@@ -367,7 +372,8 @@ async function lookUpToken(tokenName: string, language: Language, runtime: Endpo
     log.warn('saved_card_unconfirmed', { reason: error.code });
     return undefined;
   }
-  return tokenLookupOf(answer, tokenName);
+  const lookup = tokenLookupOf(answer, tokenName);
+  return lookup && 'unavailable' in lookup && logConfigurationRefusal(runtime, 'GET_TOKENS', answer) ? { ...lookup, settings: true } : lookup;
 }
 
 /** What a verified GET_TOKENS answer says of `tokenName` (see TokenLookup). */
@@ -421,7 +427,8 @@ export async function confirmedSavedCard(
   runtime: EndpointRuntime,
 ): Promise<VerifiedResult | undefined> {
   const lookup = await lookUpToken(tokenName, language, runtime);
-  if (!lookup) return undefined;
+  // Refused for the merchant's own settings: no answer about the card (the reconciler asks again, reconciler.ts).
+  if (!lookup || ('unavailable' in lookup && lookup.settings)) return undefined;
   const result = await savedCardResult(tokenization, tokenName, lookup, language);
   if (result.error) runtime.log.warn('card_not_saved', { merchant_reference: result.merchant_reference });
   if (result.saved_card && !result.saved_card.confirmed) {

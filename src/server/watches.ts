@@ -20,7 +20,8 @@ import type { Language } from '../core/language.ts';
 import type { OrderState } from '../core/order-status.ts';
 import type { IssuedBillDetails, VerifiedResult } from '../core/verified-result.ts';
 import { billResult, type BillResult } from '../core/endpoint-results.ts';
-import { isRecord, read } from '../core/shape.ts';
+import { text } from '../core/order-answer.ts';
+import { object, read } from '../core/shape.ts';
 import type { NewWatch, PaymentWatch, WatchKind } from '../store/store.ts';
 import type { MerchantOrder } from './orders.ts';
 
@@ -179,6 +180,16 @@ export function billWatch(basis: WatchBasis, expiresAt: number, now: number, set
   return bill === undefined ? watch : { ...watch, detail: { bill: billDetailsOf(bill) } };
 }
 
+const issuedBill = object({ bill_number: text, payment_partner: text, request_expiry_date: text });
+
+/**
+ * The issued bill a bill watch keeps (its number, partner and expiry): undefined for another kind
+ * of watch, and for a bill watch written before BILL_PRESENTMENT whose answer never came back.
+ */
+export function billKeptBy(watch: Pick<PaymentWatch, 'kind' | 'detail'>): IssuedBillDetails | undefined {
+  return watch.kind === 'bill' ? read(issuedBill, watch.detail?.['bill']) : undefined;
+}
+
 /**
  * The bill an open bill watch keeps for `order`, while it is still payable at `now` and the order's
  * amount and currency are the bill's: what the customer is shown again when they ask for a bill
@@ -187,8 +198,8 @@ export function billWatch(basis: WatchBasis, expiresAt: number, now: number, set
 export function keptBillOf(watch: PaymentWatch | undefined, order: Pick<MerchantOrder, 'merchant_reference' | 'amount' | 'currency'>, now: number): BillResult | undefined {
   if (watch?.kind !== 'bill' || watch.ended_at !== undefined || watch.due_at === undefined || Date.parse(watch.due_at) <= now) return undefined;
   if (watch.amount !== order.amount || watch.currency !== order.currency) return undefined;
-  const bill = watch.detail?.['bill'];
-  if (!isRecord(bill)) return undefined;
+  const bill = billKeptBy(watch);
+  if (bill === undefined) return undefined;
   return read(billResult, { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency });
 }
 

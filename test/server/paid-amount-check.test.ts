@@ -273,10 +273,14 @@ describe('the reconciler', () => {
     await w.watch(billWatch(basis(), START.getTime() + 2 * 24 * 60 * MINUTE, START.getTime(), DEFAULT_WATCH_SETTINGS));
     w.harness.gateway.holds('order-1001', 'bill_issued', { svcId: '1700000024' });
     await w.round();
-    assert.equal(w.reported.length, 0, 'a bill waiting: nothing taken, nothing reported');
+    assert.deepEqual(
+      w.reported.map(summary),
+      [{ outcome: 'pending', order_state: 'pending', error: undefined, amount: 250_000, currency: 'EGP' }],
+      'a bill waiting: nothing taken, the bill itself reported (its own result was never recorded)',
+    );
     w.harness.gateway.holds('order-1001', 'captured', { svcId: '1700000024' });
     await w.round();
-    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 100_000, currency: 'EGP' });
+    assert.deepEqual(summary(w.reported[1]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 250_000, currency: 'EGP' });
   });
 
   it('reports what the gateway took for a watch that names no amount (a back-office call whose answer was lost)', async () => {

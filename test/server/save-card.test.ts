@@ -257,6 +257,20 @@ describe('the return of a card saved without paying', () => {
     assert.doesNotMatch(allLogs(harness), /tok-saved/, 'the token never reaches a log line');
   });
 
+  it('says pending, and reports nothing, when GET_TOKENS is refused for the merchant\'s own settings (00008, 00006): the reconciler asks again', async () => {
+    for (const code of ['00008', '00006'] as const) {
+      harness.gateway.reset();
+      harness.results.length = 0;
+      harness.ledger.clear();
+      harness.gateway.answer('GET_TOKENS', () => ({ code }));
+      const message = messageOf(await returnPost(await savedCardAnswer()));
+      assert.equal(message.outcome, 'pending', code);
+      assert.equal(harness.results.length, 0, `${code}: no card reported unconfirmed while the settings are wrong`);
+      const refused = harness.logs.map((line) => JSON.parse(line)).filter((line) => line.event === 'gateway_configuration_refused').at(-1);
+      assert.deepEqual([refused?.operation, refused?.response_code], ['GET_TOKENS', code]);
+    }
+  });
+
   it('says pending, and reports nothing, when GET_TOKENS cannot be reached', async () => {
     harness.gateway.goOffline();
     const message = messageOf(await returnPost(await savedCardAnswer()));
