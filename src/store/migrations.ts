@@ -11,6 +11,7 @@
 import type { Database } from 'libsql';
 import type { ClientBase } from 'pg';
 import type { VerifiedResult } from '../core/verified-result.ts';
+import type { Logger } from '../log/logger.ts';
 import { StoreOpenError, type JsonObject, type NewWatch, type PaymentWatch, type ResultBacklog, type StoredResult } from './store.ts';
 
 export interface Migration {
@@ -178,32 +179,166 @@ export function migrateSqlite(db: Database, migrations: readonly Migration[] = S
   while (applyNext.immediate());
 }
 
-/** Brings a PostgreSQL database up to date, each step under a transaction-scoped advisory lock. */
-export async function migratePostgres(client: ClientBase, migrations: readonly Migration[] = POSTGRES_MIGRATIONS): Promise<void> {
+/**
+ * How long one statement of a PostgreSQL migration waits for a lock (the migration lock, a table)
+ * before its step is rolled back and tried again. Short on purpose: while an ALTER TABLE waits for
+ * its table, every statement of the running instances on that table queues behind it, and must
+ * not be held past their own statement limit (5 s) by a start-up.
+ */
+export const MIGRATION_LOCK_TIMEOUT_MS = 2_000;
+/**
+ * How long in all a start-up waits for the locks its migrations need before it gives up, naming
+ * the sessions that hold them. Longer than anything pg-checkout itself holds a lock of its tables
+ * for (the hourly prune: 120 s), and than its own migrations take.
+ */
+export const MIGRATION_WAIT_MS = 180_000;
+
+/** Limits of a PostgreSQL migration's session; none of them cuts a statement that holds its locks. */
+export interface MigrationLimits {
+  /** How long one statement waits for a lock before its step is tried again (default MIGRATION_LOCK_TIMEOUT_MS). */
+  readonly lockTimeoutMs?: number;
+  /** How long in all the locks are waited for before the migration gives up (default MIGRATION_WAIT_MS). */
+  readonly waitMs?: number;
+  /** A migrating session left idle inside its transaction this long (its process frozen) is ended by the server, its locks released. */
+  readonly idleInTransactionMs?: number;
+  /** Told once (`store_migration_waiting`) when a step first has to wait. */
+  readonly log?: Logger | undefined;
+}
+
+/** A migration that could not have its locks within its wait: the message names what it waited for and who holds it. */
+export class MigrationBlockedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MigrationBlockedError';
+  }
+}
+
+/** PostgreSQL's lock_not_available: lock_timeout ran out. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Brings a PostgreSQL database up to date, each step under a transaction-scoped advisory lock.
+ * A step whose statement waits longer than the lock limit for a lock is rolled back and tried again
+ * after a pause (the running instances' statements queued behind it go through meanwhile); once
+ * the wait is spent, MigrationBlockedError names the sessions holding the store's locks. A statement
+ * that holds its locks runs as long as it needs: no statement timeout.
+ */
+export async function migratePostgres(client: ClientBase, migrations: readonly Migration[] = POSTGRES_MIGRATIONS, limits: MigrationLimits = {}): Promise<void> {
+  const lockTimeoutMs = limits.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS;
+  const waitMs = limits.waitMs ?? MIGRATION_WAIT_MS;
+  const started = Date.now();
+  let told = false;
   for (;;) {
-    await client.query('BEGIN');
+    const step: { waitingFor?: string; migration?: Migration } = {};
     try {
-      // The lock comes first: CREATE TABLE IF NOT EXISTS itself races between two sessions.
-      await client.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_MIGRATION_LOCK]);
-      await client.query(SCHEMA_TABLE);
-      const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM pg_checkout_schema');
-      const next = nextMigration(migrations, rows[0]?.version ?? 0, 'PG_DATABASE_URL');
-      if (next === undefined) {
-        await client.query('COMMIT');
-        return;
-      }
-      await client.query(next.sql);
-      await client.query('INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES ($1, $2, $3)', [
-        next.version,
-        next.name,
-        Date.now(),
-      ]);
-      await client.query('COMMIT');
+      if (!(await applyNextPostgres(client, migrations, lockTimeoutMs, limits.idleInTransactionMs, step))) return;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
+      if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
+      const holders = describeHolders(await lockHolders(client).catch(() => []));
+      const waited = Date.now() - started;
+      if (waited >= waitMs) {
+        const seconds = (waited / 1000).toFixed(1);
+        const what = step.migration
+          ? `migration ${step.migration.version} (${step.migration.name}) waited ${seconds} s for the locks it needs`
+          : `waited ${seconds} s for the ${step.waitingFor ?? 'migration lock'}`;
+        throw new MigrationBlockedError(`${what}, held by ${holders}; end that session or let it finish, then start again`, { cause: error });
+      }
+      if (!told) {
+        told = true;
+        limits.log?.warn('store_migration_waiting', {
+          ...(step.migration ? { version: step.migration.version, name: step.migration.name } : { waiting_for: step.waitingFor ?? 'migration lock' }),
+          holders,
+          gives_up_after_ms: waitMs,
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, lockTimeoutMs / 2));
     }
   }
+}
+
+/** Applies the next migration, if any, in one transaction; false when the schema was up to date. `step` says how far it got. */
+async function applyNextPostgres(
+  client: ClientBase,
+  migrations: readonly Migration[],
+  lockTimeoutMs: number,
+  idleInTransactionMs: number | undefined,
+  step: { waitingFor?: string; migration?: Migration },
+): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    // SET takes no parameter; the numbers are this module's own.
+    await client.query(
+      `SET LOCAL lock_timeout = ${Math.ceil(lockTimeoutMs)}` +
+        (idleInTransactionMs === undefined ? '' : `; SET LOCAL idle_in_transaction_session_timeout = ${Math.ceil(idleInTransactionMs)}`),
+    );
+    // The lock comes first: CREATE TABLE IF NOT EXISTS itself races between two sessions.
+    step.waitingFor = 'migration lock (another instance is migrating)';
+    await client.query('SELECT pg_advisory_xact_lock($1)', [POSTGRES_MIGRATION_LOCK]);
+    step.waitingFor = 'schema table pg_checkout_schema';
+    await client.query(SCHEMA_TABLE);
+    const { rows } = await client.query<{ version: number | null }>('SELECT MAX(version) AS version FROM pg_checkout_schema');
+    const next = nextMigration(migrations, rows[0]?.version ?? 0, 'PG_DATABASE_URL');
+    if (next === undefined) {
+      await client.query('COMMIT');
+      return false;
+    }
+    step.migration = next;
+    await client.query(next.sql);
+    await client.query('INSERT INTO pg_checkout_schema (version, name, applied_at) VALUES ($1, $2, $3)', [next.version, next.name, Date.now()]);
+    await client.query('COMMIT');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  }
+}
+
+/** A session holding a lock a migration may wait for, as pg_locks and pg_stat_activity show it. */
+interface LockHolder {
+  readonly pid: number;
+  readonly lock: string;
+  readonly application_name: string | null;
+  readonly state: string | null;
+  readonly in_transaction_s: number | null;
+}
+
+/**
+ * Who holds, in this database, the migration lock or a lock on one of the store's tables (other
+ * sessions than this one). A role that may not see another role's sessions reads their pid only.
+ */
+async function lockHolders(client: ClientBase): Promise<LockHolder[]> {
+  const key = BigInt(POSTGRES_MIGRATION_LOCK);
+  const { rows } = await client.query<LockHolder>(
+    `SELECT DISTINCT l.pid,
+            CASE WHEN l.locktype = 'advisory' THEN 'the migration lock' ELSE l.mode || ' on ' || c.relname END AS lock,
+            a.application_name, a.state,
+            floor(extract(epoch FROM clock_timestamp() - a.xact_start))::integer AS in_transaction_s
+       FROM pg_locks l
+       LEFT JOIN pg_class c ON l.locktype = 'relation' AND c.oid = l.relation
+       LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.granted AND l.pid <> pg_backend_pid()
+        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND ((l.locktype = 'relation' AND c.relname LIKE 'pg\\_checkout\\_%')
+          OR (l.locktype = 'advisory' AND l.classid::bigint = $1 AND l.objid::bigint = $2 AND l.objsubid = 1))
+      ORDER BY l.pid, lock
+      LIMIT 20`,
+    [String(key >> 32n), String(key & 0xffffffffn)],
+  );
+  return rows;
+}
+
+/** `pid 4242 (psql, idle in transaction for 310 s: AccessShareLock on pg_checkout_watches)`, one per session. */
+function describeHolders(holders: readonly LockHolder[]): string {
+  if (holders.length === 0) return 'other sessions (none holds one now)';
+  const byPid = new Map<number, LockHolder[]>();
+  for (const holder of holders) byPid.set(holder.pid, [...(byPid.get(holder.pid) ?? []), holder]);
+  return [...byPid.entries()]
+    .map(([pid, locks]) => {
+      const [first] = locks;
+      const session = first?.state == null ? "another role's session" : `${first.application_name || 'no application name'}, ${first.state}${first.in_transaction_s == null ? '' : ` for ${first.in_transaction_s} s`}`;
+      return `pid ${pid} (${session}: ${locks.map((holder) => holder.lock).join(', ')})`;
+    })
+    .join('; ');
 }
 
 // ---- The rows of version 1, as both engines read them and the interface gives them ----

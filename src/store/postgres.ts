@@ -13,9 +13,13 @@ import type { VerifiedResult } from '../core/verified-result.ts';
 import {
   backlogOf,
   isoOf,
+  MIGRATION_LOCK_TIMEOUT_MS,
+  MIGRATION_WAIT_MS,
+  MigrationBlockedError,
   migratePostgres,
   msOf,
   newWatchRow,
+  POSTGRES_MIGRATIONS,
   rowLimit,
   storedResultOf,
   WATCH_COLUMNS,
@@ -69,14 +73,24 @@ const UNANSWERED_MARGIN_MS = 2000;
 const PRUNE_TIMEOUT_MS = 120_000;
 /** An idle pooled connection is probed after this long, so one whose server vanished is found and dropped. */
 const KEEPALIVE_DELAY_MS = 10_000;
-/** A session left inside a transaction this long (its process froze or died mid-way) is ended by the server, its locks released. */
+/**
+ * A session left inside a transaction this long (its process froze or died mid-way) is ended by the
+ * server, its locks released: a pooled connection's, and a migrating instance's migration lock.
+ */
 const IDLE_IN_TRANSACTION_MS = 30_000;
 /** pg's type id of BIGINT, which it hands over as a string by default. */
 const INT8_OID = 20;
 
-/** Options of this engine besides the location: `statementTimeoutMs` for tests and embedders (default 5 s). */
+/**
+ * Options of this engine besides the location, for tests and embedders: `statementTimeoutMs`
+ * (default 5 s); how long a migration's statement waits for a lock at a time
+ * (`migrationLockTimeoutMs`, default 2 s and at most half the statement timeout) and how long a
+ * start-up waits for its migrations' locks in all (`migrationLockWaitMs`, default 3 min).
+ */
 export interface PostgresStoreOptions extends OpenStoreOptions {
   readonly statementTimeoutMs?: number;
+  readonly migrationLockTimeoutMs?: number;
+  readonly migrationLockWaitMs?: number;
 }
 
 async function loadDriver(): Promise<typeof Pg> {
@@ -115,8 +129,10 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     },
   });
   const conn = new Connection(pool, url, options.log);
-  // Migrations run on a session of their own, without the statement timeout: an instance starting
-  // while another migrates waits for its lock, and a migration may rewrite a large table.
+  // Migrations run on a session of their own, without the statement timeout (a migration may
+  // rewrite a large table), but with a lock timeout shorter than the pool's statement timeout,
+  // tried again until the migration's wait is spent: a start-up blocked by another session fails
+  // naming it, and the running instances' statements queued behind its ALTER TABLE still finish.
   const client = new Client(session);
   // A connection that drops with no listener would crash the process.
   client.on('error', () => {});
@@ -127,13 +143,21 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new StoreOpenError(`PG_DATABASE_URL: cannot connect to ${location} (${conn.reasonOf(error)})`, { cause: error });
   }
   try {
-    await migratePostgres(client);
+    await migratePostgres(client, POSTGRES_MIGRATIONS, {
+      lockTimeoutMs: options.migrationLockTimeoutMs ?? Math.min(MIGRATION_LOCK_TIMEOUT_MS, statementTimeoutMs / 2),
+      waitMs: options.migrationLockWaitMs ?? MIGRATION_WAIT_MS,
+      idleInTransactionMs: IDLE_IN_TRANSACTION_MS,
+      log: options.log,
+    });
     // Said at start-up (and by the health route's pings after): an instance whose clock is off the
     // database's claims results badly. Not worth failing the start for: measured again at each ping.
     conn.noteClockSkew(await clockSkewOf(client).catch(() => 0));
   } catch (error) {
     await pool.end().catch(() => {});
     if (error instanceof StoreOpenError) throw error;
+    if (error instanceof MigrationBlockedError) {
+      throw new StoreOpenError(`PG_DATABASE_URL: cannot migrate the schema of ${location}: ${conn.reasonOf(error)}`, { cause: error });
+    }
     throw new StoreOpenError(`PG_DATABASE_URL: cannot migrate the schema of ${location} (${conn.reasonOf(error)})`, { cause: error });
   } finally {
     await client.end().catch(() => {});
