@@ -190,6 +190,9 @@ export function checkedFramedMessage(data: unknown): FramedMessage | undefined {
   return read(framedMessage, data);
 }
 
+/** The three checks, as the page loads them on demand (components/shared/contract.ts). */
+export const contractChecks = { checkedResult, checkedRefusal, checkedFramedMessage };
+
 export type OrderResult = Infer<typeof orderResult>;
 export type FormPostResult = Infer<typeof formPostResult>;
 export type InstallmentPlansResult = Infer<typeof installmentPlansResult>;

@@ -92,39 +92,40 @@ type SchemaOf<Result> = {
   [Name in ResultSchemaName]: [ResultOf<Name>] extends [Result] ? ([Result] extends [ResultOf<Name>] ? Name : never) : never;
 }[ResultSchemaName];
 
+/** The result schema's name, left out when it is the route's name and `Result` (a wrong name fails type-checking). */
+type ResultName<Name extends ClientRouteName, Result> = `${Name}Result` extends SchemaOf<Result> ? [] : [result: SchemaOf<Result>];
+
 /* @__NO_SIDE_EFFECTS__ */
-function endpointCall<Name extends ClientRouteName, Body, Result>(name: Name, result: SchemaOf<Result>): EndpointCall<Name, Body, Result> {
-  return { name, result };
+function endpointCall<Name extends ClientRouteName, Body, Result>(
+  name: Name,
+  ...result: ResultName<Name, Result>
+): EndpointCall<Name, Body, Result> {
+  return { name, result: result[0] ?? (`${name}Result` as ResultSchemaName) };
 }
 
 // One constant per route, so that a bundle holds the result schemas of the routes its elements call.
-export const orderCall = endpointCall<'order', OrderRequestBody, OrderResult>('order', 'orderResult');
+export const orderCall = endpointCall<'order', OrderRequestBody, OrderResult>('order');
 export const hostedPageCall = endpointCall<'hostedPage', HostedPageRequestBody, FormPostResult>('hostedPage', 'formPostResult');
 export const merchantPageCall = endpointCall<'merchantPage', MerchantPageRequestBody, FormPostResult>('merchantPage', 'formPostResult');
 export const saveCardCall = endpointCall<'saveCard', SaveCardRequestBody, FormPostResult>('saveCard', 'formPostResult');
 export const installmentPlansCall = endpointCall<'installmentPlans', InstallmentPlansRequestBody, InstallmentPlansResult>(
   'installmentPlans',
-  'installmentPlansResult',
 );
-export const billCall = endpointCall<'bill', BillRequestBody, BillResult>('bill', 'billResult');
+export const billCall = endpointCall<'bill', BillRequestBody, BillResult>('bill');
 export const financingVerifyCustomerCall = endpointCall<
   'financingVerifyCustomer',
   FinancingVerifyCustomerRequestBody,
   FinancingVerifyCustomerResult
->('financingVerifyCustomer', 'financingVerifyCustomerResult');
-export const financingOtpCall = endpointCall<'financingOtp', FinancingOtpRequestBody, FinancingOtpResult>(
-  'financingOtp',
-  'financingOtpResult',
-);
+>('financingVerifyCustomer');
+export const financingOtpCall = endpointCall<'financingOtp', FinancingOtpRequestBody, FinancingOtpResult>('financingOtp');
 export const financingVerifyOtpCall = endpointCall<'financingVerifyOtp', FinancingVerifyOtpRequestBody, FinancingVerifyOtpResult>(
   'financingVerifyOtp',
-  'financingVerifyOtpResult',
 );
 export const financingPurchaseCall = endpointCall<'financingPurchase', FinancingPurchaseRequestBody, PaymentResult>(
   'financingPurchase',
   'paymentResult',
 );
-export const statusCall = endpointCall<'status', StatusRequestBody, StatusResult>('status', 'statusResult');
+export const statusCall = endpointCall<'status', StatusRequestBody, StatusResult>('status');
 
 /** `type` of every message a framed page posts to the element. */
 export const FRAMED_MESSAGE_TYPES = {

@@ -519,7 +519,8 @@ function gatewayMinorUnits(text: string, currency: string, exponent: number): nu
 
 type RangedPlan = Pick<InstallmentPlan, 'currency_code' | 'minimum_amount' | 'maximum_amount'>;
 
-function planHasCurrency(plan: Pick<InstallmentPlan, 'currency_code'>, currency: string): boolean {
+/** Whether a plan is in `currency` (its code read as the gateway writes it: any case, spaces around). */
+export function planHasCurrency(plan: Pick<InstallmentPlan, 'currency_code'>, currency: string): boolean {
   const code = typeof plan.currency_code === 'string' ? plan.currency_code.trim().toUpperCase() : '';
   return code === currency.toUpperCase();
 }

@@ -176,7 +176,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
       step: 'verified',
       flow: outcome.value.flow,
       maskedPhone: maskPhone(phone),
-      ...(currency ? { currency } : {}),
+      ...(currency && { currency }),
       wrongAttempts: 0,
     });
     this.host.dispatchEvent(new PgFinancingStepEvent('verified'));
@@ -205,7 +205,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const outcome = await this.kit.endpointRequests.request(financingOtpCall, {
       ...this.#orderFields(),
       flow: this.flow.flow,
-      ...(this.host.products.length > 0 ? { products: this.host.products } : {}),
+      ...(this.host.products.length > 0 && { products: this.host.products }),
     });
     const retry = (): void => void this.#sendCode();
     if (outcome.status !== 'success') {
@@ -323,7 +323,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
       ...this.#orderFields(),
       flow: this.flow.flow,
       tenure,
-      ...(this.host.customerEmail ? { customer_email: this.host.customerEmail } : {}),
+      ...(this.host.customerEmail && { customer_email: this.host.customerEmail }),
     });
     const retry = (): void => void this.#submitPurchase(new Event('submit'));
     if (outcome.status !== 'success') {
@@ -394,8 +394,8 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     return {
       merchant_reference: this.host.merchantReference,
       language: this.host.language,
-      ...(currency ? { currency } : {}),
-      ...(currency && this.host.amount !== undefined ? { amount: this.host.amount } : {}),
+      ...(currency && { currency }),
+      ...(currency && this.host.amount !== undefined && { amount: this.host.amount }),
     };
   }
 
@@ -453,7 +453,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const amount = this.host.amount ?? this.orderAmount;
     const invalid = this.phoneError !== '';
     return html`
-      <form class="step" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${(e: Event) => void this.#submitPhone(e)}>
+      <form class="step" novalidate aria-busy=${busy} @submit=${(e: Event) => void this.#submitPhone(e)}>
         <p>${m.phone.intro}</p>
         ${amount !== undefined && this.#currency
           ? html`<p>${m.orderTotal}: ${this.#money(amount)}</p>`
@@ -467,7 +467,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
             inputmode="tel"
             autocomplete="tel-national"
             dir="ltr"
-            aria-invalid=${invalid ? 'true' : 'false'}
+            aria-invalid=${invalid}
             aria-describedby=${invalid ? 'phone-error phone-hint' : 'phone-hint'}
             .value=${live(this.phoneInput)}
             @input=${(e: Event) => {
@@ -479,7 +479,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           ${invalid ? html`<p class="error" part="error" id="phone-error">${this.phoneError}</p>` : nothing}
         </div>
         ${this.#renderFailure('phone')}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${busy ? 'true' : 'false'}>
+        <button type="submit" class="Pay" part="Pay" aria-disabled=${busy}>
           ${busy ? m.phone.checking : m.phone.submit}
         </button>
       </form>
@@ -490,7 +490,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const m = this.#messages;
     const busy = this.kit.endpointRequests.isPending('financingOtp');
     return html`
-      <div class="step" aria-busy=${busy ? 'true' : 'false'}>
+      <div class="step" aria-busy=${busy}>
         <p>${m.verified.text(ltr(this.flow.maskedPhone ?? ''))}</p>
         ${this.#renderFailure('verified')}
         <div class="actions">
@@ -498,7 +498,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
             type="button"
             class="Pay"
             part="Pay"
-            aria-disabled=${busy ? 'true' : 'false'}
+            aria-disabled=${busy}
             @click=${() => void this.#sendCode()}
           >
             ${busy ? m.otp.sending : m.verified.send}
@@ -518,7 +518,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const invalid = this.otpError !== '';
     const locked = this.flow.locked === true;
     return html`
-      <form class="step" novalidate aria-busy=${verifying || sending ? 'true' : 'false'} @submit=${(e: Event) => void this.#submitOtp(e)}>
+      <form class="step" novalidate aria-busy=${verifying || sending} @submit=${(e: Event) => void this.#submitOtp(e)}>
         <p>${m.otp.sentTo(ltr(this.flow.maskedPhone ?? ''))}</p>
         <dl class="summary" part="summary">
           <dt>${m.otp.downPayment}</dt>
@@ -538,7 +538,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
             dir="ltr"
             spellcheck="false"
             ?disabled=${locked}
-            aria-invalid=${invalid ? 'true' : 'false'}
+            aria-invalid=${invalid}
             aria-describedby=${invalid ? 'otp-error otp-hint' : 'otp-hint'}
             .value=${live(this.otpInput)}
             @input=${this.#onOtpInput}
@@ -548,7 +548,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           ${invalid ? html`<p class="error" part="error" id="otp-error" tabindex="-1">${this.otpError}</p>` : nothing}
         </div>
         ${this.#renderFailure('otp')}
-        <button type="submit" class="Pay" part="Pay" aria-disabled=${verifying || locked ? 'true' : 'false'}>
+        <button type="submit" class="Pay" part="Pay" aria-disabled=${verifying || locked}>
           ${verifying ? m.otp.verifying : m.otp.submit}
         </button>
         ${this.#renderResend(sending)}
@@ -573,7 +573,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
           class="resend-button"
           part="resend"
           ?disabled=${waiting}
-          aria-disabled=${sending ? 'true' : 'false'}
+          aria-disabled=${sending}
           aria-describedby=${waiting ? 'resend-countdown' : nothing}
           @click=${() => void this.#sendCode()}
         >
@@ -614,7 +614,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     const invalid = this.tenureError !== '';
     const tenures = this.flow.tenures ?? [];
     return html`
-      <form class="step" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${(e: Event) => void this.#submitPurchase(e)}>
+      <form class="step" novalidate aria-busy=${busy} @submit=${(e: Event) => void this.#submitPurchase(e)}>
         <p>${m.tenure.verifiedNote}</p>
         <dl class="summary" part="summary">
           <dt>${m.otp.downPayment}</dt>
@@ -640,7 +640,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
                         type="radio"
                         name="tenure"
                         value=${option.months}
-                        aria-invalid=${invalid ? 'true' : 'false'}
+                        aria-invalid=${invalid}
                         .checked=${live(option.months === this.tenureChoice)}
                         @change=${() => {
                           this.tenureChoice = option.months;
@@ -661,7 +661,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
         ${invalid ? html`<p class="error" part="error" id="tenure-error">${this.tenureError}</p>` : nothing}
         ${this.#renderFailure('tenure')}
         <div class="actions">
-          <button type="submit" class="Pay" part="Pay" aria-disabled=${busy ? 'true' : 'false'}>
+          <button type="submit" class="Pay" part="Pay" aria-disabled=${busy}>
             ${busy ? m.tenure.confirming : m.tenure.confirm}
           </button>
           <button type="button" class="back link-button" part="back" @click=${() => this.#restart()}>

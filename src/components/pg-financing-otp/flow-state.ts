@@ -60,17 +60,13 @@ export function flowStorageKey(merchantReference: string): string {
  */
 export function loadFlowState(storage: Storage | undefined, merchantReference: string): FinancingState {
   if (!storage || !merchantReference) return INITIAL_FINANCING_STATE;
-  let text: string | null;
-  try {
-    text = storage.getItem(flowStorageKey(merchantReference));
-  } catch {
-    return INITIAL_FINANCING_STATE;
-  }
-  if (!text) return INITIAL_FINANCING_STATE;
   let json: unknown;
   try {
+    const text = storage.getItem(flowStorageKey(merchantReference));
+    if (!text) return INITIAL_FINANCING_STATE;
     json = JSON.parse(text);
   } catch {
+    // A storage that refuses to be read (private mode), or text that is not JSON.
     return INITIAL_FINANCING_STATE;
   }
   const state = read(storedState, json);

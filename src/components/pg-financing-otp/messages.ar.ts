@@ -6,11 +6,17 @@ import type { FinancingOtpMessages } from './messages.ts';
 
 export const financingOtpAr: FinancingOtpMessages = {
   ...sharedAr,
-  errors: { ...sharedAr.errors, otpAttemptsLimited: 'أُدخلت رموز خاطئة كثيرة لهذا الرقم.' },
+  errors: {
+    ...sharedAr.errors,
+    otpResendLimited: (minutes) =>
+      minutes === undefined
+        ? 'تم إرسال عدد كبير من الرموز. يُرجى الانتظار قبل طلب رمز آخر.'
+        : `تم إرسال عدد كبير من الرموز. يمكنك طلب رمز جديد بعد ${arabicMinutes(minutes)}.`,
+    otpAttemptsLimited: 'أُدخلت رموز خاطئة كثيرة لهذا الرقم.',
+  },
   title: 'الدفع بالتمويل الاستهلاكي',
   progress: (step, of) => `الخطوة ${formatCount(step, 'ar')} من ${formatCount(of, 'ar')}`,
   orderTotal: 'إجمالي الطلب',
-  back: 'رجوع',
   startOver: 'ابدأ من جديد',
   sessionExpired: 'انتهت جلسة التمويل هذه. يُرجى البدء من جديد برقم هاتفك المحمول.',
   phone: {
@@ -72,3 +78,10 @@ export const financingOtpAr: FinancingOtpMessages = {
     reference: 'المرجع',
   },
 };
+
+/** "دقيقة واحدة", "دقيقتين", "٥ دقائق", "١٥ دقيقة": the Arabic count form of minutes. */
+function arabicMinutes(minutes: number): string {
+  if (minutes === 1) return 'دقيقة واحدة';
+  if (minutes === 2) return 'دقيقتين';
+  return minutes <= 10 ? `${formatCount(minutes, 'ar')} دقائق` : `${formatCount(minutes, 'ar')} دقيقة`;
+}

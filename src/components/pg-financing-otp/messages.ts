@@ -1,18 +1,18 @@
 /** Text of `<pg-financing-otp>` in English and Arabic. */
 import { html } from 'lit';
 import type { Catalogs, Renderable } from '../shared/localize.ts';
-import { sharedEn, type SharedMessages } from '../shared/messages.ts';
+import { sharedEn, type ResendLimitMessage, type SharedMessages } from '../shared/messages.ts';
 
 export interface FinancingOtpMessages extends SharedMessages {
   /**
-   * The shared request failures, and the one only this element's requests meet: too many wrong
-   * codes for the phone number (the resend countdown says when a new code may be asked for).
+   * The shared request failures, and the two only this element's requests meet: too many codes
+   * sent, and too many wrong codes for the phone number (the resend countdown says when a new code
+   * may be asked for).
    */
-  readonly errors: SharedMessages['errors'] & { readonly otpAttemptsLimited: string };
+  readonly errors: SharedMessages['errors'] & ResendLimitMessage & { readonly otpAttemptsLimited: string };
   readonly title: string;
   readonly progress: (step: number, of: number) => string;
   readonly orderTotal: string;
-  readonly back: string;
   readonly startOver: string;
   readonly sessionExpired: string;
   readonly phone: {
@@ -74,11 +74,17 @@ export interface FinancingOtpMessages extends SharedMessages {
 export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
   en: {
     ...sharedEn,
-    errors: { ...sharedEn.errors, otpAttemptsLimited: 'Too many wrong codes for this number.' },
+    errors: {
+      ...sharedEn.errors,
+      otpResendLimited: (minutes) =>
+        minutes === undefined
+          ? 'Too many codes have been sent. Please wait before asking for another.'
+          : `Too many codes have been sent. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
+      otpAttemptsLimited: 'Too many wrong codes for this number.',
+    },
     title: 'Pay with consumer financing',
     progress: (step, of) => `Step ${step} of ${of}`,
     orderTotal: 'Order total',
-    back: 'Back',
     startOver: 'Start over',
     sessionExpired: 'This financing session has expired. Please start again with your mobile number.',
     phone: {

@@ -282,7 +282,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                   value=${code}
                   .checked=${live(code === this.issuerCode)}
                   ?disabled=${locked}
-                  aria-invalid=${missing ? 'true' : 'false'}
+                  aria-invalid=${missing}
                   aria-describedby=${locked ? `issuer-error ${reason}` : 'issuer-error'}
                   @change=${this.#onIssuerChange}
                 />
@@ -301,7 +301,6 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
   #renderPlans(offer: IssuerOffer): TemplateResult {
     const m = this.#messages;
     const missing = this.showErrors && !this.planCode;
-    const invalid = missing ? 'true' : 'false';
     const error = html`<p id="plan-error" class="error" part="error">${missing ? m.planRequired : ''}</p>`;
     if (this.host.plansView === 'table') {
       return html`
@@ -332,7 +331,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
                           value=${code}
                           .checked=${live(code === this.planCode)}
                           ?disabled=${this.formDisabled}
-                          aria-invalid=${invalid}
+                          aria-invalid=${missing}
                           aria-describedby="plan-error"
                           @change=${this.#onPlanChange}
                         />
@@ -365,7 +364,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
           class="full-width"
           part="full-width"
           ?disabled=${this.formDisabled}
-          aria-invalid=${invalid}
+          aria-invalid=${missing}
           aria-describedby="plan-error"
           @change=${this.#onPlanChange}
         >
@@ -409,7 +408,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
             .checked=${live(this.agreed)}
             ?disabled=${this.formDisabled}
             aria-required="true"
-            aria-invalid=${missing ? 'true' : 'false'}
+            aria-invalid=${missing}
             aria-describedby="agree-error"
             @change=${this.#onAgreeChange}
           />
@@ -448,7 +447,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
         type="submit"
         class="Pay"
         part="Pay"
-        aria-disabled=${this.paying || this.formDisabled ? 'true' : 'false'}
+        aria-disabled=${this.paying || this.formDisabled}
       >
         ${label}
       </button>
@@ -620,7 +619,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
     const outcome = hostedCheckout
       ? await this.kit.endpointRequests.request(merchantPageCall, {
           ...base,
-          ...(selection ? { plan_code: selection.planCode, issuer_code: selection.issuerCode } : {}),
+          ...(selection && { plan_code: selection.planCode, issuer_code: selection.issuerCode }),
         })
       : await this.kit.endpointRequests.request(hostedPageCall, {
           ...base,

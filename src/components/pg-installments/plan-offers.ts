@@ -4,7 +4,7 @@
  */
 import { parseWireAmount, toMinorUnits } from '../../core/amounts.ts';
 import type { InstallmentPlansResult } from '../../core/endpoint-results.ts';
-import { InstallmentError, eligiblePlans, matchIssuerByBin, planQuoteAs } from '../../core/installments.ts';
+import { InstallmentError, eligiblePlans, matchIssuerByBin, planHasCurrency, planQuoteAs } from '../../core/installments.ts';
 import type { Language } from '../../core/language.ts';
 
 export type Issuer = InstallmentPlansResult['issuers'][number];
@@ -110,9 +110,7 @@ function readGatewayMonthly(plan: Plan, currency: string): number | undefined {
  */
 export function unavailability(result: InstallmentPlansResult, offers: readonly IssuerOffer[]): Unavailability | undefined {
   if (offers.length > 0) return undefined;
-  const anyPlanInCurrency = result.issuers.some((issuer) =>
-    issuer.plan_details.some((plan) => plan.currency_code.trim().toUpperCase() === result.currency),
-  );
+  const anyPlanInCurrency = result.issuers.some((issuer) => issuer.plan_details.some((plan) => planHasCurrency(plan, result.currency)));
   return anyPlanInCurrency ? 'out-of-range' : 'no-plans';
 }
 
@@ -120,7 +118,7 @@ export function unavailability(result: InstallmentPlansResult, offers: readonly 
 export function planRange(result: InstallmentPlansResult): { readonly min: number; readonly max: number } | undefined {
   const plans = result.issuers
     .flatMap((issuer) => issuer.plan_details)
-    .filter((plan) => plan.currency_code.trim().toUpperCase() === result.currency);
+    .filter((plan) => planHasCurrency(plan, result.currency));
   const mins = plans.map((plan) => boundOf(plan.minimum_amount)).filter((bound) => bound !== undefined);
   const maxes = plans.map((plan) => boundOf(plan.maximum_amount)).filter((bound) => bound !== undefined);
   if (mins.length === 0 || maxes.length === 0) return undefined;

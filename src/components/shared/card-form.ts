@@ -1,8 +1,9 @@
 /**
  * The card form of merchant page 2.0, shared by `<pg-checkout>` and a stand-alone
  * `<pg-installments completion="hosted-checkout">`: a controller that owns what was typed and the rules,
- * and a render function for the fields. Card values live only here and in the form posted to the
- * gateway (`gatewayFields()`); they are never sent to the merchant endpoint or put in an event.
+ * and renders the fields (`renderCardFields`; the template is the controller's, so its handlers stay
+ * private). Card values live only here and in the form posted to the gateway (`gatewayFields()`);
+ * they are never sent to the merchant endpoint or put in an event.
  */
 import { html, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { normalizeDigits } from '../../core/language.ts';
@@ -62,7 +63,7 @@ export class CardFormController {
   }
 
   /** The problem code of each field (undefined when the field is valid). */
-  problemOf(field: CardField): string | undefined {
+  #problemOf(field: CardField): string | undefined {
     switch (field) {
       case 'number':
         return cardNumberProblem(this.number);
@@ -76,17 +77,13 @@ export class CardFormController {
   }
 
   /** A field's problem, but only once the customer has left it after typing, or tried to pay. */
-  visibleProblemOf(field: CardField): string | undefined {
-    return this.#touched.has(field) ? this.problemOf(field) : undefined;
+  #visibleProblemOf(field: CardField): string | undefined {
+    return this.#touched.has(field) ? this.#problemOf(field) : undefined;
   }
 
-  /** Fields with a problem, in form order. */
-  get invalidFields(): CardField[] {
-    return FIELDS.filter((field) => this.problemOf(field) !== undefined);
-  }
-
+  /** Every field is valid. */
   get valid(): boolean {
-    return this.invalidFields.length === 0;
+    return FIELDS.every((field) => this.#problemOf(field) === undefined);
   }
 
   /** Shows every field's problem (after a submit attempt). */
@@ -122,7 +119,7 @@ export class CardFormController {
 
   // ---- Input handlers (bound in the template) ----
 
-  readonly onNumberInput = (event: Event): void => {
+  readonly #onNumberInput = (event: Event): void => {
     const input = event.target as HTMLInputElement;
     const caret = input.selectionStart ?? input.value.length;
     const digitsBeforeCaret = cardDigits(input.value.slice(0, caret)).length;
@@ -136,7 +133,7 @@ export class CardFormController {
     this.#edit('number');
   };
 
-  readonly onExpiryInput = (event: Event): void => {
+  readonly #onExpiryInput = (event: Event): void => {
     const input = event.target as HTMLInputElement;
     const deleting = (event as InputEvent).inputType?.startsWith('delete') ?? false;
     input.value = formatExpiryInput(input.value, deleting);
@@ -144,14 +141,14 @@ export class CardFormController {
     this.#edit('expiry');
   };
 
-  readonly onCvvInput = (event: Event): void => {
+  readonly #onCvvInput = (event: Event): void => {
     const input = event.target as HTMLInputElement;
     input.value = cardDigits(input.value).slice(0, Math.max(...cvvLengths(this.brand)));
     this.cvv = input.value;
     this.#edit('cvv');
   };
 
-  readonly onHolderInput = (event: Event): void => {
+  readonly #onHolderInput = (event: Event): void => {
     const input = event.target as HTMLInputElement;
     const cleaned = normalizeDigits(input.value);
     if (cleaned !== input.value) input.value = cleaned;
@@ -159,19 +156,131 @@ export class CardFormController {
     this.#edit('holder');
   };
 
-  readonly onRememberChange = (event: Event): void => {
+  readonly #onRememberChange = (event: Event): void => {
     this.remember = (event.target as HTMLInputElement).checked;
     this.#host.requestUpdate();
   };
 
   /** Leaving a field the customer typed in shows its problem from then on. */
-  readonly onFieldBlur = (event: FocusEvent): void => {
+  readonly #onFieldBlur = (event: FocusEvent): void => {
     const field = fieldOfInput(event.target as HTMLElement);
     if (field && this.#edited.has(field) && !this.#touched.has(field)) {
       this.#touched.add(field);
       this.#host.requestUpdate();
     }
   };
+
+  /**
+   * The card fields: number (with brand), expiry (`half1`) and CVV (`half2`), holder name and
+   * "remember this card", in a `credit-card-container` carrying the brand class.
+   */
+  renderFields(messages: SharedMessages['card'], options: CardFieldsOptions = {}): TemplateResult {
+    const brand = this.brand;
+    const brandClass = brand ?? '';
+    const field = (name: CardField) => {
+      const problem = this.#visibleProblemOf(name);
+      const id = idOf(name);
+      return {
+        id,
+        invalid: problem ? 'true' : 'false',
+        describedBy: `${id}-error ${id}-hint`,
+        error: html`<p id="${id}-error" class="error" part="error">${problemText(name, problem, messages)}</p>`,
+      };
+    };
+    const number = field('number');
+    const expiry = field('expiry');
+    const cvv = field('cvv');
+    const holder = field('holder');
+    return html`
+      <fieldset
+        class="credit-card-container ${brandClass}"
+        part="credit-card-container ${brandClass}"
+        ?disabled=${options.disabled ?? false}
+        @focusout=${this.#onFieldBlur}
+      >
+        <legend>${messages.legend}</legend>
+        <div class="floatl card-number" part="floatl">
+          <label for=${number.id}>${messages.number}</label>
+          <div class="number-row">
+            <input
+              id=${number.id}
+              type="text"
+              inputmode="numeric"
+              autocomplete="cc-number"
+              dir="ltr"
+              spellcheck="false"
+              .value=${live(formatCardNumber(this.number))}
+              aria-invalid=${number.invalid}
+              aria-describedby="${number.describedBy} card-brand"
+              @input=${this.#onNumberInput}
+            />
+            <span id="card-brand" class="brand ${brandClass}" part="brand ${brandClass}"
+              >${brand ? html`<span class="visually-hidden">${messages.brand(brand)}</span><span aria-hidden="true">${brand}</span>` : ''}</span
+            >
+          </div>
+          <span id="${number.id}-hint" class="hint">${messages.numberHint}</span>
+          ${number.error}
+        </div>
+        <div class="split">
+          <div class="floatl half1" part="floatl half1">
+            <label for=${expiry.id}>${messages.expiry}</label>
+            <input
+              id=${expiry.id}
+              type="text"
+              inputmode="numeric"
+              autocomplete="cc-exp"
+              dir="ltr"
+              placeholder="MM/YY"
+              maxlength="5"
+              .value=${live(this.expiry)}
+              aria-invalid=${expiry.invalid}
+              aria-describedby=${expiry.describedBy}
+              @input=${this.#onExpiryInput}
+            />
+            <span id="${expiry.id}-hint" class="hint">${messages.expiryHint}</span>
+            ${expiry.error}
+          </div>
+          <div class="floatl half2" part="floatl half2">
+            <label for=${cvv.id}>${messages.cvv}</label>
+            <input
+              id=${cvv.id}
+              type="text"
+              inputmode="numeric"
+              autocomplete="cc-csc"
+              dir="ltr"
+              maxlength="4"
+              .value=${live(this.cvv)}
+              aria-invalid=${cvv.invalid}
+              aria-describedby=${cvv.describedBy}
+              @input=${this.#onCvvInput}
+            />
+            <span id="${cvv.id}-hint" class="hint">${this.cvvOptional ? `${messages.cvvOptional}: ${messages.cvvHint}` : messages.cvvHint}</span>
+            ${cvv.error}
+          </div>
+        </div>
+        <div class="floatl" part="floatl">
+          <label for=${holder.id}>${messages.holder}</label>
+          <input
+            id=${holder.id}
+            type="text"
+            autocomplete="cc-name"
+            spellcheck="false"
+            .value=${live(this.holder)}
+            aria-invalid=${holder.invalid}
+            aria-describedby="${holder.id}-error"
+            @input=${this.#onHolderInput}
+          />
+          ${holder.error}
+        </div>
+        ${options.rememberMe === false
+          ? ''
+          : html`<div class="check remember">
+              <input id="remember-me" type="checkbox" .checked=${live(this.remember)} @change=${this.#onRememberChange} />
+              <label for="remember-me">${messages.rememberMe}</label>
+            </div>`}
+      </fieldset>
+    `;
+  }
 
   #edit(field: CardField): void {
     this.#edited.add(field);
@@ -208,120 +317,13 @@ export interface CardFieldsOptions {
   readonly disabled?: boolean;
 }
 
-/**
- * The card fields: number (with brand), expiry (`half1`) and CVV (`half2`), holder name and
- * "remember this card", in a `credit-card-container` carrying the brand class.
- */
+/** The card fields of `card` (see {@link CardFormController.renderFields}). */
 export function renderCardFields(
   card: CardFormController,
   messages: SharedMessages['card'],
   options: CardFieldsOptions = {},
 ): TemplateResult {
-  const brand = card.brand;
-  const brandClass = brand ?? '';
-  const field = (name: CardField) => {
-    const problem = card.visibleProblemOf(name);
-    const id = idOf(name);
-    return {
-      id,
-      invalid: problem ? 'true' : 'false',
-      describedBy: `${id}-error ${id}-hint`,
-      error: html`<p id="${id}-error" class="error" part="error">${problemText(name, problem, messages)}</p>`,
-    };
-  };
-  const number = field('number');
-  const expiry = field('expiry');
-  const cvv = field('cvv');
-  const holder = field('holder');
-  return html`
-    <fieldset
-      class="credit-card-container ${brandClass}"
-      part="credit-card-container ${brandClass}"
-      ?disabled=${options.disabled ?? false}
-      @focusout=${card.onFieldBlur}
-    >
-      <legend>${messages.legend}</legend>
-      <div class="floatl card-number" part="floatl">
-        <label for=${number.id}>${messages.number}</label>
-        <div class="number-row">
-          <input
-            id=${number.id}
-            type="text"
-            inputmode="numeric"
-            autocomplete="cc-number"
-            dir="ltr"
-            spellcheck="false"
-            .value=${live(formatCardNumber(card.number))}
-            aria-invalid=${number.invalid}
-            aria-describedby="${number.describedBy} card-brand"
-            @input=${card.onNumberInput}
-          />
-          <span id="card-brand" class="brand ${brandClass}" part="brand ${brandClass}"
-            >${brand ? html`<span class="visually-hidden">${messages.brand(brand)}</span><span aria-hidden="true">${brand}</span>` : ''}</span
-          >
-        </div>
-        <span id="${number.id}-hint" class="hint">${messages.numberHint}</span>
-        ${number.error}
-      </div>
-      <div class="split">
-        <div class="floatl half1" part="floatl half1">
-          <label for=${expiry.id}>${messages.expiry}</label>
-          <input
-            id=${expiry.id}
-            type="text"
-            inputmode="numeric"
-            autocomplete="cc-exp"
-            dir="ltr"
-            placeholder="MM/YY"
-            maxlength="5"
-            .value=${live(card.expiry)}
-            aria-invalid=${expiry.invalid}
-            aria-describedby=${expiry.describedBy}
-            @input=${card.onExpiryInput}
-          />
-          <span id="${expiry.id}-hint" class="hint">${messages.expiryHint}</span>
-          ${expiry.error}
-        </div>
-        <div class="floatl half2" part="floatl half2">
-          <label for=${cvv.id}>${messages.cvv}</label>
-          <input
-            id=${cvv.id}
-            type="text"
-            inputmode="numeric"
-            autocomplete="cc-csc"
-            dir="ltr"
-            maxlength="4"
-            .value=${live(card.cvv)}
-            aria-invalid=${cvv.invalid}
-            aria-describedby=${cvv.describedBy}
-            @input=${card.onCvvInput}
-          />
-          <span id="${cvv.id}-hint" class="hint">${card.cvvOptional ? `${messages.cvvOptional}: ${messages.cvvHint}` : messages.cvvHint}</span>
-          ${cvv.error}
-        </div>
-      </div>
-      <div class="floatl" part="floatl">
-        <label for=${holder.id}>${messages.holder}</label>
-        <input
-          id=${holder.id}
-          type="text"
-          autocomplete="cc-name"
-          spellcheck="false"
-          .value=${live(card.holder)}
-          aria-invalid=${holder.invalid}
-          aria-describedby="${holder.id}-error"
-          @input=${card.onHolderInput}
-        />
-        ${holder.error}
-      </div>
-      ${options.rememberMe === false
-        ? ''
-        : html`<div class="check remember">
-            <input id="remember-me" type="checkbox" .checked=${live(card.remember)} @change=${card.onRememberChange} />
-            <label for="remember-me">${messages.rememberMe}</label>
-          </div>`}
-    </fieldset>
-  `;
+  return card.renderFields(messages, options);
 }
 
 /** Layout of the card fields; brand colours come from `--pg-color-visa` / `--pg-color-mastercard`. */

@@ -6,9 +6,11 @@
 import type * as EndpointResults from '../../core/endpoint-results.ts';
 import { onDemand } from './on-demand.ts';
 
-export type Contract = typeof EndpointResults;
+/** The three checks the page runs on answers and frame messages. */
+export type Contract = typeof EndpointResults.contractChecks;
 
-const contract = onDemand<Contract>(() => import('../../core/endpoint-results.ts'));
+// The checks as one object of the module's: the bundler then builds no object of all its exports.
+const contract = onDemand<Contract>(() => import('../../core/endpoint-results.ts').then((module) => module.contractChecks));
 
 /** The contract's checks; a load that failed (the network) is tried again by the next call. */
 export function loadContract(): Promise<Contract> {

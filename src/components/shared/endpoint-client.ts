@@ -27,6 +27,12 @@ export type ClientRoute = ClientRouteName;
  * `responseCode` is the gateway's five-digit code when the gateway refused (`gateway_refused`).
  */
 export class EndpointRequestError extends Error {
+  readonly code: string | undefined;
+  readonly field: string | undefined;
+  readonly responseCode: string | undefined;
+  /** Seconds the endpoint asked to wait before trying again (`Retry-After`, e.g. `otp_resend_limited`). */
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly route: ClientRoute,
     readonly kind: RequestErrorKind,
@@ -35,23 +41,10 @@ export class EndpointRequestError extends Error {
   ) {
     super(message);
     this.name = 'EndpointRequestError';
-  }
-
-  get code(): string | undefined {
-    return this.details.code;
-  }
-
-  get field(): string | undefined {
-    return this.details.field;
-  }
-
-  get responseCode(): string | undefined {
-    return this.details.responseCode;
-  }
-
-  /** Seconds the endpoint asked to wait before trying again (`Retry-After`, e.g. `otp_resend_limited`). */
-  get retryAfterSeconds(): number | undefined {
-    return this.details.retryAfterSeconds;
+    this.code = details.code;
+    this.field = details.field;
+    this.responseCode = details.responseCode;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 
@@ -116,7 +109,7 @@ export class EndpointClient {
           'content-type': 'application/json',
           accept: 'application/json',
           // A standalone endpoint on another origin gets no cookie: this tells the shop whose request it is.
-          ...(this.orderToken ? { [ORDER_TOKEN_HEADER]: this.orderToken } : {}),
+          ...(this.orderToken && { [ORDER_TOKEN_HEADER]: this.orderToken }),
         },
         body: JSON.stringify(body),
         credentials: 'same-origin',
@@ -144,16 +137,13 @@ export class EndpointClient {
       const refusal = check.checkedRefusal(payload);
       if (refusal) {
         const { code, message, field, response_code: responseCode } = refusal;
-        const retryAfterSeconds = retryAfterOf(response);
-        return Promise.reject(
-          new EndpointRequestError(route, 'refused', message, {
-            code,
-            field,
-            responseCode,
-            httpStatus: response.status,
-            ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
-          }),
-        );
+        throw new EndpointRequestError(route, 'refused', message, {
+          code,
+          field,
+          responseCode,
+          httpStatus: response.status,
+          retryAfterSeconds: retryAfterOf(response),
+        });
       }
       throw new EndpointRequestError(route, 'unavailable', `the endpoint answered HTTP ${response.status}`, {
         httpStatus: response.status,

@@ -86,7 +86,8 @@ export class EndpointController implements ReactiveController {
    */
   async request<Body, Result>(call: EndpointCall<ClientRoute, Body, Result>, body: Body): Promise<RequestOutcome<Result>> {
     const route = call.name;
-    if (!this.#host.dispatchEvent(new PgRequestStartEvent(route))) return { status: 'cancelled' };
+    const fire = (event: Event): boolean => this.#host.dispatchEvent(event);
+    if (!fire(new PgRequestStartEvent(route))) return { status: 'cancelled' };
     const abort = new AbortController();
     this.#inFlight.set(abort, route);
     this.#host.requestUpdate();
@@ -98,12 +99,12 @@ export class EndpointController implements ReactiveController {
         }, SLOW_AFTER_MS);
     try {
       const value = await this.client.request(call, body, abort.signal);
-      this.#host.dispatchEvent(new PgRequestSuccessEvent(route));
-      this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'success'));
+      fire(new PgRequestSuccessEvent(route));
+      fire(new PgRequestCompleteEvent(route, 'success'));
       return { status: 'success', value };
     } catch (thrown) {
       if (abort.signal.aborted) {
-        this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'aborted'));
+        fire(new PgRequestCompleteEvent(route, 'aborted'));
         return { status: 'aborted' };
       }
       const error =
@@ -111,8 +112,8 @@ export class EndpointController implements ReactiveController {
           ? thrown
           : new EndpointRequestError(route, 'invalid_response', 'unexpected failure while reading the answer');
       const message = this.#options.describeError(error);
-      this.#host.dispatchEvent(new PgRequestErrorEvent(route, error.kind, error.code, message));
-      this.#host.dispatchEvent(new PgRequestCompleteEvent(route, 'error'));
+      fire(new PgRequestErrorEvent(route, error.kind, error.code, message));
+      fire(new PgRequestCompleteEvent(route, 'error'));
       return { status: 'error', error, message };
     } finally {
       clearTimeout(timer);

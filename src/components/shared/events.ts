@@ -18,7 +18,7 @@ export type RequestErrorKind = 'network' | 'unavailable' | 'refused' | 'invalid_
 /** Base of the pg- events: bubbling and composed, so they leave every shadow root. */
 export abstract class PgEvent extends Event {
   constructor(type: string, init: { cancelable?: boolean } = {}) {
-    super(type, { bubbles: true, composed: true, cancelable: init.cancelable ?? false });
+    super(type, { bubbles: true, composed: true, ...init });
   }
 }
 

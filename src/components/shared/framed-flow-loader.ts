@@ -63,10 +63,10 @@ export class LazyFramedFlow {
   }
 
   renderPaymentFrame(messages: FramedFlowMessages): TemplateResult | typeof nothing {
-    return this.#flow ? this.#flow.renderPaymentFrame(messages) : nothing;
+    return this.#flow?.renderPaymentFrame(messages) ?? nothing;
   }
 
   renderChallengeDialog(messages: FramedFlowMessages): TemplateResult | typeof nothing {
-    return this.#flow ? this.#flow.renderChallengeDialog(messages) : nothing;
+    return this.#flow?.renderChallengeDialog(messages) ?? nothing;
   }
 }

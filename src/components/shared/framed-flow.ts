@@ -302,7 +302,7 @@ export class FramedFlowController implements ReactiveController {
       sandbox=${FRAME_SANDBOX}
       ?hidden=${hidden}
       tabindex=${hidden ? '-1' : '0'}
-      aria-hidden=${hidden ? 'true' : 'false'}
+      aria-hidden=${hidden}
     ></iframe>`;
   }
 
@@ -334,7 +334,7 @@ export class FramedFlowController implements ReactiveController {
 }
 
 /** A framed outcome as the element's result event and outcome panel take it. */
-export function resultDetailsOf(message: FramedResultMessage, merchantReference: string): PaymentResultDetails {
+function resultDetailsOf(message: FramedResultMessage, merchantReference: string): PaymentResultDetails {
   return {
     intent: message.intent,
     outcome: message.outcome,
@@ -343,17 +343,15 @@ export function resultDetailsOf(message: FramedResultMessage, merchantReference:
     message: message.message,
     responseCode: message.response_code,
     error: message.error,
-    ...(message.installments
-      ? {
-          installments: {
-            months: message.installments.number_of_installments,
-            planCode: message.installments.plan_code,
-            issuerCode: message.installments.issuer_code,
-          },
-        }
-      : {}),
-    ...(message.card ? { card: { brand: message.card.brand, lastFour: message.card.last_four } } : {}),
-    ...(message.result_url && /^https?:\/\//.test(message.result_url) ? { resultUrl: message.result_url } : {}),
+    ...(message.installments && {
+      installments: {
+        months: message.installments.number_of_installments,
+        planCode: message.installments.plan_code,
+        issuerCode: message.installments.issuer_code,
+      },
+    }),
+    ...(message.card && { card: { brand: message.card.brand, lastFour: message.card.last_four } }),
+    ...(message.result_url && /^https?:\/\//.test(message.result_url) && { resultUrl: message.result_url }),
   };
 }
 

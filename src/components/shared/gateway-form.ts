@@ -22,19 +22,16 @@ export function buildGatewayForm(
   extraFields: Readonly<Record<string, string>> = {},
   target?: string,
 ): HTMLFormElement {
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = post.action;
+  const form = Object.assign(document.createElement('form'), {
+    method: 'post',
+    action: post.action,
+    acceptCharset: 'UTF-8',
+    hidden: true,
+    className: 'gateway-form',
+  });
   if (target) form.target = target;
-  form.acceptCharset = 'UTF-8';
-  form.hidden = true;
-  form.className = 'gateway-form';
   for (const [name, value] of Object.entries({ ...post.fields, ...extraFields })) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = value;
-    form.append(input);
+    form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }));
   }
   return form;
 }

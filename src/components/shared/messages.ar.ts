@@ -27,10 +27,6 @@ export const sharedAr: SharedMessages = {
     orderAlreadyPaid: 'تم دفع هذا الطلب بالفعل. لا يوجد مبلغ آخر للدفع.',
     orderInProgress:
       'توجد عملية دفع جارية لهذا الطلب (فاتورة بانتظار الدفع أو تحقق من البطاقة). أكملها، أو حاول مرة أخرى بعد بضع دقائق.',
-    otpResendLimited: (minutes) =>
-      minutes === undefined
-        ? 'تم إرسال عدد كبير من الرموز. يُرجى الانتظار قبل طلب رمز آخر.'
-        : `تم إرسال عدد كبير من الرموز. يمكنك طلب رمز جديد بعد ${arabicMinutes(minutes)}.`,
     cardAttemptsLimited: 'جُرّبت بطاقات كثيرة لهذا الطلب. لم يتم خصم أي مبلغ؛ يُرجى المحاولة لاحقًا.',
     serviceNotConfigured: 'طريقة الدفع هذه غير متاحة في هذا المتجر. يُرجى اختيار طريقة أخرى.',
     currencyNotSupported: 'طريقة الدفع هذه غير متاحة بعملة الطلب. يُرجى اختيار طريقة أخرى.',
@@ -77,10 +73,3 @@ export const sharedAr: SharedMessages = {
     holderInvalid: 'استخدم الحروف والمسافات والنقاط والشرطات والفواصل العليا فقط.',
   },
 };
-
-/** "دقيقة واحدة", "دقيقتين", "٥ دقائق", "١٥ دقيقة": the Arabic count form of minutes. */
-function arabicMinutes(minutes: number): string {
-  if (minutes === 1) return 'دقيقة واحدة';
-  if (minutes === 2) return 'دقيقتين';
-  return minutes <= 10 ? `${formatCount(minutes, 'ar')} دقائق` : `${formatCount(minutes, 'ar')} دقيقة`;
-}

@@ -46,8 +46,6 @@ export interface SharedMessages {
     readonly refused: string;
     readonly orderAlreadyPaid: string;
     readonly orderInProgress: string;
-    /** Too many codes sent; `minutes` until another may be asked for, when the endpoint said (Retry-After). */
-    readonly otpResendLimited: (minutes: number | undefined) => string;
     /** Too many cards tried for this order within the hour (the endpoint's guard against card testing). */
     readonly cardAttemptsLimited: string;
     readonly serviceNotConfigured: string;
@@ -120,10 +118,6 @@ export const sharedEn: SharedMessages = {
     orderAlreadyPaid: 'This order has already been paid. There is nothing more to pay.',
     orderInProgress:
       'A payment for this order is already under way (a bill waiting to be paid, or a card check). Finish it, or try again in a few minutes.',
-    otpResendLimited: (minutes) =>
-      minutes === undefined
-        ? 'Too many codes have been sent. Please wait before asking for another.'
-        : `Too many codes have been sent. You can ask for a new one in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
     cardAttemptsLimited: 'Too many cards have been tried for this order. Nothing was charged; please try again later.',
     serviceNotConfigured: 'This payment method is not available in this store. Please choose another one.',
     currencyNotSupported: 'This payment method is not available in the order’s currency. Please choose another one.',
@@ -176,7 +170,15 @@ export const sharedMessages: Catalogs<SharedMessages> = {
   ar: () => import('./messages.ar.ts').then((module) => module.sharedAr),
 };
 
-type ErrorMessageKey = Exclude<keyof SharedMessages['errors'], 'otpResendLimited'>;
+type ErrorMessageKey = keyof SharedMessages['errors'];
+
+/**
+ * Too many codes sent; `minutes` until another may be asked for, when the endpoint said
+ * (Retry-After). Only `<pg-financing-otp>` asks for codes, so only its catalogs say it.
+ */
+export interface ResendLimitMessage {
+  readonly otpResendLimited: (minutes: number | undefined) => string;
+}
 
 /**
  * The message of each endpoint code (and each kind of failure) whose key in `errors` is not the
@@ -205,14 +207,14 @@ export function describeRequestError(
   messages: SharedMessages,
 ): string {
   const { errors } = messages;
-  if (error.code === 'otp_resend_limited') {
-    const seconds = error.retryAfterSeconds;
-    return errors.otpResendLimited(seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds / 60)));
-  }
   // A failure of its own kind (network, unreadable answer, bad request), else the endpoint's code.
   const code = error.kind === 'refused' ? (error.code ?? '') : error.kind;
   const key = ERROR_MESSAGES[code] ?? code.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
-  // Only a text: not `otpResendLimited`, nor what an object inherits (`constructor`…), whatever code an endpoint sends.
-  const text: unknown = (errors as Readonly<Record<string, unknown>>)[key];
-  return typeof text === 'string' ? text : errors.refused;
+  // The catalog's own messages only, not what an object inherits (`constructor`…), whatever code an endpoint sends.
+  const message: unknown = Object.hasOwn(errors, key) ? (errors as Readonly<Record<string, unknown>>)[key] : undefined;
+  if (typeof message === 'string') return message;
+  // A message that says when to try again (`otpResendLimited`) is given the endpoint's Retry-After in minutes.
+  const seconds = error.retryAfterSeconds;
+  const minutes = seconds === undefined ? undefined : Math.max(1, Math.ceil(seconds / 60));
+  return typeof message === 'function' ? (message as ResendLimitMessage['otpResendLimited'])(minutes) : errors.refused;
 }

@@ -28,9 +28,6 @@ export function renderFailure(message: unknown, retryLabel: string, retry?: (eve
 /** Whether the element's code and catalog are at hand. */
 export type LoadState = 'ready' | 'loading' | 'failed';
 
-/** Styles added after the element's own (see `addStyles`), finalized. */
-const addedSheets = new WeakMap<object, CSSStyleSheet[]>();
-
 /** Tone of the live region's current message. */
 export type StatusTone = 'info' | 'error' | 'success';
 
@@ -71,20 +68,15 @@ export abstract class PgElement<Messages extends SharedMessages = SharedMessages
 
   /**
    * Adds the styles of a part of the element that loaded later (in the same cascade layer) after
-   * the element's own. Each styles object is finalized once for all elements of a class.
+   * the element's own. Each style keeps one sheet for every element (Lit's `CSSResult` makes it once).
    */
   protected addStyles(styles: CSSResultGroup): void {
     const root = this.renderRoot;
     if (!(root instanceof ShadowRoot)) return;
-    let sheets = addedSheets.get(styles);
-    if (!sheets) {
-      sheets = (this.constructor as typeof PgElement)
-        .finalizeStyles(styles)
-        .map((style) => (style instanceof CSSStyleSheet ? style : style.styleSheet))
-        .filter((sheet): sheet is CSSStyleSheet => sheet !== undefined);
-      addedSheets.set(styles, sheets);
-    }
-    const added = sheets.filter((sheet) => !root.adoptedStyleSheets.includes(sheet));
+    const sheets = (this.constructor as typeof PgElement)
+      .finalizeStyles(styles)
+      .map((style) => (style instanceof CSSStyleSheet ? style : style.styleSheet));
+    const added = sheets.filter((sheet): sheet is CSSStyleSheet => sheet !== undefined && !root.adoptedStyleSheets.includes(sheet));
     root.adoptedStyleSheets = [...root.adoptedStyleSheets, ...added];
   }
 

@@ -50,7 +50,6 @@ describe('message catalogs', () => {
     const codes = [
       'order_already_paid',
       'order_in_progress',
-      'otp_resend_limited',
       'card_attempts_limited',
       'service_not_configured',
       'unsupported_media_type',
@@ -77,6 +76,11 @@ describe('message catalogs', () => {
     }
     const en = sharedMessages.en;
     expect(describeRequestError({ kind: 'refused', code: 'order_already_paid' }, en)).to.equal('This order has already been paid. There is nothing more to pay.');
+  });
+
+  it('says when a new code may be asked for in the element that asks for codes, from the Retry-After in minutes', async () => {
+    const en = financingOtpMessages.en;
+    const ar = await financingOtpMessages.ar();
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 890 }, en)).to.equal(
       'Too many codes have been sent. You can ask for a new one in 15 minutes.',
     );
@@ -86,6 +90,7 @@ describe('message catalogs', () => {
     expect(describeRequestError({ kind: 'refused', code: 'otp_resend_limited', retryAfterSeconds: 60 }, ar)).to.equal(
       'تم إرسال عدد كبير من الرموز. يمكنك طلب رمز جديد بعد دقيقة واحدة.',
     );
+    expect(describeRequestError({ kind: 'refused', code: 'otp_attempts_limited' }, en)).to.equal(en.errors.otpAttemptsLimited);
   });
 
   it('makes left-to-right islands for rich and plain text', () => {
