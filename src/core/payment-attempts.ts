@@ -84,6 +84,18 @@ export function isAbandonableCheck(status: { readonly state: string; readonly tr
   return status.state === 'pending' && status.transaction_code !== BILL_ISSUED;
 }
 
+/** A cash bill that expired unpaid (response code 31001). */
+const BILL_EXPIRED = '31001';
+
+/**
+ * True when the gateway lets a failed attempt's reference go, so that a new card may use it: a
+ * declined card ("Try another card"). Not a bill that expired unpaid: the gateway keeps one bill per
+ * reference, and refuses a payment under it, so the next attempt takes a new reference.
+ */
+export function isReferenceLetGo(status: { readonly state: string; readonly transaction_code?: string | undefined }): boolean {
+  return status.state === 'failed' && status.transaction_code !== BILL_EXPIRED;
+}
+
 /**
  * Another attempt of the same order that the gateway holds paid, if any: a payment that is paid
  * while this one is is a second charge for one order, which the shop must be told of. `stateOf`

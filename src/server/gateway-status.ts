@@ -7,7 +7,7 @@
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { isPaidState, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
-import { attemptReference, isAbandonableCheck, MAX_PAYMENT_ATTEMPTS } from '../core/payment-attempts.ts';
+import { attemptReference, isAbandonableCheck, isReferenceLetGo, MAX_PAYMENT_ATTEMPTS } from '../core/payment-attempts.ts';
 import { parseResponseCode } from '../core/response.ts';
 import { checkStatusRequest, checkStatusResponse, type CheckStatusResponse } from '../core/schemas/index.ts';
 import { refusalHint } from '../gateway/messages.ts';
@@ -200,7 +200,7 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
       runtime.log.info('order_in_progress', { merchant_reference: reference, attempt });
       throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
     }
-    if (status.state === 'failed') reusable ??= candidate;
+    if (isReferenceLetGo(status)) reusable ??= candidate;
   }
   if (reusable !== undefined) return reusable;
   runtime.log.info('order_in_progress', { merchant_reference: reference, reason: 'no_attempt_left' });

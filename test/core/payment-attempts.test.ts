@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OrderState } from '../../src/core/order-status.ts';
-import { attemptOf, attemptReference, isAbandonableCheck, isAttemptReference, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
+import { attemptOf, attemptReference, isAbandonableCheck, isAttemptReference, isReferenceLetGo, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
 
 describe('the merchant_reference of each attempt at paying an order', () => {
   it('is the order reference for the first attempt and `<order>.pg<n>` after', () => {
@@ -61,5 +61,15 @@ describe('another paid attempt of the same order', () => {
   it('is not a pending or failed attempt', async () => {
     const { stateOf } = gateway({ 'o-1': 'pending', 'o-1.pg2': 'captured', 'o-1.pg3': 'failed' });
     assert.equal(await paidOtherAttempt('o-1.pg2', stateOf), undefined);
+  });
+});
+
+describe('isReferenceLetGo', () => {
+  it('lets a declined card\'s reference go, not an expired bill\'s, nor anything still open or paid', () => {
+    assert.equal(isReferenceLetGo({ state: 'failed', transaction_code: '13001' }), true);
+    assert.equal(isReferenceLetGo({ state: 'failed' }), true);
+    assert.equal(isReferenceLetGo({ state: 'failed', transaction_code: '31001' }), false);
+    assert.equal(isReferenceLetGo({ state: 'pending', transaction_code: '30000' }), false);
+    assert.equal(isReferenceLetGo({ state: 'captured', transaction_code: '14000' }), false);
   });
 });

@@ -157,6 +157,19 @@ describe('when the customer closed a 3-D Secure check (the gateway holds the ref
     });
   }
 
+  it('signs a card after a cash bill expired unpaid under the next reference: the gateway keeps an expired bill\'s reference', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    const answer = await harness.post('/merchant-page', ORDER);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.fields.merchant_reference, 'order-1001.pg2');
+  });
+
+  it('still reuses a declined card\'s reference (the gateway lets it go)', async () => {
+    harness.gateway.holds('order-1001', 'declined');
+    const answer = await harness.post('/merchant-page', ORDER);
+    assert.equal(answer.body.fields.merchant_reference, 'order-1001');
+  });
+
   it('takes the attempt after the last one still waiting', async () => {
     harness.gateway.holds('order-1001', 'pending_3ds');
     harness.gateway.holds('order-1001.pg2', 'pending_3ds');

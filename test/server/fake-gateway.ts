@@ -212,7 +212,7 @@ export const THREE_DS_TOKEN = 'tok-3ds';
 export const THREE_DS_URL = 'https://acs.issuer.test/challenge?id=42';
 
 /** What an order can be at the fake gateway. */
-export type HeldState = 'authorized' | 'captured' | 'partially_refunded' | 'refunded' | 'voided' | 'declined' | 'pending_3ds' | 'bill_issued';
+export type HeldState = 'authorized' | 'captured' | 'partially_refunded' | 'refunded' | 'voided' | 'declined' | 'pending_3ds' | 'bill_issued' | 'bill_expired';
 
 /** The last operation and the amounts CHECK_STATUS reports for each state. */
 const HELD: Record<HeldState, (amount: number) => { code: KnownResponseCode; authorized: number; captured: number; refunded: number }> = {
@@ -224,6 +224,7 @@ const HELD: Record<HeldState, (amount: number) => { code: KnownResponseCode; aut
   declined: () => ({ code: '13001', authorized: 0, captured: 0, refunded: 0 }),
   pending_3ds: () => ({ code: '20000', authorized: 0, captured: 0, refunded: 0 }),
   bill_issued: () => ({ code: '30000', authorized: 0, captured: 0, refunded: 0 }),
+  bill_expired: () => ({ code: '31001', authorized: 0, captured: 0, refunded: 0 }),
 };
 
 /** An order the fake gateway holds: what CHECK_STATUS tells of it. */
