@@ -56,6 +56,13 @@
  * `<pg-financing-otp>` says in its own catalogs: initial load 22,070 → 21,752 bytes, with the
  * answer checks 23,874 → 23,208, English page 47,688 → 46,922, folder 54,245 → 53,473 (built with
  * `<pg-checkout>` and `<pg-bill-voucher>` as they were); the budgets are these plus about 0.2 kB.
+ * A fifth exception, in the same stop, for a defect, not a feature: the drop-in kept offering card,
+ * installments and financing while the order waited for its cash bill (each then refused by the
+ * endpoint), and offered nothing after the bill expired. It now keeps the bill in view, says why the
+ * other methods wait, offers them again when the bill expires, and remembers the bill across a
+ * reload, in both languages: +240 B initial load, +208 B English page, +315 B folder (measured
+ * 21,992, with the answer checks 23,469, 47,130 and 53,788 bytes); each budget is 0.05 to 0.1 kB
+ * above that, still below the last stop's.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -67,10 +74,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 21_950;
-const WITH_SCHEMAS_BUDGET_BYTES = 23_400;
-const ENGLISH_BUDGET_BYTES = 47_100;
-const FOLDER_BUDGET_BYTES = 53_650;
+const INITIAL_BUDGET_BYTES = 22_050;
+const WITH_SCHEMAS_BUDGET_BYTES = 23_550;
+const ENGLISH_BUDGET_BYTES = 47_200;
+const FOLDER_BUDGET_BYTES = 53_850;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

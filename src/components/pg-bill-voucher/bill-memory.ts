@@ -6,10 +6,7 @@
 import { billResult, type BillResult } from '../../core/endpoint-results.ts';
 import { read } from '../../core/shape.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
-
-function storageKey(merchantReference: string): string {
-  return `pg-bill-voucher:${merchantReference}`;
-}
+import { billMemoryKey as storageKey } from './pg-bill-voucher.ts';
 
 /** The bill issued for this order in this browser session, if any (and if still readable). */
 export function recallBill(merchantReference: string): BillResult | undefined {

@@ -11,6 +11,9 @@ export interface CheckoutMessages extends SharedMessages {
   readonly merchantPageNote: string;
   readonly embeddedNote: string;
   readonly payInFullWithCard: string;
+  /** Drop-in, under the methods: a cash bill for the order waits to be paid; or it expired unpaid. */
+  readonly billWaiting: string;
+  readonly billExpired: string;
   /** The endpoint refused the card: the order's amount changed since the Pay button named it. */
   readonly amountChanged: string;
   readonly save: {
@@ -50,6 +53,8 @@ export const checkoutMessages: Catalogs<CheckoutMessages> = {
     merchantPageNote: 'Your card details go straight to the payment gateway; the store never sees them.',
     embeddedNote: 'Enter your card details on the payment gateway’s secure page below; the store never sees them.',
     payInFullWithCard: 'Pay the full amount with your card.',
+    billWaiting: 'Your order is waiting for this cash bill to be paid; other methods return if it expires unpaid.',
+    billExpired: 'The cash bill expired unpaid. Choose another payment method.',
     amountChanged: 'The order’s amount has changed; nothing was charged. Check the amount on the Pay button, then pay.',
     save: {
       note: 'Nothing is charged: your card is saved for your future payments when you continue.',

@@ -3,6 +3,7 @@ import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
+import { billMemoryKey } from '../pg-bill-voucher/pg-bill-voucher.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
@@ -66,7 +67,9 @@ const methodsReader = propertyReader((value): PaymentMethod[] => {
  * fields are signed by the merchant endpoint; `mode="embedded"` shows the gateway's own card page
  * in a frame, so the card never touches the shop's page; `mode="drop-in"` offers the `methods`
  * the merchant enables (card, installments, cash voucher, consumer financing) and hosts the
- * element of each. The merchant page and the embedded page end in place: the outcome is shown
+ * element of each. Once a cash bill is issued for the order, the drop-in keeps it in view and offers
+ * no other method until it expires unpaid (one bill per order: the endpoint refuses another payment
+ * while it waits). The merchant page and the embedded page end in place: the outcome is shown
  * here, and a 3-D Secure check opens in a dialog; nothing navigates the page.
  * `intent="save-card"` saves a card for later (TOKENIZATION, nothing charged) in any card mode.
  *
@@ -82,6 +85,7 @@ const methodsReader = propertyReader((value): PaymentMethod[] => {
  * @csspart status - The polite live region.
  * @csspart methods - The drop-in's group of payment methods.
  * @csspart method - One payment method choice.
+ * @csspart bill-note - Under the methods: the order waits for its cash bill, or the bill expired unpaid.
  * @csspart method-panel - The area of the chosen method.
  * @csspart credit-card-container - The card form; also carries `Visa` or `MasterCard`.
  * @csspart Visa - The card form and brand badge of a Visa card.
@@ -127,6 +131,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     outcome: { state: true, attribute: false },
     consent: { state: true, attribute: false },
     consentError: { state: true, attribute: false },
+    billWaits: { state: true, attribute: false },
   };
 
   protected override catalogs = checkoutMessages;
@@ -166,6 +171,11 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   /** intent save-card: the customer agreed to keep the card. */
   private consent = false;
   private consentError = false;
+  /**
+   * Drop-in: a cash bill for this order waits to be paid (true) or expired unpaid (false), as
+   * `<pg-bill-voucher>` tells (`pg-bill-issue`, `pg-bill-expire`) or this browser session remembers.
+   */
+  private billWaits: boolean | undefined;
 
   readonly #card = new CardFormController(this);
 
@@ -206,9 +216,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     return this.messages;
   }
 
-  /** The method on screen: always `card` outside the drop-in, and when only saving a card. */
+  /** The method on screen: always `card` outside the drop-in, and when only saving a card; the bill while one waits. */
   get #activeMethod(): PaymentMethod {
     if (this.mode !== 'drop-in' || this.intent === 'save-card') return 'card';
+    if (this.billWaits) return 'voucher';
     return this.method && this.methods.includes(this.method) ? this.method : (this.methods[0] ?? 'card');
   }
 
@@ -261,6 +272,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     if (changed.has('order')) this.#card.cvvOptional = this.order?.cvv_optional;
     if (changed.has('endpoint') || changed.has('merchantReference')) {
       this.outcome = undefined;
+      this.billWaits = this.#rememberedBillWaits();
       void this.#loadOrder();
     }
     // The embedded page is the payment form: it loads as soon as the order is known, and again
@@ -291,18 +303,21 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #renderMethods(): TemplateResult {
     const m = this.#messages;
     const active = this.#activeMethod;
+    const bill = this.billWaits;
+    const note = bill ? m.billWaiting : bill === false ? m.billExpired : undefined;
     return html`
-      <fieldset class="methods" part="methods">
+      <fieldset class="methods" part="methods" aria-describedby=${note ? 'bill-note' : nothing}>
         <legend>${m.methodsLegend}</legend>
         <div class="method-list">
           ${this.methods.map(
             (method) => html`
-              <label class="check method ${method === active ? 'selected' : ''}" part="method">
+              <label class="check method ${method === active ? 'selected' : bill ? 'muted' : ''}" part="method">
                 <input
                   type="radio"
                   name="method"
                   value=${method}
                   .checked=${live(method === active)}
+                  ?disabled=${bill && method !== 'voucher'}
                   @change=${this.#onMethodChange}
                 />
                 <span>${m.methods[method]}</span>
@@ -311,6 +326,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
           )}
         </div>
       </fieldset>
+      ${note ? html`<p id="bill-note" class="note" part="bill-note">${note}</p>` : nothing}
     `;
   }
 
@@ -480,6 +496,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #renderMethodElement(method: 'voucher' | 'financing'): TemplateResult {
     return method === 'voucher'
       ? html`<pg-bill-voucher
+          @pg-bill-issue=${this.#onBill}
+          @pg-bill-expire=${this.#onBill}
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
           order-token=${this.orderToken || nothing}
@@ -771,6 +789,26 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.announce(this.#messages.payInFullWithCard);
     this.#focusAfterUpdate('#card-number, .Pay');
   };
+
+  /** The hosted voucher issued the order's bill (the other methods wait for it) or saw it expire unpaid (they are offered again). */
+  readonly #onBill = (event: Event): void => {
+    this.billWaits = event.type === 'pg-bill-issue';
+    if (!this.billWaits) this.announce(this.#messages.billExpired);
+  };
+
+  /**
+   * Whether the bill this browser session issued for the order (bill-memory.ts) still waits, so that
+   * it stays in view after a reload; undefined when none is remembered (or storage cannot be read).
+   */
+  #rememberedBillWaits(): boolean | undefined {
+    try {
+      const bill = JSON.parse(sessionStorage.getItem(billMemoryKey(this.merchantReference))!) as { request_expiry_date: string };
+      const expires = Date.parse(bill.request_expiry_date);
+      return expires ? expires > Date.now() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
   /** Back from the gateway through the browser's back-forward cache: allow paying again. */
   readonly #onPageShow = (event: PageTransitionEvent): void => {

@@ -192,6 +192,9 @@ export async function startNetwork(): Promise<TestNetwork> {
       hold = undefined;
       clock = systemClock;
       gateway.reset();
+      // The browser forgets what it kept of the gateway's state (a bill issued, a financing flow) with it:
+      // test files share a tab, so its sessionStorage outlives the file.
+      sessionStorage.clear();
       // A new endpoint each test: its settings and its counters (the OTP limits) start again.
       endpoint = endpointWith();
     },
