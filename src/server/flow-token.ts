@@ -1,17 +1,25 @@
 /**
  * The financing flow token: how the four financing steps are tied together without server memory.
- * Each step answers with a token sealing what the next step may do (order, phone, step reached,
- * the gateway's transaction_id, down payment, verified OTP, offered tenures, expiry); the next
- * step opens it and refuses anything else. The browser keeps it (sessionStorage) but can neither
- * read nor change it: it is AES-256-GCM sealed with a key derived (HKDF-SHA-256, own label) from
- * the SHA request phrase, and bound to the merchant identifier. GCM authenticates as well as an
- * HMAC would, and also hides the OTP and phone number the token carries.
+ * Each step answers with a token sealing what the next step may do (order, the reference its
+ * gateway calls use, phone, step reached, the gateway's transaction_id, down payment, verified OTP,
+ * offered tenures, expiry); the next step opens it and refuses anything else. The browser keeps
+ * it (sessionStorage) but can neither read nor change it: it is AES-256-GCM sealed with a key
+ * derived (HKDF-SHA-256, own label) from the SHA request phrase, and bound to the merchant
+ * identifier. GCM authenticates as well as an HMAC would, and also hides the OTP and phone number
+ * the token carries.
  */
 
 export type FlowStep = 'customer_verified' | 'otp_sent' | 'otp_verified';
 
 export interface FlowState {
+  /** The merchant's order reference. */
   readonly merchant_reference: string;
+  /**
+   * The merchant_reference every gateway call of the flow is sent under: the order's own or a new
+   * attempt's (`<order>.pg<n>`, core payment-attempts.ts), chosen once at the first step. Absent in
+   * a token sealed before financing had attempts: the order's own reference.
+   */
+  readonly payment_reference?: string;
   /** The verified phone number, normalized (01xxxxxxxxx). */
   readonly phone_number: string;
   readonly step: FlowStep;

@@ -3,6 +3,10 @@
  * OTP_GENERATE, OTP_VERIFY, then PURCHASE. Each step answers a sealed flow token (flow-token.ts)
  * and the next step accepts only a token of the step before it, for the same order, so the
  * browser cannot skip a step, switch orders or invent a transaction_id, down payment or OTP.
+ *
+ * Financing is an attempt at paying the order, as a card payment is: its first step chooses the
+ * reference its gateway calls use (`payableReference`: the order's own, or the next attempt's after
+ * an expired bill or a closed 3-D Secure check holds it), and the flow token keeps it to the end.
  */
 import { amountErrorMessage } from '../core/amount-messages.ts';
 import { AmountError, formatMoney, fromMinorUnits } from '../core/amounts.ts';
@@ -29,6 +33,7 @@ import {
 import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
+import { orderReferenceOf } from '../core/payment-attempts.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
@@ -44,11 +49,11 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
-import { assertOrderPayable } from './gateway-status.ts';
+import { payableReference } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
-import { confirmedResult, reportOnce, resultOfAnswer, sendWatched, toPaymentResult } from './results.ts';
+import { confirmedResult, reportOnce, resultOfAnswer, sendWatched, toPaymentResult, withDuplicateCheck } from './results.ts';
 import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -75,40 +80,59 @@ function assertFinancingAllowed(runtime: EndpointRuntime, order: MerchantOrder):
 }
 
 /**
- * The steps before the purchase refuse an order the merchant says is paid; the first also asks the
- * gateway (a flow under way has been asked already). The purchase itself does not: a replayed
- * purchase is refused by the gateway as 00005 and answered with the result reported the first time.
+ * The merchant_reference of a new flow, asked of the gateway at its first step as a card payment's
+ * is (`payableReference`): refused when any attempt of the order is paid or a bill waits; else the
+ * order's own, a declined one's used again, or the next attempt's while an expired bill or a
+ * closed 3-D Secure check holds the order's (the gateway would refuse the flow's steps as 00005).
  */
-async function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder, language: Language, first: boolean): Promise<void> {
+function flowReference(runtime: EndpointRuntime, order: MerchantOrder, language: Language): Promise<string> {
   assertFinancingAllowed(runtime, order);
-  if (first) return assertOrderPayable(runtime, order, language);
+  return payableReference(runtime, order, language);
+}
+
+/**
+ * The steps after the first refuse an order the merchant says is paid; the gateway was asked at
+ * the first. The purchase itself does not: a replayed purchase is refused by the gateway as 00005
+ * and answered with the result reported the first time.
+ */
+function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder): void {
+  assertFinancingAllowed(runtime, order);
   if (order.paid) throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
 }
 
-/** The financing fields every step sends. */
-function financingParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
+/** The merchant_reference the flow's gateway calls use: sealed at its first step, else (a token sealed before attempts) the order's. */
+function referenceOf(state: FlowState): string {
+  return state.payment_reference ?? state.merchant_reference;
+}
+
+/** The financing fields every step sends, under the flow's reference (`reference`). */
+function financingParams(runtime: EndpointRuntime, reference: string, phone: string, language: Language) {
   return {
     ...identityParams(runtime.settings),
-    merchant_reference: order.merchant_reference,
+    merchant_reference: reference,
     language,
     payment_option: financingPartner(runtime),
     phone_number: phone,
   };
 }
 
-/** The financing fields plus the order's money and id, for the steps after verification. */
-function financingOrderParams(runtime: EndpointRuntime, order: MerchantOrder, phone: string, language: Language) {
+/**
+ * The financing fields plus the order's money and id, for the steps after verification, under the
+ * flow's reference. `merchant_order_id`, the merchant's order id, stays the order's own in every attempt.
+ */
+function financingOrderParams(runtime: EndpointRuntime, order: MerchantOrder, state: FlowState, language: Language) {
   return {
     ...orderParams(runtime.settings, order, language),
+    merchant_reference: referenceOf(state),
     payment_option: financingPartner(runtime),
-    phone_number: phone,
+    phone_number: state.phone_number,
     merchant_order_id: order.merchant_reference,
   };
 }
 
 /**
- * Opens the flow token of a step: it must be intact, unexpired, for this order as it stands, and
- * at one of `steps`.
+ * Opens the flow token of a step: it must be intact, unexpired, for this order as it stands (its
+ * reference, when it names one, an attempt of this order), and at one of `steps`.
  */
 async function openFlow(
   runtime: EndpointRuntime,
@@ -121,7 +145,8 @@ async function openFlow(
     !state ||
     state.merchant_reference !== order.merchant_reference ||
     state.amount !== order.amount ||
-    state.currency !== order.currency
+    state.currency !== order.currency ||
+    (state.payment_reference !== undefined && orderReferenceOf(state.payment_reference) !== order.merchant_reference)
   ) {
     runtime.log.warn('flow_invalid', { merchant_reference: order.merchant_reference });
     throw new EndpointRefusal('flow_invalid', { field: 'flow' });
@@ -140,17 +165,19 @@ export const financingVerifyCustomerRoute: JsonRoute<unknown> = defineRoute<Fina
     assertFinancingAllowed(runtime, order);
     const phone = normalizeFinancingPhone(input.phone_number);
     if (!phone) throw new EndpointRefusal('invalid_request', { field: 'phone_number', message: PHONE_MESSAGE });
-    await assertFinanceable(runtime, order, language, true);
+    // Chosen once: every later step sends the reference sealed here, whatever the gateway holds by then.
+    const reference = await flowReference(runtime, order, language);
     const answer = await runtime.gateway.call({
       operation: 'CUSTOMER_VERIFY',
       schema: customerVerifyRequest,
       answerSchema: customerVerifyResponse,
       language,
-      params: { service_command: 'CUSTOMER_VERIFY', ...financingParams(runtime, order, phone, language) },
+      params: { service_command: 'CUSTOMER_VERIFY', ...financingParams(runtime, reference, phone, language) },
     });
     requireSuccess(answer, language);
     const flow = await runtime.flows.seal({
       merchant_reference: order.merchant_reference,
+      payment_reference: reference,
       phone_number: phone,
       step: 'customer_verified',
       amount: order.amount,
@@ -239,7 +266,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
   schema: financingOtpRequest,
   result: financingOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingOtpResult> {
-    await assertFinanceable(runtime, order, language, false);
+    assertFinanceable(runtime, order);
     // A second OTP may be asked for before one is verified ("send the code again"), within limits.
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
     const products = productsFor(order, input.products, language);
@@ -252,7 +279,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
       browserFields: order.products && order.products.length > 0 ? [] : ['products'],
       params: {
         service_command: 'OTP_GENERATE',
-        ...financingOrderParams(runtime, order, state.phone_number, language),
+        ...financingOrderParams(runtime, order, state, language),
         products,
       },
     });
@@ -264,6 +291,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
     const downPayment = gatewayAmount(answer.total_down_payment, 'total_down_payment', 'OTP_GENERATE', runtime.log);
     const flow = await runtime.flows.seal({
       merchant_reference: order.merchant_reference,
+      ...(state.payment_reference === undefined ? {} : { payment_reference: state.payment_reference }),
       phone_number: state.phone_number,
       step: 'otp_sent',
       amount: order.amount,
@@ -327,7 +355,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
   schema: financingVerifyOtpRequest,
   result: financingVerifyOtpResult,
   async handle({ input, order, language, runtime }): Promise<FinancingVerifyOtpResult> {
-    await assertFinanceable(runtime, order, language, false);
+    assertFinanceable(runtime, order);
     const state = await openFlow(runtime, input.flow, order, ['otp_sent']);
     await assertOtpAttemptAllowed(runtime, order, state);
     const downPayment = state.down_payment ?? 0;
@@ -339,7 +367,7 @@ export const financingVerifyOtpRoute: JsonRoute<unknown> = defineRoute<Financing
       browserFields: ['otp'],
       params: {
         service_command: 'OTP_VERIFY',
-        ...financingOrderParams(runtime, order, state.phone_number, language),
+        ...financingOrderParams(runtime, order, state, language),
         total_downpayment: downPayment,
         otp: input.otp,
       },
@@ -378,9 +406,11 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     if (state.transaction_id === undefined || state.otp === undefined || state.down_payment === undefined) {
       throw new EndpointRefusal('flow_invalid', { field: 'flow' });
     }
+    const reference = referenceOf(state);
     // Watched from before the money moves: a lost answer, or a process killed meanwhile, leaves the
     // watch, and the reconciler reports what the partner did, whether the customer stays or not.
-    const watch = unconfirmedWatch({ ...order, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings);
+    // Under the attempt's reference, the one CHECK_STATUS knows the payment by.
+    const watch = unconfirmedWatch({ ...order, merchant_reference: reference, language }, runtime.settings.now().getTime(), runtime.settings.watchSettings);
     // The order's e-mail, else the browser's (a guest checkout): the gateway screens payments by it.
     const customer = customerFieldsFor(order, input, ['customer_email'], runtime.log);
     const answer = await sendWatched(runtime, watch, () => runtime.gateway.call({
@@ -392,7 +422,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
       params: {
         command: 'PURCHASE',
         // The order's amount and currency, never the browser's.
-        ...financingOrderParams(runtime, order, state.phone_number, language),
+        ...financingOrderParams(runtime, order, state, language),
         customer_email: customer.values.customer_email,
         customer_code: order.customer_code ?? state.phone_number,
         transaction_id: state.transaction_id,
@@ -403,14 +433,17 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
       },
     }));
     // A replayed purchase (the flow token is still valid) is refused by the gateway as a duplicate
-    // reference: the order's outcome is what CHECK_STATUS says, and it was reported the first time.
+    // reference: the attempt's outcome is what CHECK_STATUS says, and it was reported the first time.
     const result =
       answer.response_code === DUPLICATE_REFERENCE
-        ? await confirmedResult(order.merchant_reference, answer, order, 'financing', language, runtime)
+        ? await confirmedResult(reference, answer, order, 'financing', language, runtime)
         : resultOfAnswer(answer, order, 'financing', language, runtime.log);
     if (!result) throw new EndpointRefusal('gateway_unreachable');
+    // Paid while another attempt of the order is paid too (a closed 3-D Secure check finished in
+    // another tab): the shop is told with the result, as for a card.
+    const checked = await withDuplicateCheck(result, language, runtime);
     // A Response from onResult is for browser navigations (the return URL); here the element gets JSON.
-    const reported = await reportOnce(result, request, runtime, language);
+    const reported = await reportOnce(checked, request, runtime, language);
     return toPaymentResult(reported.result);
   },
 });

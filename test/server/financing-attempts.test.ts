@@ -1,0 +1,277 @@
+/**
+ * Consumer financing as an attempt at paying the order, like a card payment (docs/decisions.md,
+ * "How a new attempt maps to the gateway's references"): its first step chooses the reference its
+ * gateway calls use (core payment-attempts.ts, `payableReference`), the flow token keeps it sealed
+ * through every later step, and its result is the order's, naming the attempt.
+ */
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { endpointError, financingOtpResult, financingVerifyCustomerResult, financingVerifyOtpResult, paymentResult } from '../../src/core/endpoint-api.ts';
+import { parse } from '../../src/core/shape.ts';
+import { createGatewayClient } from '../../src/gateway/client.ts';
+import { createJsonLogger } from '../../src/log/logger.ts';
+import type { VerifiedResult } from '../../src/server/config.ts';
+import { createFlowSealer, type FlowState } from '../../src/server/flow-token.ts';
+import { InMemoryOrderStore } from '../../src/server/orders.ts';
+import { createReconciler } from '../../src/server/reconciler.ts';
+import { recordAndReport } from '../../src/server/results.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+import { createMerchantEndpoint } from '../../src/server/endpoint.ts';
+import { createSandboxClock } from '../../src/sandbox/clock.ts';
+import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
+import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
+import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP } from '../../src/sandbox/test-cards.ts';
+import { GATEWAY_ACCOUNT, GOOD_OTP, type Operation } from './fake-gateway.ts';
+import { ORDERS, setup, START, type Harness } from './harness.ts';
+
+// A new endpoint for each test: its ledger, limiters and clock (START) are the test's own.
+let harness: Harness;
+
+beforeEach(() => {
+  harness = setup();
+});
+
+afterEach(() => {
+  assert.deepEqual(harness.gateway.problems, []);
+});
+
+const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
+const PHONE = '01001234567';
+const FINANCING_STEPS: readonly Operation[] = ['CUSTOMER_VERIFY', 'OTP_GENERATE', 'OTP_VERIFY', 'FINANCING_PURCHASE'];
+
+/**
+ * The gateway keeps a reference it holds for anything but a declined payment (an expired bill
+ * included) and refuses a financing step under it with 00005, as the sandbox's OTP_GENERATE does.
+ */
+function refuseHeldReferences(on: Harness): void {
+  on.gateway.answer('OTP_GENERATE', (request) => {
+    const held = on.gateway.held(String(request['merchant_reference']));
+    if (held && held.state !== 'declined') return { code: '00005' };
+    return { code: '88000', fields: { transaction_id: 'TX-1', total_down_payment: '50000', otp_status: '1', tenure: '6-12-24' } };
+  });
+}
+
+async function verifyCustomer(on: Harness = harness): Promise<string> {
+  const { status, body } = await on.post('/financing/verify-customer', { ...ORDER, phone_number: PHONE });
+  assert.equal(status, 200, JSON.stringify(body));
+  return parse(financingVerifyCustomerResult, body).flow;
+}
+
+async function sendOtp(flow: string, on: Harness = harness): Promise<string> {
+  const { status, body } = await on.post('/financing/otp', { ...ORDER, flow });
+  assert.equal(status, 200, JSON.stringify(body));
+  return parse(financingOtpResult, body).flow;
+}
+
+async function verifyOtp(flow: string, on: Harness = harness): Promise<string> {
+  const { status, body } = await on.post('/financing/verify-otp', { ...ORDER, flow, otp: GOOD_OTP });
+  assert.equal(status, 200, JSON.stringify(body));
+  return parse(financingVerifyOtpResult, body).flow;
+}
+
+/** The merchant_reference and merchant_order_id each financing step sent the gateway, in order. */
+function referencesSent(on: Harness = harness): [string, unknown, unknown][] {
+  return on.gateway.calls
+    .filter((call) => FINANCING_STEPS.includes(call.operation))
+    .map((call) => [call.operation, call.request['merchant_reference'], call.request['merchant_order_id']]);
+}
+
+/** Seals a flow token as the test's endpoint does (its account, its clock at START). */
+const sealer = createFlowSealer({
+  requestPhrase: GATEWAY_ACCOUNT.requestPhrase,
+  merchantIdentifier: GATEWAY_ACCOUNT.merchantIdentifier,
+  lifetimeSeconds: 600,
+  now: () => START,
+});
+
+describe('when a cash bill for the order expired unpaid (the gateway keeps its reference)', () => {
+  it('runs every financing step under the next attempt\'s reference, the order\'s id unchanged, and pays', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    refuseHeldReferences(harness);
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(purchase.status, 200, JSON.stringify(purchase.body));
+    assert.deepEqual(referencesSent(), [
+      ['CUSTOMER_VERIFY', 'order-1001.pg2', undefined],
+      ['OTP_GENERATE', 'order-1001.pg2', 'order-1001'],
+      ['OTP_VERIFY', 'order-1001.pg2', 'order-1001'],
+      ['FINANCING_PURCHASE', 'order-1001.pg2', 'order-1001'],
+    ]);
+    const answered = parse(paymentResult, purchase.body);
+    assert.deepEqual([answered.merchant_reference, answered.outcome], ['order-1001', 'success']);
+  });
+
+  it('reports the payment under the order\'s reference, naming the attempt as payment_reference', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.deepEqual(
+      harness.results.map((result) => [result.merchant_reference, result.payment_reference, result.source, result.order_state, result.idempotency_key]),
+      [['order-1001', 'order-1001.pg2', 'financing', 'captured', 'order-1001.pg2:1700000002:captured']],
+    );
+  });
+
+  it('asks the gateway where the order stands only at the first step', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    const verified = await verifyCustomer();
+    const asked = harness.gateway.callsOf('CHECK_STATUS').map((call) => call.request['merchant_reference']);
+    assert.deepEqual(asked, ['order-1001', 'order-1001.pg2']);
+    await verifyOtp(await sendOtp(verified));
+    assert.equal(harness.gateway.callsOf('CHECK_STATUS').length, asked.length, 'the later steps keep the sealed reference');
+  });
+});
+
+describe('when the customer closed a 3-D Secure check for the order', () => {
+  it('starts financing under the next attempt\'s reference instead of refusing it as in progress', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    await sendOtp(await verifyCustomer());
+    assert.deepEqual(referencesSent().map(([, reference]) => reference), ['order-1001.pg2', 'order-1001.pg2']);
+  });
+
+  it('tells the shop when the closed check was finished in another tab too (duplicate_of)', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    harness.gateway.holds('order-1001', 'captured', { svcId: '1700000066' });
+    await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.deepEqual(
+      harness.results.map((result) => [result.payment_reference, result.order_state, result.duplicate_of]),
+      [['order-1001.pg2', 'captured', 'order-1001']],
+    );
+  });
+});
+
+describe('which attempts refuse financing', () => {
+  it('reuses a declined payment\'s reference (the gateway lets it go)', async () => {
+    harness.gateway.holds('order-1001', 'declined');
+    await verifyCustomer();
+    assert.deepEqual(referencesSent(), [['CUSTOMER_VERIFY', 'order-1001', undefined]]);
+  });
+
+  it('refuses with 409 order_already_paid when a later attempt is paid, though the first still waits', async () => {
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    harness.gateway.holds('order-1001.pg2', 'captured');
+    const answer = await harness.post('/financing/verify-customer', { ...ORDER, phone_number: PHONE });
+    assert.equal(answer.status, 409);
+    assert.equal(parse(endpointError, answer.body).error.code, 'order_already_paid');
+    assert.deepEqual(referencesSent(), []);
+  });
+
+  it('refuses with 409 order_in_progress while a bill waits', async () => {
+    harness.gateway.holds('order-1001', 'bill_issued');
+    const answer = await harness.post('/financing/verify-customer', { ...ORDER, phone_number: PHONE });
+    assert.equal(answer.status, 409);
+    assert.equal(parse(endpointError, answer.body).error.code, 'order_in_progress');
+    assert.deepEqual(referencesSent(), []);
+  });
+});
+
+describe('the reference sealed in the flow token', () => {
+  it('keeps working for a token sealed before attempts (none in it): the order\'s own reference', async () => {
+    const old: FlowState = { merchant_reference: 'order-1001', phone_number: PHONE, step: 'customer_verified', amount: ORDERS[0]!.amount, currency: 'EGP' };
+    const flow = await verifyOtp(await sendOtp(await sealer.seal(old)));
+    const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(purchase.status, 200);
+    assert.deepEqual(referencesSent().map(([, reference]) => reference), ['order-1001', 'order-1001', 'order-1001']);
+    assert.deepEqual(harness.results.map((result) => [result.merchant_reference, result.payment_reference]), [['order-1001', undefined]]);
+  });
+
+  it('refuses a token whose attempt reference is of another order (flow_invalid), asking the gateway nothing', async () => {
+    const foreign = await sealer.seal({
+      merchant_reference: 'order-1001',
+      payment_reference: 'order-2002.pg2',
+      phone_number: PHONE,
+      step: 'customer_verified',
+      amount: ORDERS[0]!.amount,
+      currency: 'EGP',
+    });
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow: foreign });
+    assert.equal(answer.status, 400);
+    assert.equal(parse(endpointError, answer.body).error.code, 'flow_invalid');
+    assert.deepEqual(referencesSent(), []);
+  });
+
+  it('answers a replayed purchase with the attempt\'s outcome (CHECK_STATUS of the attempt, not of the expired bill)', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    assert.equal((await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 })).status, 200);
+    const again = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(again.status, 200);
+    assert.deepEqual([again.body.merchant_reference, again.body.outcome, again.body.response_code], ['order-1001', 'success', '14000']);
+    assert.equal(harness.results.length, 1, 'reported once');
+  });
+});
+
+describe('the watch of a financing purchase under a new attempt', () => {
+  it('is the attempt\'s, and the reconciler reports what the partner did under the order\'s reference', async () => {
+    const store = createMemoryStore();
+    const reported: VerifiedResult[] = [];
+    const watched = setup({ store, resultLedger: undefined, onResult: (result) => void reported.push(result) });
+    watched.gateway.holds('order-1001', 'bill_expired');
+    watched.gateway.answer('FINANCING_PURCHASE', () => ({ code: '14000', fields: { svc_id: '1700000077' }, tamper: (signed) => ({ ...signed, amount: '1' }) }));
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(answer.status, 502);
+    const watch = await store.watches.get('order-1001.pg2');
+    assert.deepEqual([watch?.kind, watch?.last_state], ['in_progress', 'unknown'], 'the attempt is watched');
+
+    watched.gateway.holds('order-1001.pg2', 'captured', { svcId: '1700000077' });
+    const later = new Date(START.getTime() + 5 * 60_000);
+    const log = createJsonLogger(() => {});
+    const reconciler = createReconciler({
+      store,
+      gateway: createGatewayClient({ ...GATEWAY_ACCOUNT, fetch: watched.gateway.fetch, retry: false, now: () => later }),
+      log,
+      now: () => later,
+      questionsPerMinute: 60_000,
+      report: async (result) => void (await recordAndReport(result, { ledger: store.results, onResult: (r) => void reported.push(r), log, now: () => later })),
+    });
+    assert.equal((await reconciler.runDue()).reported, 1);
+    assert.deepEqual(
+      reported.map((result) => [result.merchant_reference, result.payment_reference, result.order_state, result.idempotency_key]),
+      [['order-1001', 'order-1001.pg2', 'captured', 'order-1001.pg2:1700000077:captured']],
+    );
+    assert.ok((await store.watches.get('order-1001.pg2'))?.ended_at, 'a captured purchase is final');
+  });
+});
+
+describe('against the sandbox gateway', () => {
+  it('finances an order under its next attempt\'s reference after its cash bill expired', async () => {
+    const clock = createSandboxClock('2026-03-10T09:00:00Z');
+    const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', now: clock.now });
+    const results: VerifiedResult[] = [];
+    const endpoint = createMerchantEndpoint({
+      ...endpointCredentials(),
+      gatewayBaseUrl: 'https://sandbox.test',
+      checkoutUrl: 'https://sandbox.test',
+      apiRoot: 'FortAPI',
+      publicUrl: 'https://shop.example',
+      basePath: '/pg',
+      resolveOrder: new InMemoryOrderStore([{ merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' }]).resolve,
+      onResult: (result) => void results.push(result),
+      now: () => new Date(clock.now()),
+      fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch,
+    });
+    const post = async (route: string, body: Record<string, unknown>) => {
+      const response = await endpoint(
+        new Request(`https://shop.example/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ merchant_reference: 'shop-1', language: 'en', ...body }) }),
+      );
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    assert.equal((await post('/bill', {})).status, 200);
+    clock.advance(49 * 60 * 60_000);
+    const verified = await post('/financing/verify-customer', { phone_number: REGISTERED_FINANCING_PHONE });
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    const sent = await post('/financing/otp', { flow: verified.body['flow'] });
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    const checked = await post('/financing/verify-otp', { flow: sent.body['flow'], otp: SANDBOX_OTP });
+    assert.equal(checked.status, 200, JSON.stringify(checked.body));
+    const months = parse(financingVerifyOtpResult, checked.body).tenures[0]?.months;
+    const bought = await post('/financing/purchase', { flow: checked.body['flow'], tenure: months });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    assert.deepEqual([bought.body['merchant_reference'], bought.body['outcome']], ['shop-1', 'success']);
+    const paid = results.find((result) => result.source === 'financing');
+    assert.deepEqual([paid?.merchant_reference, paid?.payment_reference, paid?.order_state], ['shop-1', 'shop-1.pg2', 'captured']);
+    const status = await post('/status', {});
+    assert.equal(status.body['transaction_code'], '14000', 'the order reads paid: the financed attempt');
+  });
+});
