@@ -176,6 +176,28 @@ export function earlierPaidStates(state: OrderState): OrderState[] {
   return Object.entries(PAID_MOVES).flatMap(([from, to]) => (isPaidState(from as OrderState) && to.includes(state) ? [from as OrderState] : []));
 }
 
+/**
+ * A reading that says a payment holds or took money (`isPaidState`) and names no amount of it: not
+ * an answer about the money. The spec lists CHECK_STATUS's amounts "when applicable", so the state
+ * may come from the last operation's code alone; what was taken, captured or refunded is unknown, so
+ * no result is made of it (it would be kept under the payment's key for good): the endpoint and the
+ * reconciler take it as the gateway not saying, and ask again.
+ */
+export function namesNoPaidAmount(status: Pick<OrderStatus, 'state' | 'authorized_amount' | 'captured_amount'>): boolean {
+  return isPaidState(status.state) && paymentAmountOf(status) === undefined;
+}
+
+/**
+ * The total that tells one capture or refund of a payment from the next in the same state: the
+ * captured total of a `captured` payment (a hold captured in parts stays `captured`), the refunded
+ * total of a `partially_refunded` one (refunded in parts). Undefined for a state whose totals do not
+ * move while it holds (an authorization, a refund of everything), and when the reading names none.
+ */
+export function runningTotalOf(status: Pick<OrderStatus, 'state' | 'captured_amount' | 'refunded_amount'>): number | undefined {
+  const total = status.state === 'captured' ? status.captured_amount : status.state === 'partially_refunded' ? status.refunded_amount : 0;
+  return total > 0 ? total : undefined;
+}
+
 /** The gateway holds a payment under the reference (even one since refunded): another must not start. */
 export function isPaidState(state: OrderState): boolean {
   return state === 'authorized' || state === 'captured' || state === 'partially_refunded' || state === 'refunded';
@@ -308,15 +330,23 @@ export function canMoveOrderState(from: OrderState, to: OrderState, options: { r
  * has the same key, however often its return is posted; each move of the lifecycle (authorized,
  * then captured) has a new one. The reference is part of it so that no payment id, reused by
  * another gateway or a reset sandbox, can ever stand for another order.
+ *
+ * A further capture or refund that leaves the state as it was (a hold captured in parts, a capture
+ * refunded in parts) is money moved all the same: with `running_total` (core `runningTotalOf`) the
+ * key names it (`order-1001:1700000004:captured:7000`). Which of the two a result takes depends on
+ * what was recorded before it (the state's first result keeps the plain key): the ledger decides
+ * (result-ledger.ts `ledgerKeyOf`).
  */
 export function resultKeyOf(result: {
   readonly merchant_reference: string;
   readonly svc_id?: string | undefined;
   readonly state: OrderState;
   readonly response_code: string;
+  readonly running_total?: number | undefined;
 }): string {
-  const { merchant_reference: reference, svc_id: svcId, state } = result;
-  return svcId ? `${reference}:${svcId}:${state}` : `${reference}:${result.response_code || state}`;
+  const { merchant_reference: reference, svc_id: svcId, state, running_total: total } = result;
+  const key = svcId ? `${reference}:${svcId}:${state}` : `${reference}:${result.response_code || state}`;
+  return total === undefined ? key : `${key}:${total}`;
 }
 
 /**

@@ -9,7 +9,12 @@
  * - a forward move (a bill paid, an authorization voided at the end of its hold, a 3-D Secure
  *   check finished, a capture whose answer was lost now visible) becomes a result with its own
  *   idempotency key (reference, payment id, state), recorded and reported like any other;
- * - "order not found" or an unknown state never downgrades anything: it is asked again later;
+ * - a back-office capture or refund whose answer was lost (a money-call watch) is settled by a change
+ *   of state, or, in the same state (a second partial capture or refund), by totals the shop has not
+ *   been told yet: the reading's result is not in the ledger (`moneyMovedInState`);
+ * - "order not found" or an unknown state never downgrades anything: it is asked again later; nor
+ *   does a reading of a paid state that names no amount (core `namesNoPaidAmount`): it is taken as
+ *   unanswered (logged `gateway_amount_invalid`) and asked again, never recorded as a failure;
  * - an unreachable, refusing or rate-limiting gateway makes the watch wait longer (backoff), and
  *   ends the pass early, so an outage never turns into a burst of questions; the watches the pass
  *   did not reach are handed back as due as they were, ahead of the ones that failed; when the gateway says
@@ -43,7 +48,18 @@
  */
 import { AmountError } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
-import { BILL_ISSUED, billKeyOf, canMoveOrderState, isPaidState, orderStatusOf, paymentOutcomeOf, resultKeyOf, type OrderStatus } from '../core/order-status.ts';
+import {
+  BILL_ISSUED,
+  billKeyOf,
+  canMoveOrderState,
+  isPaidState,
+  namesNoPaidAmount,
+  orderStatusOf,
+  paymentOutcomeOf,
+  resultKeyOf,
+  runningTotalOf,
+  type OrderStatus,
+} from '../core/order-status.ts';
 import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
 import { isConfigurationRefusal, parseResponseCode, responseMessage, RESPONSE_CODES, type KnownResponseCode } from '../core/response.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
@@ -53,13 +69,14 @@ import type { GatewayClient } from '../gateway/client.ts';
 import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError, isRetryable } from '../gateway/transport.ts';
-import type { Logger } from '../log/logger.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
 import type { PaymentWatch, ResultStore, Store } from '../store/store.ts';
 import { backgroundLoop, type RoundControl } from './background.ts';
 import type { EndpointErrorCode } from '../core/endpoint-api.ts';
 import { EndpointRefusal } from './errors.ts';
 import { backgroundLookupOf } from './order-source.ts';
 import type { MerchantOrder, ResolveOrder } from './orders.ts';
+import { keyedForLedger, ledgerKeyOf, recordedUnder } from './result-ledger.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
 import { billKeptBy, DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
@@ -385,6 +402,20 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   /**
+   * Whether a lost back-office capture or refund (a money-call watch) shows in a reading of the
+   * state the watch last read: a hold captured in parts stays `captured`, a capture refunded in parts
+   * `partially_refunded`, so only the totals can show it. Shown when the reading's result (under the
+   * key the ledger would record it, `ledgerKeyOf`) is not in the ledger: totals the shop has not
+   * been told. False for any other watch or state, and when the store given has no results to read.
+   */
+  const moneyMovedInState = async (watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): Promise<boolean> => {
+    const lookup = store.results && recordedUnder(store.results);
+    if (watch.kind !== 'money_call' || reading.status.state !== watch.last_state || runningTotalOf(reading.status) === undefined || !lookup) return false;
+    const key = await ledgerKeyOf(resultOfReading(watch, reading, silentLogger), lookup);
+    return (await lookup(key)) === undefined;
+  };
+
+  /**
    * The merchant's order for a watch as it stands now, for a payment that first holds money;
    * undefined (logged) when there is no lookup, it fails, or it does not answer within its limit:
    * the watch's own amount is then compared. A lookup that ran out of time is not asked again in
@@ -435,13 +466,23 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return refusedForSettings(watch, reading.answer, 'CHECK_STATUS', at, round, () => endRefusedForSettings(watch, at, counts));
     }
     const { status } = reading;
+    if (namesNoPaidAmount(status)) {
+      // Not an answer about the money: a result of it would be kept under the payment's key for good.
+      log.error('gateway_amount_invalid', { operation: 'CHECK_STATUS', merchant_reference: reference, field: 'authorized_amount', rule: 'missing' });
+      round.unanswered = 'gateway_unanswered';
+      return unanswered(watch, new GatewayUnavailableError('CHECK_STATUS', 'answer_invalid'), at, counts);
+    }
     const state = status.state;
-    const moved = state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state);
+    const movedInState = await moneyMovedInState(watch, reading);
+    const moved =
+      movedInState || (state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state));
     // Only a payment that first shows money is compared with the order as it is now: nothing to
     // ask the merchant for a state that holds none, nor for a later move of the same payment.
     const order = moved && isPaidState(state) && !isSamePaymentMove(watch, status) ? await currentOrder(watch, round) : undefined;
     if (moved) {
-      const result = resultOfReading(watch, reading, log, order);
+      const read = resultOfReading(watch, reading, log, order);
+      // Under the key the ledger records it (a further capture's own): `report` hears the key the shop is sent.
+      const result = store.results ? await keyedForLedger(read, store.results) : read;
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
     } else {
@@ -454,7 +495,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       }
     }
     const expired = at >= Date.parse(watch.expires_at);
-    if (isFinalFor(watch.kind, state, watch.last_state)) {
+    if (movedInState || isFinalFor(watch.kind, state, watch.last_state)) {
       // A payment found authorized (a 3-D Secure check finished, a charge under a bill's reference)
       // is now an authorization to watch, until it is captured or voided.
       const next = watch.kind !== 'authorization' && state === 'authorized' ? authorizationWatch(watch, status, at, order) : undefined;

@@ -10,6 +10,7 @@
  * reports it. A webhook outbox builds on the same record: write the result and an outbox row in one
  * transaction when `first` is true, POST the row to the shop until it is acknowledged, delete it then.
  */
+import { resultKeyOf, runningTotalOf, type OrderStatus } from '../core/order-status.ts';
 import { furthestResult } from '../store/rules.ts';
 import type { VerifiedResult } from './config.ts';
 
@@ -49,7 +50,7 @@ export interface ResultLedger {
  * without `get`); else a lookup answering the recorded result, or undefined when there is none.
  * Throws what the ledger throws (a store that cannot be read: `StoreUnavailableError`).
  */
-export function recordedUnder(ledger: ResultLedger): ((key: string) => Promise<VerifiedResult | undefined>) | undefined {
+export function recordedUnder(ledger: Pick<ResultLedger, 'get'>): ((key: string) => Promise<VerifiedResult | undefined>) | undefined {
   const get = ledger.get;
   if (typeof get !== 'function') return undefined;
   return async (key) => {
@@ -57,6 +58,63 @@ export function recordedUnder(ledger: ResultLedger): ((key: string) => Promise<V
     // Only the result recorded under that very key: a ledger answering anything else is not trusted.
     return entry?.result?.idempotency_key === key ? entry.result : undefined;
   };
+}
+
+/**
+ * The key a payment result is recorded under, given what the ledger holds (`lookup`, from
+ * `recordedUnder`). A payment's state keeps the key of its first result (core `resultKeyOf`,
+ * `{reference}:{svc_id}:{state}`); a result of the same payment and state whose totals differ from
+ * that one's is a further capture or refund (CHECK_STATUS shows the hold captured in parts, or the
+ * capture refunded in parts, in the same state): its key adds its running total (core
+ * `runningTotalOf`), so each one is recorded and reported once. A reading of the same totals again
+ * (a replay) keeps the plain key.
+ *
+ * Why the first keeps the plain key: every result recorded before keys could carry a total has it
+ * (every capture, partial refund and failure of a capture so far), so a replay of it after the
+ * upgrade is still answered from the ledger and nothing is delivered twice; and a capture that
+ * completes a hold whose first part was recorded so is told apart from it all the same. A failure
+ * recorded from a reading that named no amount (totals of 0) holds back no reading that names them.
+ * A result recorded without totals (the answer of a purchase) is taken as of the same totals: its
+ * payment cannot have moved in its state. A ledger that cannot be read by key (`lookup` undefined):
+ * the plain key, as before (a further capture in the same state is then taken for a replay).
+ * Two instances recording two captures of one state at the same moment, neither seeing the other's,
+ * would both take the plain key: the second is then heard of only from a later reading (the
+ * readings of two captures rarely meet so).
+ */
+export async function ledgerKeyOf(
+  result: Pick<VerifiedResult, 'merchant_reference' | 'payment_reference' | 'svc_id' | 'order_state' | 'response_code' | 'order_status' | 'idempotency_key'>,
+  lookup: ((key: string) => Promise<VerifiedResult | undefined>) | undefined,
+): Promise<string> {
+  const total = result.order_status && runningTotalOf(result.order_status);
+  if (total === undefined || lookup === undefined) return result.idempotency_key;
+  const fields = {
+    merchant_reference: result.payment_reference ?? result.merchant_reference,
+    svc_id: result.svc_id,
+    state: result.order_state,
+    response_code: result.response_code,
+  };
+  // Only a key the state gave (not a bill's or a saved card's own).
+  if (result.idempotency_key !== resultKeyOf(fields)) return result.idempotency_key;
+  const first = await lookup(result.idempotency_key);
+  if (first === undefined || sameTotals(first.order_status, result.order_status)) return result.idempotency_key;
+  return resultKeyOf({ ...fields, running_total: total });
+}
+
+type Totals = Pick<OrderStatus, 'authorized_amount' | 'captured_amount' | 'refunded_amount'>;
+
+function sameTotals(recorded: Totals | undefined, read: Totals | undefined): boolean {
+  if (recorded === undefined || read === undefined) return true;
+  return (
+    recorded.authorized_amount === read.authorized_amount &&
+    recorded.captured_amount === read.captured_amount &&
+    recorded.refunded_amount === read.refunded_amount
+  );
+}
+
+/** `result` under the key the ledger records it under (`ledgerKeyOf`). */
+export async function keyedForLedger(result: VerifiedResult, ledger: Pick<ResultLedger, 'get'>): Promise<VerifiedResult> {
+  const key = await ledgerKeyOf(result, recordedUnder(ledger));
+  return key === result.idempotency_key ? result : { ...result, idempotency_key: key };
 }
 
 /** How many results the in-memory ledger keeps before it forgets the oldest. */

@@ -26,10 +26,12 @@ import {
   DUPLICATE_REFERENCE,
   earlierPaidStates,
   isPaidState,
+  namesNoPaidAmount,
   orderStateOfAnswer,
   paymentAmountOf,
   paymentOutcomeOf,
   resultKeyOf,
+  runningTotalOf,
   savedCardKeyOf,
   type OrderState,
   type OrderStatus,
@@ -45,7 +47,7 @@ import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus, logConfigurationRefusal } from './gateway-status.ts';
 import type { Logger } from '../log/logger.ts';
 import { orderDisagreement, type MerchantOrder } from './orders.ts';
-import { recordedUnder, type ResultLedger } from './result-ledger.ts';
+import { keyedForLedger, recordedUnder, type ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
 import { StoreUnavailableError, type NewWatch, type PaymentWatch } from '../store/store.ts';
 import { billDetailsOf, endsWatch, resultWatch } from './watches.ts';
@@ -96,8 +98,10 @@ function checkAgainstOrder(
  * the payment's amount (`payment`, core `paymentAmountOf`: authorized, else captured) must be the
  * order's. The result reports `amount`, what the customer was charged (core `chargedAmountOf`: a
  * partial capture's captured amount, not the hold). A reading that names no amount for such a
- * payment is `gateway_answer_invalid` (logged `gateway_amount_invalid`, rule `missing`): what was
- * taken is not known, so it is never reported paid. CHECK_STATUS names no currency, so none is compared here (the posted answer's is, by
+ * payment (core `namesNoPaidAmount`) is not an answer about the money: the return and the
+ * reconciler make no result of it and ask again; should one reach here, it is
+ * `gateway_answer_invalid` (logged `gateway_amount_invalid`, rule `missing`), never paid.
+ * CHECK_STATUS names no currency, so none is compared here (the posted answer's is, by
  * `checkAgainstOrder`). A disagreement is logged `verified_answer_disagrees_with_order` (`by`
  * `CHECK_STATUS`). Undefined for a state that holds no money (pending, failed, voided, not found).
  */
@@ -250,7 +254,12 @@ export function issuedBillResult(answer: Answer, order: MerchantOrder, bill: Iss
  * (`checkTakenAmount`), which is the result's `amount`: an answer that names no amount (a
  * TOKENIZATION) cannot make a payment of another amount pay the order, and an old answer of
  * another amount (an earlier declined attempt's) cannot make a payment of the order's amount a
- * failure. Undefined when the gateway does not say (unreachable, unreadable).
+ * failure. Undefined when the gateway does not say (unreachable, unreadable), and when it says the
+ * order holds or took money without naming any (core `namesNoPaidAmount`): no result, so nothing is
+ * kept under the payment's key before a reading that names the money (the caller watches it);
+ * unless the ledger already holds the payment's result in that state, which is answered again (a
+ * reload of a paid order's return still shows it paid), or the posted answer's own signed amount or
+ * currency is not the order's, which is the failure it always was.
  */
 export async function confirmedResult(
   reference: string,
@@ -263,6 +272,11 @@ export async function confirmedResult(
 ): Promise<VerifiedResult | undefined> {
   const orderStatus = await gatewayOrderStatus(runtime, reference, language);
   if (!orderStatus) return undefined;
+  if (namesNoPaidAmount(orderStatus)) {
+    runtime.log.error('gateway_amount_invalid', { operation: 'CHECK_STATUS', merchant_reference: reference, field: 'authorized_amount', rule: 'missing' });
+    // The posted answer's own signed amount or currency disagreeing with the order is still a verdict.
+    if (!postedDisagrees(answer, order)) return recordedInState(reference, orderStatus, runtime.settings.resultLedger);
+  }
   const accepted = await acceptedAmountOf(reference, orderStatus, runtime.settings.resultLedger);
   // Nothing at the gateway: the answer's own code is all there is to report (a refused form, say).
   const transaction = orderStatus.transaction_code === undefined ? answer : {
@@ -286,12 +300,36 @@ export async function confirmedResult(
   });
 }
 
+/** Whether a verified answer names an amount or a currency that is not the order's (nothing logged). */
+function postedDisagrees(answer: Answer, order: MerchantOrder | undefined): boolean {
+  if (!order) return false;
+  try {
+    const amount = answer['amount'] === undefined ? undefined : parseWireAmount(answer['amount']);
+    return orderDisagreement({ amount, currency: text(answer['currency']) }, order) !== undefined;
+  } catch (problem) {
+    if (problem instanceof AmountError) return false;
+    throw problem;
+  }
+}
+
+/**
+ * The payment's latest result the ledger holds, when it is in the state `status` reads (same
+ * reference, same `svc_id`): what a reading that names no amount is answered with, as a replay.
+ * Undefined otherwise, and for a ledger that cannot say (no `latestFor`).
+ */
+async function recordedInState(reference: string, status: OrderStatus, ledger: ResultLedger): Promise<VerifiedResult | undefined> {
+  if (typeof ledger.latestFor !== 'function' || status.svc_id === undefined) return undefined;
+  const latest = await ledger.latestFor(orderReferenceOf(reference));
+  const same = latest?.svc_id === status.svc_id && latest.order_state === status.state && (latest.payment_reference ?? latest.merchant_reference) === reference;
+  return same ? latest : undefined;
+}
+
 /**
  * The amount accepted for the payment CHECK_STATUS shows when it first held money: the payment's
  * amount in its earliest paid result the ledger holds (same reference, same `svc_id`, an earlier
- * paid state: the authorization of a capture, the capture of a refund) that was reported without an
- * error; read from that result's CHECK_STATUS reading when it has one, since a partial capture's
- * result reports only what was captured.
+ * paid state: the authorization of a capture, the capture of a refund, a hold's first capture of a
+ * further one) that was reported without an error; read from that result's CHECK_STATUS reading
+ * when it has one, since a partial capture's result reports only what was captured.
  * That payment's capture or refund is the merchant's own move on money already accepted: the order
  * as it is now (reduced before a partial capture, say) no longer describes it. Undefined for a
  * payment first showing money, one whose earlier results were all failures (`amount_mismatch`:
@@ -301,7 +339,9 @@ export async function confirmedResult(
 async function acceptedAmountOf(reference: string, status: OrderStatus, ledger: ResultLedger): Promise<{ amount: number } | undefined> {
   const lookup = recordedUnder(ledger);
   if (!isPaidState(status.state) || status.svc_id === undefined || !lookup) return undefined;
-  for (const state of earlierPaidStates(status.state)) {
+  // A further capture or refund in the same state: the state's first result came before it too.
+  const earlier = runningTotalOf(status) === undefined ? earlierPaidStates(status.state) : [...earlierPaidStates(status.state), status.state];
+  for (const state of earlier) {
     const recorded = await lookup(resultKeyOf({ merchant_reference: reference, svc_id: status.svc_id, state, response_code: '' }));
     if (recorded?.outcome !== 'success' || recorded.error !== undefined) continue;
     const amount = recorded.order_status ? paymentAmountOf(recorded.order_status) : recorded.amount;
@@ -591,13 +631,19 @@ export interface ResultReporting {
 
 /**
  * Records the result (committed before anyone hears of it) and, the first time its key is seen,
- * logs it and hands it to `onResult`. A replay is logged as such and reports nothing. If `onResult`
- * throws, the key is released so that the next post of the same return reports it again (a store
+ * logs it and hands it to `onResult`. The key is the one the ledger records it under
+ * (`ledgerKeyOf`: a further capture or refund in the same state gets its own). A replay is logged
+ * as such and reports nothing. If `onResult` throws, the key is released so that the next post of the same return reports it again (a store
  * keeps a result a delivery has handled: `ResultStore.release`). The reconciler reports what it
  * finds through the same function, without a request.
  */
-export async function recordAndReport(result: VerifiedResult, reporting: ResultReporting, request?: Request): Promise<ReportedResult & { readonly first: boolean }> {
+export async function recordAndReport(
+  reading: VerifiedResult,
+  reporting: ResultReporting,
+  request?: Request,
+): Promise<ReportedResult & { readonly first: boolean }> {
   const { ledger, log } = reporting;
+  const result = await keyedForLedger(reading, ledger);
   const entry = await ledger.record(result, reporting.now());
   const logged = loggedResult(result, entry.result);
   if (!entry.first) {

@@ -9,7 +9,9 @@
  * - a cash bill issued: paid at the partner's counter, or cancelled at its expiry;
  * - a result that is `authorized` (captured, voided, or lapsed at the end of the hold) or `pending`;
  * - a return the gateway could not confirm;
- * - a back-office money call whose answer was lost (`unknown`).
+ * - a back-office money call whose answer was lost (`unknown`): settled by a change of state, or,
+ *   for a further capture or refund that leaves the state as it was, by totals the shop has not been
+ *   told (reconciler.ts `moneyMovedInState`).
  *
  * The schedule: the first question after one interval, then waits doubling up to an hour, never
  * shorter than the interval (`PG_RECONCILE_INTERVAL_SECONDS`), and one interval after the moment
@@ -71,7 +73,10 @@ const OPEN_STATES: Readonly<Record<WatchKind, readonly OrderState[]>> = {
   saved_card: ['not_found', 'unknown'],
 };
 
-/** True when a payment of this kind in this state will not change by itself any more. */
+/**
+ * True when a payment of this kind in this state will not change by itself any more. A lost money
+ * call in the state it left is settled by its totals instead (reconciler.ts `moneyMovedInState`).
+ */
 export function isFinalFor(kind: WatchKind, state: OrderState, lastState: OrderState): boolean {
   // A lost money call is settled by any change from where the order stood before it.
   if (kind === 'money_call') return state !== lastState && !OPEN_STATES.money_call.includes(state);
@@ -203,7 +208,11 @@ export function keptBillOf(watch: PaymentWatch | undefined, order: Pick<Merchant
   return read(billResult, { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency });
 }
 
-/** A back-office money call ended `unknown`; `before` is where the order stood before it. */
+/**
+ * A back-office money call ended `unknown`; `before` is where the order stood before it (the last
+ * reading the client took). A second partial capture or refund leaves that state as it was: the
+ * reconciler then reports the totals the shop has not been told.
+ */
 export function moneyCallWatch(basis: WatchBasis, before: OrderState, now: number, settings: WatchSettings): NewWatch {
   return newWatch('money_call', basis, before, now + settings.intervalSeconds * 1000, now, settings);
 }

@@ -191,12 +191,12 @@ describe('a return confirmed with CHECK_STATUS', () => {
     assert.deepEqual(summary(h.results[0]), { outcome: 'success', order_state: 'authorized', error: undefined, amount: 250_000, currency: 'EGP' });
   });
 
-  it('is not paid when the gateway says the order holds money but names no amount', async () => {
+  it('is not paid, and records nothing, when the gateway says the order holds money but names no amount', async () => {
     const h = setup();
     statusWith(h, '14000', {});
     const query = await returnQuery(h, await refusedTokenization());
-    assert.equal(query.get('outcome'), 'failure');
-    assert.deepEqual(summary(h.results[0]), { outcome: 'failure', order_state: 'captured', error: 'gateway_answer_invalid', amount: undefined, currency: undefined });
+    assert.equal(query.get('outcome'), 'pending', 'not confirmed: the payment is watched until a reading names the money');
+    assert.equal(h.results.length, 0, 'no failure kept under the payment\'s key');
     assert.deepEqual(
       events(h.logs, 'gateway_amount_invalid').map((line) => [line['operation'], line['field'], line['rule']]),
       [['CHECK_STATUS', 'authorized_amount', 'missing']],
@@ -296,6 +296,10 @@ describe('the reconciler', () => {
     await w.watch(formWatch(basis(), START.getTime(), DEFAULT_WATCH_SETTINGS));
     statusWith(w.harness, '14000', {}, '1700000026');
     await w.round();
-    assert.deepEqual(summary(w.reported[0]), { outcome: 'failure', order_state: 'captured', error: 'gateway_answer_invalid', amount: undefined, currency: 'EGP' });
+    assert.equal(w.reported.length, 0, 'neither paid nor a failure for good: the reading is no answer about the money');
+    assert.notEqual(await w.store.watches.get('order-1001'), undefined, 'the payment is still watched');
+    statusWith(w.harness, '14000', { authorized: 250_000, captured: 250_000, refunded: 0 }, '1700000026');
+    for (let round = 0; round < 8 && w.reported.length === 0; round += 1) await w.round();
+    assert.deepEqual(summary(w.reported[0]), { outcome: 'success', order_state: 'captured', error: undefined, amount: 250_000, currency: 'EGP' });
   });
 });
