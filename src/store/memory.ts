@@ -307,7 +307,8 @@ export function createMemoryStore(): Store {
     async prune(policy: PrunePolicy): Promise<PruneCounts> {
       const counts = { results: 0, watches: 0, orders: 0, limits: 0 };
       for (const [key, row] of results.rows) {
-        if (row.acknowledgedAt !== undefined && row.recordedAt < policy.acknowledgedBefore.getTime()) {
+        const watched = watches.rows.get(row.result.merchant_reference);
+        if (row.acknowledgedAt !== undefined && row.recordedAt < policy.acknowledgedBefore.getTime() && (watched === undefined || watched.ended_at !== undefined)) {
           results.rows.delete(key);
           counts.results += 1;
         }

@@ -480,7 +480,9 @@ const SQL = {
 
   prune: `
     WITH results AS (
-      DELETE FROM pg_checkout_results WHERE acknowledged_at IS NOT NULL AND recorded_at < $1 RETURNING 1
+      DELETE FROM pg_checkout_results r WHERE acknowledged_at IS NOT NULL AND recorded_at < $1
+        AND NOT EXISTS (SELECT 1 FROM pg_checkout_watches w WHERE w.merchant_reference = r.merchant_reference AND w.ended_at IS NULL)
+      RETURNING 1
     ), watches AS (
       DELETE FROM pg_checkout_watches WHERE ended_at IS NOT NULL AND ended_at < $2 RETURNING 1
     ), orders AS (

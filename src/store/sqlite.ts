@@ -511,7 +511,10 @@ class SqliteStore implements Store {
     this.limits = new SqliteLimits(conn);
     this.#ping = conn.prepare('SELECT 1 AS ok');
     this.#prune = {
-      results: conn.prepare('DELETE FROM pg_checkout_results WHERE acknowledged_at IS NOT NULL AND recorded_at < ?'),
+      results: conn.prepare(
+        'DELETE FROM pg_checkout_results WHERE acknowledged_at IS NOT NULL AND recorded_at < ? ' +
+          'AND NOT EXISTS (SELECT 1 FROM pg_checkout_watches w WHERE w.merchant_reference = pg_checkout_results.merchant_reference AND w.ended_at IS NULL)',
+      ),
       watches: conn.prepare('DELETE FROM pg_checkout_watches WHERE ended_at IS NOT NULL AND ended_at < ?'),
       orders: conn.prepare('DELETE FROM pg_checkout_orders WHERE remembered_at < ?'),
       limits: conn.prepare('DELETE FROM pg_checkout_limits WHERE window_ends_at <= ?'),

@@ -233,7 +233,7 @@ export interface RateCounter {
 
 /** How long what is done is kept (a setting: `PG_RETENTION_DAYS`). */
 export interface PrunePolicy {
-  /** Acknowledged results recorded before this go. */
+  /** Acknowledged results recorded before this go, unless their order is still watched (the reconciler reads them to tell what the shop heard). */
   readonly acknowledgedBefore: Date;
   /** Watches ended before this go. */
   readonly endedBefore: Date;

@@ -858,6 +858,25 @@ export function describeStoreContract(name: string, open: () => Promise<OpenedSt
         assert.equal((await store.limits.hit('sms:open', 1, 60, at(now))).allowed, false, 'an open window is kept');
       });
 
+      it('keeps an order\'s acknowledged results while the order is still watched (the reconciler reads them to tell what the shop heard)', async () => {
+        const now = 30 * DAY;
+        const billWaiting = resultOf('order-bill', 'pending');
+        const ended = resultOf('order-done', 'captured');
+        for (const result of [billWaiting, ended]) {
+          await store.results.record(result, at(0));
+          await store.results.acknowledge(result.idempotency_key, at(1));
+        }
+        await store.watches.watch(watchOf('order-bill'), at(2));
+        await store.watches.watch(watchOf('order-done'), at(2));
+        await store.watches.end('order-done', at(now - 60), 'paid');
+
+        const counts = await store.prune({ acknowledgedBefore: at(now - 7 * DAY), endedBefore: at(now - 7 * DAY), ordersBefore: at(now - 7 * DAY), now: at(now) });
+
+        assert.equal(counts.results, 1);
+        assert.notEqual(await store.results.get(billWaiting.idempotency_key), undefined, 'kept while its order is watched');
+        assert.equal(await store.results.get(ended.idempotency_key), undefined, 'pruned once its watch ended');
+      });
+
       it('counts nothing in an empty store', async () => {
         assert.deepEqual(await store.prune({ acknowledgedBefore: at(0), endedBefore: at(0), ordersBefore: at(0), now: at(0) }), {
           results: 0,
