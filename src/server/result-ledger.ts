@@ -10,7 +10,7 @@
  * reports it. A webhook outbox builds on the same record: write the result and an outbox row in one
  * transaction when `first` is true, POST the row to the shop until it is acknowledged, delete it then.
  */
-import { resultKeyOf, runningTotalOf, type OrderStatus } from '../core/order-status.ts';
+import { resultKeyOf, runningTotalOf } from '../core/order-status.ts';
 import { furthestResult } from '../store/rules.ts';
 import type { VerifiedResult } from './config.ts';
 
@@ -63,10 +63,10 @@ export function recordedUnder(ledger: Pick<ResultLedger, 'get'>): ((key: string)
 /**
  * The key a payment result is recorded under, given what the ledger holds (`lookup`, from
  * `recordedUnder`). A payment's state keeps the key of its first result (core `resultKeyOf`,
- * `{reference}:{svc_id}:{state}`); a result of the same payment and state whose totals differ from
- * that one's is a further capture or refund (CHECK_STATUS shows the hold captured in parts, or the
+ * `{reference}:{svc_id}:{state}`); a result of the same payment and state whose running total
+ * differs from that one's is a further capture or refund (CHECK_STATUS shows the hold captured in parts, or the
  * capture refunded in parts, in the same state): its key adds its running total (core
- * `runningTotalOf`), so each one is recorded and reported once. A reading of the same totals again
+ * `runningTotalOf`), so each one is recorded and reported once. A reading of the same running total again
  * (a replay) keeps the plain key.
  *
  * Why the first keeps the plain key: every result recorded before keys could carry a total has it
@@ -96,19 +96,9 @@ export async function ledgerKeyOf(
   // Only a key the state gave (not a bill's or a saved card's own).
   if (result.idempotency_key !== resultKeyOf(fields)) return result.idempotency_key;
   const first = await lookup(result.idempotency_key);
-  if (first === undefined || sameTotals(first.order_status, result.order_status)) return result.idempotency_key;
+  // The same running total is the same capture or refund, whatever else the reading names or leaves out.
+  if (first === undefined || first.order_status === undefined || runningTotalOf(first.order_status) === total) return result.idempotency_key;
   return resultKeyOf({ ...fields, running_total: total });
-}
-
-type Totals = Pick<OrderStatus, 'authorized_amount' | 'captured_amount' | 'refunded_amount'>;
-
-function sameTotals(recorded: Totals | undefined, read: Totals | undefined): boolean {
-  if (recorded === undefined || read === undefined) return true;
-  return (
-    recorded.authorized_amount === read.authorized_amount &&
-    recorded.captured_amount === read.captured_amount &&
-    recorded.refunded_amount === read.refunded_amount
-  );
 }
 
 /** `result` under the key the ledger records it under (`ledgerKeyOf`). */

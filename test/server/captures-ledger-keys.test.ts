@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
-import type { LedgerEntry, ResultLedger } from '../../src/server/result-ledger.ts';
+import { ledgerKeyOf, type LedgerEntry, type ResultLedger } from '../../src/server/result-ledger.ts';
 import type { FakeGateway } from './fake-gateway.ts';
 import { setup, type Harness } from './harness.ts';
 import { signedAnswer } from './support/returns.ts';
@@ -142,5 +142,17 @@ describe('a merchant\'s own ledger that cannot be read by key', () => {
       [[`order-1001:${SVC_ID}:captured`, 100_000]],
       'what was recorded cannot be read, so nothing tells the second capture from a replay',
     );
+  });
+});
+
+describe('ledgerKeyOf: the same capture read again with more of its totals named', () => {
+  it('keeps the plain key when only the authorized amount, missing at first, is named later; a new running total gets its own', async () => {
+    const first = recordedBeforeTheUpgrade('captured', 3_000);
+    const recorded: VerifiedResult = { ...first, order_status: { ...first.order_status!, authorized_amount: 0 } };
+    const lookup = async (key: string) => (key === recorded.idempotency_key ? recorded : undefined);
+    const again = { ...first, order_status: { ...first.order_status!, authorized_amount: 250_000 } };
+    assert.equal(await ledgerKeyOf(again, lookup), `order-1001:${SVC_ID}:captured`, 'the same capture, not delivered twice');
+    const further = { ...first, order_status: { ...first.order_status!, captured_amount: 5_000 } };
+    assert.equal(await ledgerKeyOf(further, lookup), `order-1001:${SVC_ID}:captured:5000`);
   });
 });
