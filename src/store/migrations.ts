@@ -226,12 +226,15 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export async function migratePostgres(client: ClientBase, migrations: readonly Migration[] = POSTGRES_MIGRATIONS, limits: MigrationLimits = {}): Promise<void> {
   const lockTimeoutMs = limits.lockTimeoutMs ?? MIGRATION_LOCK_TIMEOUT_MS;
   const waitMs = limits.waitMs ?? MIGRATION_WAIT_MS;
-  const started = Date.now();
+  // Only time spent waiting counts: a step applied starts the wait again, so a long migration before
+  // a blocked one neither uses up its wait nor is named in its error.
+  let started = Date.now();
   let told = false;
   for (;;) {
     const step: { waitingFor?: string; migration?: Migration } = {};
     try {
       if (!(await applyNextPostgres(client, migrations, lockTimeoutMs, limits.idleInTransactionMs, step))) return;
+      started = Date.now();
     } catch (error) {
       if ((error as { code?: unknown }).code !== LOCK_NOT_AVAILABLE) throw error;
       const holders = describeHolders(await lockHolders(client).catch(() => []));

@@ -168,6 +168,26 @@ describe('the PostgreSQL store, when a migration waits for a lock', () => {
     }
   });
 
+  it('counts only its own wait for a lock, not the time an earlier migration took to run', async () => {
+    const url = await server.createDatabase();
+    await (await openAt(url)).close();
+    const operator = await operatorReadingWatches(url);
+    const client = await sessionOn(url);
+    const slow: Migration = { version: 3, name: 'a slow one', sql: 'SELECT pg_sleep(1); CREATE TABLE pg_checkout_test_slow (id INTEGER)' };
+    const blocked: Migration = { version: 4, name: 'needs the watches', sql: 'ALTER TABLE pg_checkout_watches ADD COLUMN test_extra INTEGER' };
+    try {
+      const migrating = migratePostgres(client, [...POSTGRES_MIGRATIONS, slow, blocked], { lockTimeoutMs: 150, waitMs: 1_500 });
+      // Let go of the table 0.8 s into the blocked step's wait: within its own 1.5 s, past 1.5 s since the start.
+      await pause(1_800);
+      await operator.client.query('ROLLBACK');
+      await within(5_000, migrating);
+      assert.equal(await schemaVersion(url), 4);
+    } finally {
+      await operator.client.end();
+      await client.end();
+    }
+  });
+
   it('lets another instance have the migration lock once a migrating instance froze mid-way past the idle limit', async () => {
     const url = await server.createDatabase();
     const client = await sessionOn(url);
