@@ -67,6 +67,7 @@ import { COMPLETION_FIELDS, ELEMENT_CONFIRMATION, readShownAmount, SAVE_CARD_COM
 import {
   confirmedResult,
   confirmedSavedCard,
+  recordedCharge,
   reportOnce,
   resultOfAnswer,
   toPaymentResult,
@@ -438,27 +439,6 @@ async function completeMerchantPage(tokenization: HostedPageResponse, flow: Retu
   const answered = resultOfAnswer(answer, order, 'merchant-page', language, log);
   const result = logConfigurationRefusal(runtime, command, answer, attempt.merchant_reference) ? configurationFailure(answered) : answered;
   return deliverResult(await withSavedCard(result, answer, language, runtime), flow);
-}
-
-/**
- * The result the ledger recorded for the charge of `reference` (an order's, or a new attempt's
- * `<order>.pgN`), when the gateway keeps that reference for it: a payment that holds or took money
- * (even one since refunded, or overruled for its amount) or one since voided. `paid_by_another_attempt`
- * when the order's latest payment holds or took money under another attempt's reference: this one's
- * card (declined, its reference let go) must not be charged on a paid order. Undefined otherwise:
- * nothing recorded (the first charge's answer was lost: the gateway is asked, as for any return),
- * a payment still open (pending), or a declined one, whose reference the gateway lets go and a new
- * card may use. A ledger that cannot tell an order's results (no `latestFor`) never answers one.
- * A store that cannot be read throws, as the charge's own watch would.
- */
-async function recordedCharge(reference: string, runtime: EndpointRuntime): Promise<VerifiedResult | 'paid_by_another_attempt' | undefined> {
-  const ledger = runtime.settings.resultLedger;
-  const latest = typeof ledger.latestFor === 'function' ? await ledger.latestFor(orderReferenceOf(reference)) : undefined;
-  if (latest?.kind !== 'payment') return undefined;
-  if ((latest.payment_reference ?? latest.merchant_reference) !== reference) {
-    return isPaidState(latest.order_state) ? 'paid_by_another_attempt' : undefined;
-  }
-  return isPaidState(latest.order_state) || latest.order_state === 'voided' ? latest : undefined;
 }
 
 /** The fields of a verified TOKENIZATION that its completion reads, kept in the ready card. */

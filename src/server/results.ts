@@ -313,6 +313,27 @@ function postedDisagrees(answer: Answer, order: MerchantOrder | undefined): bool
 }
 
 /**
+ * The result the ledger recorded for the charge of `reference` (an order's, or a new attempt's
+ * `<order>.pgN`), when the gateway keeps that reference for it: a payment that holds or took money
+ * (even one since refunded, or overruled for its amount) or one since voided. `paid_by_another_attempt`
+ * when the order's latest payment holds or took money under another attempt's reference: this one's
+ * card (declined, its reference let go) must not be charged on a paid order. Undefined otherwise:
+ * nothing recorded (the first charge's answer was lost: the gateway is asked, as for any return),
+ * a payment still open (pending), or a declined one, whose reference the gateway lets go and a new
+ * card may use (a financing purchase's too). A ledger that cannot tell an order's results (no `latestFor`) never answers one.
+ * A store that cannot be read throws, as the charge's own watch would.
+ */
+export async function recordedCharge(reference: string, runtime: EndpointRuntime): Promise<VerifiedResult | 'paid_by_another_attempt' | undefined> {
+  const ledger = runtime.settings.resultLedger;
+  const latest = typeof ledger.latestFor === 'function' ? await ledger.latestFor(orderReferenceOf(reference)) : undefined;
+  if (latest?.kind !== 'payment') return undefined;
+  if ((latest.payment_reference ?? latest.merchant_reference) !== reference) {
+    return isPaidState(latest.order_state) ? 'paid_by_another_attempt' : undefined;
+  }
+  return isPaidState(latest.order_state) || latest.order_state === 'voided' ? latest : undefined;
+}
+
+/**
  * The payment's latest result the ledger holds, when it is in the state `status` reads (same
  * reference, same `svc_id`): what a reading that names no amount is answered with, as a replay.
  * Undefined otherwise, and for a ledger that cannot say (no `latestFor`).

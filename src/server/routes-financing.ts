@@ -33,7 +33,7 @@ import {
 import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
-import { orderReferenceOf } from '../core/payment-attempts.ts';
+import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
@@ -49,11 +49,11 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
-import { payableReference } from './gateway-status.ts';
+import { gatewayOrderStatus, payableReference } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
-import { confirmedResult, reportOnce, resultOfAnswer, sendWatched, toPaymentResult, withDuplicateCheck } from './results.ts';
+import { confirmedResult, recordedCharge, reportOnce, resultOfAnswer, sendWatched, toPaymentResult, withDuplicateCheck } from './results.ts';
 import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -92,8 +92,8 @@ function flowReference(runtime: EndpointRuntime, order: MerchantOrder, language:
 
 /**
  * The steps after the first refuse an order the merchant says is paid; the gateway was asked at
- * the first. The purchase itself does not: a replayed purchase is refused by the gateway as 00005
- * and answered with the result reported the first time.
+ * the first. The purchase asks again (`financingPurchaseRoute`): its own result recorded answers a
+ * replay, and an order paid meanwhile under another attempt is refused before anything is sent.
  */
 function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder): void {
   assertFinancingAllowed(runtime, order);
@@ -407,6 +407,20 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
       throw new EndpointRefusal('flow_invalid', { field: 'flow' });
     }
     const reference = referenceOf(state);
+    // The purchase posted again after its result was recorded is answered from the ledger. An order
+    // paid meanwhile another way (a card in another tab, under another attempt) is not charged again:
+    // as the ledger, the merchant's order or the gateway (another attempt held paid) says.
+    const recorded = await recordedCharge(reference, runtime);
+    if (recorded !== undefined && recorded !== 'paid_by_another_attempt') return toPaymentResult(recorded);
+    const paidBy =
+      recorded === 'paid_by_another_attempt' ? 'ledger'
+      : order.paid ? 'merchant'
+      : (await paidOtherAttempt(reference, async (candidate) => (await gatewayOrderStatus(runtime, candidate, language))?.state)) !== undefined ? 'gateway'
+      : undefined;
+    if (paidBy !== undefined) {
+      runtime.log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: paidBy, attempt: reference });
+      throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+    }
     // Watched from before the money moves: a lost answer, or a process killed meanwhile, leaves the
     // watch, and the reconciler reports what the partner did, whether the customer stays or not.
     // Under the attempt's reference, the one CHECK_STATUS knows the payment by.

@@ -128,15 +128,14 @@ describe('when the customer closed a 3-D Secure check for the order', () => {
     assert.deepEqual(referencesSent().map(([, reference]) => reference), ['order-1001.pg2', 'order-1001.pg2']);
   });
 
-  it('tells the shop when the closed check was finished in another tab too (duplicate_of)', async () => {
+  it('charges nothing when the closed check was finished in another tab before the purchase (order_already_paid)', async () => {
     harness.gateway.holds('order-1001', 'pending_3ds');
     const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
     harness.gateway.holds('order-1001', 'captured', { svcId: '1700000066' });
-    await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
-    assert.deepEqual(
-      harness.results.map((result) => [result.payment_reference, result.order_state, result.duplicate_of]),
-      [['order-1001.pg2', 'captured', 'order-1001']],
-    );
+    const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(purchase.status, 409);
+    assert.equal(parse(endpointError, purchase.body).error.code, 'order_already_paid');
+    assert.equal(harness.gateway.callsOf('FINANCING_PURCHASE').length, 0);
   });
 });
 
@@ -273,5 +272,30 @@ describe('against the sandbox gateway', () => {
     assert.deepEqual([paid?.merchant_reference, paid?.payment_reference, paid?.order_state], ['shop-1', 'shop-1.pg2', 'captured']);
     const status = await post('/status', {});
     assert.equal(status.body['transaction_code'], '14000', 'the order reads paid: the financed attempt');
+  });
+});
+
+describe('the financing purchase, once the order was paid another way during the flow', () => {
+  it('charges nothing when a card paid the order under another attempt meanwhile (the gateway holds it paid)', async () => {
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    // In another tab: the card's 3-D Secure check under the order's reference was closed, and the next card paid under .pg2.
+    harness.gateway.holds('order-1001.pg2', 'captured', { svcId: '1700000090' });
+    const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(purchase.status, 409);
+    assert.equal(parse(endpointError, purchase.body).error.code, 'order_already_paid');
+    assert.equal(harness.gateway.callsOf('FINANCING_PURCHASE').length, 0, 'no second payment for one order');
+    assert.equal(harness.results.length, 0);
+  });
+
+  it('answers the purchase posted again from the ledger, sending nothing', async () => {
+    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const first = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const calls = harness.gateway.calls.length;
+    const again = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
+    assert.equal(again.status, 200);
+    assert.deepEqual(parse(paymentResult, again.body), parse(paymentResult, first.body));
+    assert.equal(harness.gateway.calls.length, calls, 'nothing sent: no 00005, no CHECK_STATUS');
+    assert.equal(harness.results.length, 1, 'reported once');
   });
 });

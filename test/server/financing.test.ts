@@ -25,6 +25,7 @@ afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
   harness.gateway.reset();
   harness.results.length = 0;
+  harness.ledger.clear();
   // Every test sends OTPs to one phone number for one order: start each in a new limiter window.
   harness.advance(15 * 60_000);
 });
