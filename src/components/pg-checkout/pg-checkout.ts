@@ -306,7 +306,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const bill = this.billWaits;
     const note = bill ? m.billWaiting : bill === false ? m.billExpired : undefined;
     return html`
-      <fieldset class="methods" part="methods" aria-describedby=${note ? 'bill-note' : nothing}>
+      <fieldset class="methods" part="methods">
         <legend>${m.methodsLegend}</legend>
         <div class="method-list">
           ${this.methods.map(
@@ -318,6 +318,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
                   value=${method}
                   .checked=${live(method === active)}
                   ?disabled=${bill && method !== 'voucher'}
+                  aria-describedby=${note ? 'bill-note' : nothing}
                   @change=${this.#onMethodChange}
                 />
                 <span>${m.methods[method]}</span>
@@ -803,7 +804,10 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   #rememberedBillWaits(): boolean | undefined {
     try {
       const bill = JSON.parse(sessionStorage.getItem(billMemoryKey(this.merchantReference))!) as { request_expiry_date: string };
-      const expires = Date.parse(bill.request_expiry_date);
+      // ISO 8601 with an offset, which the gateway may write without its colon (+0200).
+      // ISO 8601 with an offset, which the gateway may write without its colon (+0200): Date.parse is only
+      // required to read the form with it (Chromium reads both; other engines need not).
+      const expires = Date.parse(bill.request_expiry_date.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
       return expires ? expires > Date.now() : undefined;
     } catch {
       return undefined;
