@@ -29,7 +29,7 @@ export const bundleChunking: {
             String.raw`node_modules/(lit|lit-html|lit-element|@lit/reactive-element)/`,
             String.raw`src/core/(language|endpoint-routes|amounts|card-number)\.ts$`,
             String.raw`src/define\.ts$`,
-            String.raw`src/components/pg-[\w-]+/(define|pg-[\w-]+)\.ts$`,
+            String.raw`src/components/pg-[\w-]+/(define|pg-[\w-]+|bill-key)\.ts$`,
             String.raw`src/components/pg-checkout/(messages|styles|events)\.ts$`,
             String.raw`src/components/shared/(pg-element|element-view|events|endpoint-client|endpoint-controller|localize|on-demand|property|property-readers|messages|styles|contract|card-form|card|gateway-form|define|framed-flow-loader|paint|live)\.ts$`,
           ].join('|'),

@@ -62,7 +62,13 @@
  * other methods wait, offers them again when the bill expires, and remembers the bill across a
  * reload, in both languages: +240 B initial load, +208 B English page, +315 B folder (measured
  * 21,992, with the answer checks 23,469, 47,130 and 53,788 bytes); each budget is 0.05 to 0.1 kB
- * above that, still below the last stop's.
+ * above that, still below the last stop's. Then +63 B initial load, +74 B English page, +77 B
+ * folder for two fixes a review found: the bill note named by every method's radio, an expiry
+ * written "+0200" read right (+21 B initial load); and the bill's storage key in a module of its
+ * own, so that `<pg-checkout>` alone no longer loads `<pg-bill-voucher>` (1.8 kB gzip less for a
+ * page importing only `<pg-checkout>`, and its first render; +42 B here, gzip's sensitivity to the
+ * order of the same code). Measured 22,055, 47,204 and 53,865 bytes; the initial load's budget
+ * is back at the last stop's, the other two stay below theirs.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -74,10 +80,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 22_050;
+const INITIAL_BUDGET_BYTES = 22_100;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_550;
-const ENGLISH_BUDGET_BYTES = 47_200;
-const FOLDER_BUDGET_BYTES = 53_850;
+const ENGLISH_BUDGET_BYTES = 47_300;
+const FOLDER_BUDGET_BYTES = 53_950;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

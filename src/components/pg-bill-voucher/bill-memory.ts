@@ -6,7 +6,7 @@
 import { billResult, type BillResult } from '../../core/endpoint-results.ts';
 import { read } from '../../core/shape.ts';
 import { pageSessionStorage } from '../shared/session-storage.ts';
-import { billMemoryKey as storageKey } from './pg-bill-voucher.ts';
+import { billMemoryKey as storageKey } from './bill-key.ts';
 
 /** The bill issued for this order in this browser session, if any (and if still readable). */
 export function recallBill(merchantReference: string): BillResult | undefined {

@@ -7,8 +7,6 @@ import type { BillVoucherView } from './bill-voucher-view.ts';
 import type { IssuedBill } from './events.ts';
 import type { BillVoucherMessages } from './messages.ts';
 
-/** Where a bill issued in this browser session is kept (bill-memory.ts), under its order's reference. */
-export const billMemoryKey = (merchantReference: string): string => `pg-bill-voucher:${merchantReference}`;
 
 /**
  * `expires`: the gateway's text as given, or a `Date` written in ISO 8601 (UTC). An invalid Date

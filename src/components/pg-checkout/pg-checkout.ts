@@ -3,7 +3,7 @@ import { formatMoney } from '../../core/amounts.ts';
 import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
-import { billMemoryKey } from '../pg-bill-voucher/pg-bill-voucher.ts';
+import { billMemoryKey } from '../pg-bill-voucher/bill-key.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
