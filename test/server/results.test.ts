@@ -150,7 +150,7 @@ describe('when the gateway answers a duplicate reference (00005)', () => {
     assert.equal(first.body.outcome, 'success');
     assert.deepEqual(replay.body, first.body);
     assert.equal(harness.results.length, 1);
-    assert.equal(harness.gateway.callsOf('FINANCING_PURCHASE').length, 2, 'the gateway refused the replay as a duplicate');
+    assert.equal(harness.gateway.callsOf('FINANCING_PURCHASE').length, 1, 'the replay answered from the ledger: nothing sent again');
   });
 });
 
