@@ -14,40 +14,16 @@ import assert from 'node:assert/strict';
 import { expectedStatus, responseMessage, type KnownResponseCode } from '../../src/core/response.ts';
 import { createGatewayClient } from '../../src/gateway/client.ts';
 import { CAPTURE } from '../../src/gateway/orders.ts';
-import { silentLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import type { MerchantOrder } from '../../src/server/orders.ts';
-import { createResultWebhook } from '../../src/server/result-webhook.ts';
-import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { DEFAULT_WATCH_SETTINGS, formWatch, moneyCallWatch } from '../../src/server/watches.ts';
 import { endpointCredentials } from '../../src/sandbox/merchants.ts';
-import type { Store } from '../../src/store/store.ts';
 import type { FakeGateway } from './fake-gateway.ts';
 import { START } from './harness.ts';
 import { signedAnswer } from './support/returns.ts';
-import { events, reconcilerWorld, returnQuery, SANDBOX, SANDBOX_START, sandboxFetch, sandboxWorld, summary } from './support/worlds.ts';
+import { deliveredFrom, events, reconcilerWorld, returnQuery, SANDBOX, SANDBOX_START, sandboxFetch, sandboxWorld, summary } from './support/worlds.ts';
 
 const DAY = 24 * 60 * 60_000;
-
-/** What the shop's result webhook receives from `store`, one delivery pass. */
-async function deliveredFrom(store: Store, now: () => Date): Promise<VerifiedResult[]> {
-  const delivered: VerifiedResult[] = [];
-  const webhook = createResultWebhook({
-    url: 'https://shop.example/pg-hooks/result',
-    secret: 'a-hook-secret-of-at-least-32-characters',
-    timeoutMs: 1_000,
-    now,
-    fetch: async (_input, init) => {
-      delivered.push((JSON.parse(String(init?.body)) as { result: VerifiedResult }).result);
-      return new Response('{}', { status: 200 });
-    },
-    results: store.results,
-    log: silentLogger,
-    availability: new ShopAvailability(silentLogger),
-  });
-  await webhook.deliverDue();
-  return delivered;
-}
 
 /** The totals CHECK_STATUS names, in what the shop reads of a result. */
 const totals = (result: VerifiedResult | undefined) =>

@@ -15,38 +15,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createGatewayClient, type GatewayClient } from '../../src/gateway/client.ts';
 import type { GatewayResult } from '../../src/gateway/results.ts';
-import { silentLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import type { MerchantOrder } from '../../src/server/orders.ts';
-import { createResultWebhook } from '../../src/server/result-webhook.ts';
-import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { DEFAULT_WATCH_SETTINGS, moneyCallWatch } from '../../src/server/watches.ts';
 import { endpointCredentials } from '../../src/sandbox/merchants.ts';
-import type { Store } from '../../src/store/store.ts';
-import { MINUTE, SANDBOX, SANDBOX_START, sandboxFetch, sandboxWorld } from './support/worlds.ts';
+import { deliveredFrom, MINUTE, SANDBOX, SANDBOX_START, sandboxFetch, sandboxWorld } from './support/worlds.ts';
 
 const DAY = 24 * 60 * MINUTE;
 const CART: MerchantOrder = { merchant_reference: 'cart-50', amount: 10_000, currency: 'EGP', description: 'cart' };
-
-/** What the shop's result webhook receives from `store`, one delivery pass (acknowledging each). */
-async function deliveredFrom(store: Store, now: () => Date): Promise<VerifiedResult[]> {
-  const delivered: VerifiedResult[] = [];
-  const webhook = createResultWebhook({
-    url: 'https://shop.example/pg-hooks/result',
-    secret: 'a-hook-secret-of-at-least-32-characters',
-    timeoutMs: 1_000,
-    now,
-    fetch: async (_input, init) => {
-      delivered.push((JSON.parse(String(init?.body)) as { result: VerifiedResult }).result);
-      return new Response('{}', { status: 200 });
-    },
-    results: store.results,
-    log: silentLogger,
-    availability: new ShopAvailability(silentLogger),
-  });
-  await webhook.deliverDue();
-  return delivered;
-}
 
 /** What a test compares of a delivered result: its state, outcome, amount, totals and error. */
 const told = (result: VerifiedResult | undefined) =>

@@ -6,18 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import { createGatewayClient } from '../../../src/gateway/client.ts';
-import { createJsonLogger } from '../../../src/log/logger.ts';
+import { createJsonLogger, silentLogger } from '../../../src/log/logger.ts';
 import type { EndpointConfig, VerifiedResult } from '../../../src/server/config.ts';
 import { createMerchantEndpoint } from '../../../src/server/endpoint.ts';
 import { InMemoryOrderStore, type MerchantOrder } from '../../../src/server/orders.ts';
 import { createReconciler, type ReconcilerOptions } from '../../../src/server/reconciler.ts';
+import { createResultWebhook } from '../../../src/server/result-webhook.ts';
 import { recordAndReport } from '../../../src/server/results.ts';
+import { ShopAvailability } from '../../../src/server/shop-client.ts';
 import { createSandboxClock } from '../../../src/sandbox/clock.ts';
 import { createSandboxGateway, type SandboxGateway } from '../../../src/sandbox/gateway.ts';
 import { endpointCredentials, SANDBOX_MERCHANT } from '../../../src/sandbox/merchants.ts';
 import { testCard, type CardOutcome } from '../../../src/sandbox/test-cards.ts';
 import { createMemoryStore } from '../../../src/store/memory.ts';
-import type { NewWatch } from '../../../src/store/store.ts';
+import type { NewWatch, Store } from '../../../src/store/store.ts';
 import { formAction, hiddenFields, sessionOf } from '../../sandbox/support.ts';
 import { GATEWAY_ACCOUNT } from '../fake-gateway.ts';
 import { setup, SHOP_ORIGIN, START, type Harness } from '../harness.ts';
@@ -212,4 +214,24 @@ export function sandboxWorld(orders: MerchantOrder[], options: SandboxWorldOptio
     return { action: formAction(html), fields: hiddenFields(html) };
   };
   return { clock, gateway, shop, results, logs, store, reconciler, lookedUp, post, toGateway, toEndpoint, payForm };
+}
+
+/** What the shop's result webhook receives from `store`, one delivery pass (acknowledging each). */
+export async function deliveredFrom(store: Store, now: () => Date): Promise<VerifiedResult[]> {
+  const delivered: VerifiedResult[] = [];
+  const webhook = createResultWebhook({
+    url: 'https://shop.example/pg-hooks/result',
+    secret: 'a-hook-secret-of-at-least-32-characters',
+    timeoutMs: 1_000,
+    now,
+    fetch: async (_input, init) => {
+      delivered.push((JSON.parse(String(init?.body)) as { result: VerifiedResult }).result);
+      return new Response('{}', { status: 200 });
+    },
+    results: store.results,
+    log: silentLogger,
+    availability: new ShopAvailability(silentLogger),
+  });
+  await webhook.deliverDue();
+  return delivered;
 }
