@@ -26,7 +26,7 @@ import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './c
 import { CliError } from './input.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { DEFAULT_GATEWAY_REFERENCE_FIELD } from '../core/wire-names.ts';
-import { recordedCurrency, watchUnknownOutcome } from './store-env.ts';
+import { recordedCurrency, watchMoneyCall } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -168,17 +168,18 @@ async function reportMoneyResult(
 ): Promise<number> {
   if (json) {
     printJson(io, result);
-    await watchUnknownOutcome(io, query.merchant_reference, result, currency, client.language);
+    await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
     return exitCodeOf(result.outcome);
   }
   if (result.outcome !== 'success') {
     const code = failed(io, command, result, currency);
-    await watchUnknownOutcome(io, query.merchant_reference, result, currency, client.language);
+    await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
     return code;
   }
   const settled = result.source === 'check_status' ? ` (the answer was lost: ${result.reason}; CHECK_STATUS shows it applied)` : '';
   io.stdout.write(`${done}: ${result.response_code} ${result.response_message}${settled}\n`);
   await showOrderAfter(io, client, query, currency);
+  await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
   return EXIT.success;
 }
 

@@ -51,21 +51,24 @@ export async function recordedCurrency(io: Io, reference: string): Promise<strin
 }
 
 /**
- * A money command ended `unknown`: the payment is watched, so the reconciler (`serve`, or
- * `pg-checkout reconcile`) reports what CHECK_STATUS shows once the gateway says. Only where a
- * store already exists: a watch nobody reconciles helps no one.
+ * A money command moved the payment (`success`) or may have (`unknown`): the payment is watched,
+ * so the reconciler (`serve`, or `pg-checkout reconcile`) reports what CHECK_STATUS shows to the
+ * shop, as it reports any late outcome (a second partial capture included: its running total is
+ * what the shop has not been told). Only where a store already exists: a watch nobody reconciles
+ * helps no one. An open authorization or bill watch stays as it is (the store keeps it over a
+ * weaker write), and reports the move itself.
  */
-export async function watchUnknownOutcome(
+export async function watchMoneyCall(
   io: Io,
   reference: string | undefined,
   result: GatewayResult<unknown>,
   currency: string | undefined,
   language: Language,
 ): Promise<void> {
-  if (result.outcome !== 'unknown' || reference === undefined) return;
+  if ((result.outcome !== 'unknown' && result.outcome !== 'success') || reference === undefined) return;
   const location = storeLocationFromEnv(io.env);
   if (location.databaseUrl === undefined && !existsSync(location.dataDir)) {
-    io.stderr.write(`  not watched: no store at ${location.dataDir} (PG_DATA_DIR); check it later with pg-checkout status\n`);
+    if (result.outcome === 'unknown') io.stderr.write(`  not watched: no store at ${location.dataDir} (PG_DATA_DIR); check it later with pg-checkout status\n`);
     return;
   }
   let interval = 60;

@@ -131,7 +131,7 @@ describe('a refund after a partial capture', () => {
 
   it('is reported with the amount captured, the refund in order_status, when the back office lost the refund\'s answer', async () => {
     const w = reconcilerWorld();
-    // The refund's answer was lost: the CLI watches the payment (watchUnknownOutcome).
+    // The refund's answer was lost: the CLI watches the payment (watchMoneyCall).
     await w.watch(moneyCallWatch({ merchant_reference: 'order-1001', language: 'en', svc_id: '1700000071', currency: 'EGP' }, 'captured', START.getTime(), DEFAULT_WATCH_SETTINGS));
     reads(w.harness.gateway, '20064', { authorized: 250_000, captured: 100_000, refunded: 30_000 });
     await w.round();

@@ -79,7 +79,7 @@ function backOffice(w: World) {
   };
 }
 
-/** The watch `pg-checkout capture` / `refund` writes after an `unknown` outcome (cli/store-env.ts `watchUnknownOutcome`). */
+/** The watch `pg-checkout capture` / `refund` writes after an `unknown` outcome (cli/store-env.ts `watchMoneyCall`). */
 async function watchAsTheCliDoes(w: World, result: GatewayResult<unknown>) {
   assert.equal(result.outcome, 'unknown');
   const at = w.clock.now();
