@@ -118,8 +118,9 @@ for (const language of ['en', 'ar'] as const) {
 
       // Another tab of the same order keeps no bill of its own (the element's memory is per tab): asked
       // again, the endpoint shows the bill it issued, not a refusal, and issues no second one.
-      await page.evaluate(() => sessionStorage.clear());
-      await chooseMethod(page, 'card');
+      // (The page is loaded again without the bill's memory: while the bill waits, the drop-in offers no other method to switch to.)
+      await page.evaluate((key) => sessionStorage.removeItem(key), `pg-bill-voucher:${reference}`);
+      await page.reload();
       await chooseMethod(page, 'voucher');
       const again = page.locator('pg-checkout pg-bill-voucher');
       await again.locator('button.issue').click();
