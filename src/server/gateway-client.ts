@@ -63,7 +63,9 @@ export function endpointGateway(settings: EndpointSettings, log: Logger): Endpoi
           // Only an answer that reached us and failed its check is "invalid"; an HTTP error (429, any other 4xx, 5xx), whatever
           // its body, is the transport's refusal (rate_limited, http_error): unreachable.
           const unverified = error.kind === 'signature_invalid' || error.kind === 'foreign_answer';
-          throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable', { failure: error.kind });
+          // A rate limit's wait, as the gateway named it, for the browser to try again after.
+          const wait = error.kind === 'rate_limited' && error.retryAfterMs !== undefined ? { 'retry-after': String(Math.ceil(error.retryAfterMs / 1000)) } : undefined;
+          throw new EndpointRefusal(unverified ? 'gateway_signature_invalid' : 'gateway_unreachable', { failure: error.kind, ...(wait && { headers: wait }) });
         }
         throw error;
       }
