@@ -388,15 +388,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
    * names no bill number). Undefined otherwise, and when the store given has no results to read.
    */
   const unreportedBill = async (watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): Promise<VerifiedResult | undefined> => {
-    const { results } = store;
     const { status } = reading;
-    if (watch.kind !== 'bill' || status.state !== 'pending' || status.transaction_code !== BILL_ISSUED || typeof results?.get !== 'function') return undefined;
+    const lookup = store.results && recordedUnder(store.results);
+    if (watch.kind !== 'bill' || status.state !== 'pending' || status.transaction_code !== BILL_ISSUED || !lookup) return undefined;
     const bill = billKeptBy(watch);
     const result = resultOfReading(watch, reading, log);
     const keys = [...(bill === undefined ? [] : [billKeyOf(watch.merchant_reference, bill.bill_number)]), result.idempotency_key];
     for (const key of keys) {
-      // Only the result recorded under that very key (as results.ts `recordedUnder` reads a ledger).
-      if ((await results.get(key))?.result.idempotency_key === key) return undefined;
+      if ((await lookup(key)) !== undefined) return undefined;
     }
     return bill === undefined ? result : { ...result, bill };
   };

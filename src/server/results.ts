@@ -45,7 +45,7 @@ import { EndpointRefusal } from './errors.ts';
 import { gatewayMessage } from './gateway-client.ts';
 import { identityParams } from './gateway-params.ts';
 import { gatewayOrderStatus, logConfigurationRefusal } from './gateway-status.ts';
-import type { Logger } from '../log/logger.ts';
+import { silentLogger, type Logger } from '../log/logger.ts';
 import { orderDisagreement, type MerchantOrder } from './orders.ts';
 import { keyedForLedger, recordedUnder, type ResultLedger } from './result-ledger.ts';
 import type { EndpointRuntime } from './route.ts';
@@ -302,14 +302,8 @@ export async function confirmedResult(
 
 /** Whether a verified answer names an amount or a currency that is not the order's (nothing logged). */
 function postedDisagrees(answer: Answer, order: MerchantOrder | undefined): boolean {
-  if (!order) return false;
-  try {
-    const amount = answer['amount'] === undefined ? undefined : parseWireAmount(answer['amount']);
-    return orderDisagreement({ amount, currency: text(answer['currency']) }, order) !== undefined;
-  } catch (problem) {
-    if (problem instanceof AmountError) return false;
-    throw problem;
-  }
+  const { error } = checkAgainstOrder(answer, order, silentLogger);
+  return error === 'amount_mismatch' || error === 'currency_mismatch';
 }
 
 /**
@@ -783,6 +777,11 @@ export async function reportOnce(result: VerifiedResult, request: Request, runti
   return reported;
 }
 
+/** Another attempt of the order that CHECK_STATUS shows paid (core `paidOtherAttempt`), if any. */
+export function otherAttemptPaid(reference: string, language: Language, runtime: EndpointRuntime): Promise<string | undefined> {
+  return paidOtherAttempt(reference, async (candidate) => (await gatewayOrderStatus(runtime, candidate, language))?.state);
+}
+
 /**
  * A paid result, marked `duplicate_of` when another attempt of the same order is paid too (core
  * payment-attempts.ts): the shop is told with the result itself, and the log says so.
@@ -790,7 +789,7 @@ export async function reportOnce(result: VerifiedResult, request: Request, runti
 export async function withDuplicateCheck(result: VerifiedResult, language: Language, runtime: EndpointRuntime): Promise<VerifiedResult> {
   if (result.kind !== 'payment' || !isPaidState(result.order_state)) return result;
   const reference = result.payment_reference ?? result.merchant_reference;
-  const other = await paidOtherAttempt(reference, async (candidate) => (await gatewayOrderStatus(runtime, candidate, language))?.state);
+  const other = await otherAttemptPaid(reference, language, runtime);
   if (other === undefined) return result;
   runtime.log.warn('duplicate_payment', { merchant_reference: result.merchant_reference, payment_reference: reference, duplicate_of: other });
   return { ...result, duplicate_of: other };

@@ -33,7 +33,7 @@ import {
 import { fieldError } from '../core/field-errors.ts';
 import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
-import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
+import { orderReferenceOf } from '../core/payment-attempts.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
 import {
   customerVerifyRequest,
@@ -49,11 +49,11 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
-import { gatewayOrderStatus, payableReference } from './gateway-status.ts';
+import { payableReference } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
-import { confirmedResult, recordedCharge, reportOnce, resultOfAnswer, sendWatched, toPaymentResult, withDuplicateCheck } from './results.ts';
+import { confirmedResult, otherAttemptPaid, recordedCharge, reportOnce, resultOfAnswer, sendWatched, toPaymentResult, withDuplicateCheck } from './results.ts';
 import { unconfirmedWatch } from './watches.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -415,7 +415,7 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     const paidBy =
       recorded === 'paid_by_another_attempt' ? 'ledger'
       : order.paid ? 'merchant'
-      : (await paidOtherAttempt(reference, async (candidate) => (await gatewayOrderStatus(runtime, candidate, language))?.state)) !== undefined ? 'gateway'
+      : (await otherAttemptPaid(reference, language, runtime)) !== undefined ? 'gateway'
       : undefined;
     if (paidBy !== undefined) {
       runtime.log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: paidBy, attempt: reference });
