@@ -2,8 +2,11 @@
  * The store in one SQLite file (`PG_DATA_DIR/pg-checkout.sqlite`), through libsql's synchronous,
  * better-sqlite3-compatible API: one instance, or several processes of one host sharing the file.
  * WAL lets readers go on while a writer writes; every write is a BEGIN IMMEDIATE transaction, so
- * that another process waits for the write lock (busy_timeout) instead of failing halfway through;
- * synchronous=FULL makes a result durable when `record` returns. Statements are prepared once,
+ * that another process's write lock is waited for before anything is written, never halfway through.
+ * The driver is synchronous: SQLite's own wait (busy_timeout) would stop this whole process, every
+ * request and timer, for as long as another process holds the lock. So SQLite waits only a moment,
+ * and the rest of the wait (up to LOCK_WAIT_MS in all) is spent asleep between tries, while this
+ * process goes on serving. synchronous=FULL makes a result durable when `record` returns. Statements are prepared once,
  * when the store opens. The semantics are memory.ts's, row for row.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
@@ -49,8 +52,12 @@ import {
   type WatchVersion,
 } from './store.ts';
 
-/** How long a write waits for another process's write lock before answering `busy`. */
-const BUSY_TIMEOUT_MS = 5000;
+/** How long an operation waits in all for another process's lock before answering `busy`. */
+const LOCK_WAIT_MS = 5000;
+/** How long SQLite itself waits for a lock, this whole process stopped, before the wait goes on asleep. */
+const LOCK_SPIN_MS = 20;
+/** The longest sleep between two tries of a lock. */
+const LOCK_PAUSE_MAX_MS = 200;
 
 type SqliteDriver = new (path: string, options?: { timeout?: number }) => Database;
 
@@ -75,13 +82,15 @@ export async function openSqliteStore(dataDir: string, _options: OpenStoreOption
   const file = join(dir, SQLITE_FILE);
   let db: Database | undefined;
   try {
-    db = new Driver(file, { timeout: BUSY_TIMEOUT_MS });
-    // busy_timeout first: switching to WAL itself waits for a process that holds the file.
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db = new Driver(file, { timeout: LOCK_WAIT_MS });
+    // busy_timeout first: switching to WAL itself waits for a process that holds the file. Opening
+    // serves nobody yet, so it may wait the whole time in SQLite.
+    db.exec(`PRAGMA busy_timeout = ${LOCK_WAIT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
     migrateSqlite(db);
+    db.exec(`PRAGMA busy_timeout = ${LOCK_SPIN_MS}`);
     return new SqliteStore(new Connection(db), file);
   } catch (error) {
     if (db?.open) db.close();
@@ -137,12 +146,9 @@ class Connection {
     return this.db.prepare(sql);
   }
 
-  read<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      throw sqliteFailure(error);
-    }
+  /** Runs `fn`, which only reads. */
+  read<T>(fn: () => T): Promise<T> {
+    return this.#waitingForLocks(fn);
   }
 
   /**
@@ -150,8 +156,8 @@ class Connection {
    * rolls back only while a transaction is open: SQLite rolls back by itself on a full disk or an
    * I/O error, and libsql's own ROLLBACK would then throw and hide that error.
    */
-  write<T>(fn: () => T): T {
-    try {
+  write<T>(fn: () => T): Promise<T> {
+    return this.#waitingForLocks(() => {
       this.#begin.run();
       try {
         const out = fn();
@@ -161,10 +167,29 @@ class Connection {
         if (this.db.inTransaction) this.#rollback.run();
         throw error;
       }
-    } catch (error) {
-      throw sqliteFailure(error);
+    });
+  }
+
+  /**
+   * Runs `run` until it is not refused for another process's lock, asleep between tries, for up to
+   * LOCK_WAIT_MS; a refused try has changed nothing (a write's transaction was rolled back).
+   */
+  async #waitingForLocks<T>(run: () => T): Promise<T> {
+    const giveUpAt = Date.now() + LOCK_WAIT_MS;
+    for (let pause = 5; ; pause = Math.min(pause * 2, LOCK_PAUSE_MAX_MS)) {
+      try {
+        return run();
+      } catch (error) {
+        if (!isLocked(error) || Date.now() + pause > giveUpAt) throw sqliteFailure(error);
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
+}
+
+function isLocked(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && unavailableReason(code) === 'busy';
 }
 
 const RESULT_COLUMNS = 'seq, result, recorded_at, attempts, next_attempt_at, last_error, acknowledged_at';
@@ -257,11 +282,11 @@ class SqliteResults implements ResultStore {
   }
 
   async release(key: string): Promise<void> {
-    this.#conn.write(() => this.#release.run(key));
+    await this.#conn.write(() => this.#release.run(key));
   }
 
   async list(filter: ResultFilter): Promise<StoredResult[]> {
-    const rows = this.#conn.read(() =>
+    const rows = await this.#conn.read(() =>
       this.#list[filter.state ?? 'pending'].all({
         since: filter.since?.getTime() ?? Number.MIN_SAFE_INTEGER,
         limit: sqliteLimit(filter.limit),
@@ -271,25 +296,25 @@ class SqliteResults implements ResultStore {
   }
 
   async get(key: string): Promise<StoredResult | undefined> {
-    const row = this.#conn.read(() => this.#rowOf.get(key)) as ResultRow | undefined;
+    const row = await this.#conn.read(() => this.#rowOf.get(key)) as ResultRow | undefined;
     return row && storedResultOf(row);
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<StoredResult[]> {
     // `.all()`: a RETURNING statement left half-read by `.get()` keeps COMMIT from finishing.
-    const rows = this.#conn.write(() =>
+    const rows = await this.#conn.write(() =>
       this.#claimDue.all({ now: now.getTime(), until: until.getTime(), limit: sqliteLimit(limit) }),
     ) as ResultRow[];
     return rows.sort(bySeq).map(storedResultOf);
   }
 
   async claim(key: string, now: Date, until: Date): Promise<StoredResult | undefined> {
-    const rows = this.#conn.write(() => this.#claim.all({ key, now: now.getTime(), until: until.getTime() })) as ResultRow[];
+    const rows = await this.#conn.write(() => this.#claim.all({ key, now: now.getTime(), until: until.getTime() })) as ResultRow[];
     return rows[0] && storedResultOf(rows[0]);
   }
 
   async recordFailure(key: string, nextAttemptAt: Date, reason: string): Promise<void> {
-    this.#conn.write(() => this.#fail.run({ key, next: nextAttemptAt.getTime(), reason }));
+    await this.#conn.write(() => this.#fail.run({ key, next: nextAttemptAt.getTime(), reason }));
   }
 
   async acknowledge(key: string, at = new Date()): Promise<boolean> {
@@ -305,12 +330,12 @@ class SqliteResults implements ResultStore {
   }
 
   async latestFor(merchantReference: string): Promise<VerifiedResult | undefined> {
-    const rows = this.#conn.read(() => this.#ofOrder.all(merchantReference)) as { result: string }[];
+    const rows = await this.#conn.read(() => this.#ofOrder.all(merchantReference)) as { result: string }[];
     return furthestResult(rows.map((row) => JSON.parse(row.result) as VerifiedResult));
   }
 
   async backlog(): Promise<ResultBacklog> {
-    return backlogOf(this.#conn.read(() => this.#backlog.get()) as BacklogRow);
+    return backlogOf(await this.#conn.read(() => this.#backlog.get()) as BacklogRow);
   }
 }
 
@@ -382,19 +407,19 @@ class SqliteWatches implements WatchStore {
 
   async watch(watch: NewWatch, now: Date): Promise<void> {
     const row = newWatchRow(watch, now);
-    this.#conn.write(() => this.#upsert.run(row));
+    await this.#conn.write(() => this.#upsert.run(row));
   }
 
   async watchIfUnchanged(watch: NewWatch, now: Date, seen: WatchVersion | undefined): Promise<WatchVersion | undefined> {
     const row = { ...newWatchRow(watch, now), seen_created_at: seen ? msOf(seen.created_at, 'created_at') : null };
     // `.all()`: a RETURNING statement left half-read by `.get()` keeps COMMIT from finishing.
-    const [written] = this.#conn.write(() => this.#upsertIfUnchanged.all(row)) as { created_at: number }[];
+    const [written] = await this.#conn.write(() => this.#upsertIfUnchanged.all(row)) as { created_at: number }[];
     return written && { created_at: isoOf(written.created_at) };
   }
 
   async claimDue(now: Date, until: Date, limit: number): Promise<PaymentWatch[]> {
     // As memory does, the watches are answered as they were when claimed, before the hold.
-    const rows = this.#conn.write(() => {
+    const rows = await this.#conn.write(() => {
       const due = this.#due.all({ now: now.getTime(), limit: sqliteLimit(limit) }) as WatchRow[];
       for (const row of due) this.#hold.run({ until: until.getTime(), reference: row.merchant_reference });
       return due;
@@ -403,7 +428,7 @@ class SqliteWatches implements WatchStore {
   }
 
   async update(merchantReference: string, change: WatchChange): Promise<void> {
-    this.#conn.write(() =>
+    await this.#conn.write(() =>
       this.#update.run({
         reference: merchantReference,
         last_state: change.last_state ?? null,
@@ -422,20 +447,20 @@ class SqliteWatches implements WatchStore {
 
   async end(merchantReference: string, at: Date, reason: string, only?: WatchVersion): Promise<void> {
     const created = only ? msOf(only.created_at, 'created_at') : null;
-    this.#conn.write(() => this.#end.run({ reference: merchantReference, at: at.getTime(), reason, only: created }));
+    await this.#conn.write(() => this.#end.run({ reference: merchantReference, at: at.getTime(), reason, only: created }));
   }
 
   async countActive(): Promise<number> {
-    return Number((this.#conn.read(() => this.#countActive.get()) as { active: number }).active);
+    return Number((await this.#conn.read(() => this.#countActive.get()) as { active: number }).active);
   }
 
   async get(merchantReference: string): Promise<PaymentWatch | undefined> {
-    const row = this.#conn.read(() => this.#get.get(merchantReference)) as WatchRow | undefined;
+    const row = await this.#conn.read(() => this.#get.get(merchantReference)) as WatchRow | undefined;
     return row && watchOf(row);
   }
 
   async list(filter: { readonly active?: boolean; readonly limit: number }): Promise<PaymentWatch[]> {
-    const rows = this.#conn.read(() => this.#list.all({ active: filter.active ? 1 : 0, limit: sqliteLimit(filter.limit) })) as WatchRow[];
+    const rows = await this.#conn.read(() => this.#list.all({ active: filter.active ? 1 : 0, limit: sqliteLimit(filter.limit) })) as WatchRow[];
     return rows.map(watchOf);
   }
 }
@@ -454,11 +479,11 @@ class SqliteOrders implements OrderMemory {
   }
 
   async remember(merchantReference: string, order: JsonObject, at: Date): Promise<void> {
-    this.#conn.write(() => this.#remember.run(merchantReference, JSON.stringify(order), at.getTime()));
+    await this.#conn.write(() => this.#remember.run(merchantReference, JSON.stringify(order), at.getTime()));
   }
 
   async recall(merchantReference: string, notBefore: Date): Promise<JsonObject | undefined> {
-    const row = this.#conn.read(() => this.#recall.get(merchantReference, notBefore.getTime())) as { order_json: string } | undefined;
+    const row = await this.#conn.read(() => this.#recall.get(merchantReference, notBefore.getTime())) as { order_json: string } | undefined;
     return row && (JSON.parse(row.order_json) as JsonObject);
   }
 }
@@ -523,7 +548,7 @@ class SqliteStore implements Store {
 
   /** The file is on this host: its times are this process's clock, so there is no skew to measure. */
   async ping(): Promise<StorePing> {
-    this.#conn.read(() => this.#ping.get());
+    await this.#conn.read(() => this.#ping.get());
     return {};
   }
 

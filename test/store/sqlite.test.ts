@@ -191,6 +191,34 @@ describe('the SQLite store, shared by two stores on one file', () => {
   });
 });
 
+describe('the SQLite store, waiting for a lock', () => {
+  it('keeps this process answering while a write waits for another connection to let go of the write lock', async () => {
+    const dataDir = newFolder();
+    const store = await openIn(dataDir);
+    const holder = new Database(join(dataDir, SQLITE_FILE));
+    try {
+      await store.results.record(resultOf('order-1', 'captured'), at(0));
+      holder.exec('BEGIN IMMEDIATE');
+      let settled = false;
+      const waiting = store.results.record(resultOf('order-2', 'captured'), at(1)).finally(() => (settled = true));
+      // While the write waits, a read and a timer of this process still run: the wait does not
+      // stop the process (a synchronous wait would have held it until the lock's holder, here in
+      // this very process, could never let go).
+      const read = await store.results.get(resultOf('order-1', 'captured').idempotency_key);
+      assert.equal(read?.result.merchant_reference, 'order-1');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(settled, false, 'the write waits while the lock is held');
+      holder.exec('COMMIT');
+      assert.equal((await waiting).first, true);
+      assert.equal((await store.results.get(resultOf('order-2', 'captured').idempotency_key))?.result.merchant_reference, 'order-2');
+    } finally {
+      if (holder.inTransaction) holder.exec('ROLLBACK');
+      holder.close();
+      await store.close();
+    }
+  });
+});
+
 describe('the SQLite store, shared by two processes', () => {
   it('keeps every row of two processes writing one new file at the same time, none twice', async () => {
     const KEYS = 200;
