@@ -1,6 +1,8 @@
 /**
  * `GET {base}/health`: whether this instance can work, for a load balancer's checks. The status
- * follows the store (503 while it cannot be used: the instance can record nothing); the body also
+ * follows the store (503 while it cannot be used: the instance can record nothing; that includes a
+ * store that still reads but whose last write failed, a full disk say, until a write succeeds
+ * again, which the background loops' own writes find within seconds); the body also
  * says whether the gateway answers, asked at most once every 30 seconds with a CHECK_STATUS of a
  * reference no order uses (any verified answer, "not found" included, means it answers; a refusal
  * of this service's own settings, a wrong request phrase say, is `misconfigured`, with a hint). A
@@ -29,6 +31,7 @@ import { refusalHint } from '../gateway/messages.ts';
 import { CHECK_STATUS } from '../gateway/reconcile.ts';
 import { GatewayUnavailableError } from '../gateway/transport.ts';
 import type { Logger } from '../log/logger.ts';
+import type { StoreHealth } from '../store/monitored.ts';
 import { CLOCK_SKEW_LIMIT_MS, StoreUnavailableError, type ResultStore, type Store, type WatchStore } from '../store/store.ts';
 import { jsonResponse } from './http.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
@@ -37,6 +40,8 @@ export interface HealthOptions {
   readonly store: Pick<Store, 'ping' | 'engine'> & {
     readonly results: Pick<ResultStore, 'backlog'>;
     readonly watches: Pick<WatchStore, 'countActive'>;
+    /** A monitored store's word on its writes (monitored.ts): a ping only reads. */
+    readonly health?: StoreHealth;
   };
   readonly gateway: Pick<GatewayClient, 'call'>;
   readonly basePath: string;
@@ -107,6 +112,11 @@ export function createHealthRoute(options: HealthOptions): (request: Request) =>
     let held = {};
     try {
       const { clockSkewMs } = await options.store.ping();
+      // The ping reads; on a full disk or a read-only file reads work while nothing can be recorded.
+      const writes = options.store.health;
+      if (writes?.available === false && writes.write === true) {
+        throw new StoreUnavailableError(writes.reason ?? 'failed', `the store's last write failed (${writes.reason ?? 'failed'}) and none has succeeded since`);
+      }
       store = {
         status: 'ok',
         ...(clockSkewMs !== undefined && Math.abs(clockSkewMs) > CLOCK_SKEW_LIMIT_MS ? { clock_skew_ms: Math.round(clockSkewMs) } : {}),
