@@ -31,7 +31,7 @@ import {
   type TenureOption,
 } from '../core/endpoint-api.ts';
 import { fieldError } from '../core/field-errors.ts';
-import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
+import { DUPLICATE_REFERENCE, isPaidState } from '../core/order-status.ts';
 import type { Language } from '../core/language.ts';
 import { orderReferenceOf } from '../core/payment-attempts.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../core/partners.ts';
@@ -49,7 +49,7 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
-import { payableReference } from './gateway-status.ts';
+import { gatewayOrderStatus, payableReference, refuseOrderPaidByMerchant } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
@@ -92,12 +92,41 @@ function flowReference(runtime: EndpointRuntime, order: MerchantOrder, language:
 
 /**
  * The steps after the first refuse an order the merchant says is paid; the gateway was asked at
- * the first. The purchase asks again (`financingPurchaseRoute`): its own result recorded answers a
- * replay, and an order paid meanwhile under another attempt is refused before anything is sent.
+ * the first. The code's step and the purchase ask again (`refusePaidMeanwhile`): a card may have
+ * paid the order in another tab since the flow began.
  */
 function assertFinanceable(runtime: EndpointRuntime, order: MerchantOrder): void {
   assertFinancingAllowed(runtime, order);
-  if (order.paid) throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+  refuseOrderPaidByMerchant(runtime, order);
+}
+
+/** Who says the order was paid another way while the flow ran: what `order_already_paid` is logged with. */
+type PaidBy = 'ledger' | 'merchant' | 'gateway';
+
+/** Refuses a flow step for an order paid another way (a card in another tab) since the flow began, as `paidBy` says. */
+function refusePaidMeanwhile(runtime: EndpointRuntime, order: MerchantOrder, reference: string, paidBy: PaidBy): never {
+  runtime.log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: paidBy, attempt: reference });
+  throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
+}
+
+/**
+ * Whether the ledger holds a paid result of the order, under any attempt. Before its purchase the
+ * flow has paid nothing, so a payment under its own reference is another's too: a card in another
+ * tab that took the reference the flow picked, before the flow's OTP_GENERATE could hold it.
+ */
+async function ledgerSaysPaid(reference: string, runtime: EndpointRuntime): Promise<boolean> {
+  const recorded = await recordedCharge(reference, runtime);
+  return recorded === 'paid_by_another_attempt' || (recorded !== undefined && isPaidState(recorded.order_state));
+}
+
+/**
+ * After the gateway refused the flow's reference as taken (00005): whether CHECK_STATUS shows the
+ * order paid, under that reference (a card took it since the first step) or another attempt.
+ */
+async function gatewaySaysPaid(reference: string, language: Language, runtime: EndpointRuntime): Promise<boolean> {
+  const own = await gatewayOrderStatus(runtime, reference, language);
+  if (own !== undefined && isPaidState(own.state)) return true;
+  return (await otherAttemptPaid(reference, language, runtime)) !== undefined;
 }
 
 /** The merchant_reference the flow's gateway calls use: sealed at its first step, else (a token sealed before attempts) the order's. */
@@ -269,6 +298,9 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
     assertFinanceable(runtime, order);
     // A second OTP may be asked for before one is verified ("send the code again"), within limits.
     const state = await openFlow(runtime, input.flow, order, ['customer_verified', 'otp_sent']);
+    const reference = referenceOf(state);
+    // No SMS for an order a card paid in another tab since the first step, when the ledger knows it.
+    if (await ledgerSaysPaid(reference, runtime)) refusePaidMeanwhile(runtime, order, reference, 'ledger');
     const products = productsFor(order, input.products, language);
     await assertOtpSendAllowed(runtime, order, state);
     const answer = await runtime.gateway.call({
@@ -283,6 +315,11 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
         products,
       },
     });
+    // Refused as taken (00005) by a card that paid the order meanwhile, its return not recorded yet:
+    // the customer is told the order is paid, not the gateway's generic refusal.
+    if (answer.response_code === DUPLICATE_REFERENCE && (await gatewaySaysPaid(reference, language, runtime))) {
+      refusePaidMeanwhile(runtime, order, reference, 'gateway');
+    }
     requireSuccess(answer, language);
     if (answer.transaction_id === undefined || answer.total_down_payment === undefined) {
       runtime.log.error('otp_generate_incomplete', { merchant_reference: order.merchant_reference });
@@ -412,15 +449,12 @@ export const financingPurchaseRoute: JsonRoute<unknown> = defineRoute<FinancingP
     // as the ledger, the merchant's order or the gateway (another attempt held paid) says.
     const recorded = await recordedCharge(reference, runtime);
     if (recorded !== undefined && recorded !== 'paid_by_another_attempt') return toPaymentResult(recorded);
-    const paidBy =
+    const paidBy: PaidBy | undefined =
       recorded === 'paid_by_another_attempt' ? 'ledger'
       : order.paid ? 'merchant'
       : (await otherAttemptPaid(reference, language, runtime)) !== undefined ? 'gateway'
       : undefined;
-    if (paidBy !== undefined) {
-      runtime.log.info('order_already_paid', { merchant_reference: order.merchant_reference, by: paidBy, attempt: reference });
-      throw new EndpointRefusal('order_already_paid', { field: 'merchant_reference' });
-    }
+    if (paidBy !== undefined) refusePaidMeanwhile(runtime, order, reference, paidBy);
     // Watched from before the money moves: a lost answer, or a process killed meanwhile, leaves the
     // watch, and the reconciler reports what the partner did, whether the customer stays or not.
     // Under the attempt's reference, the one CHECK_STATUS knows the payment by.

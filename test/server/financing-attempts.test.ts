@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { endpointError, financingOtpResult, financingVerifyCustomerResult, financingVerifyOtpResult, paymentResult } from '../../src/core/endpoint-api.ts';
+import { endpointError, financingVerifyCustomerResult, financingVerifyOtpResult, paymentResult } from '../../src/core/endpoint-api.ts';
 import { parse } from '../../src/core/shape.ts';
 import { createGatewayClient } from '../../src/gateway/client.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
@@ -21,22 +21,25 @@ import { createSandboxClock } from '../../src/sandbox/clock.ts';
 import { createSandboxGateway } from '../../src/sandbox/gateway.ts';
 import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP } from '../../src/sandbox/test-cards.ts';
-import { GATEWAY_ACCOUNT, GOOD_OTP, type Operation } from './fake-gateway.ts';
+import { GATEWAY_ACCOUNT, type Operation } from './fake-gateway.ts';
 import { ORDERS, setup, START, type Harness } from './harness.ts';
+import { financingSteps, ORDER, PHONE, type FinancingSteps } from './support/financing-steps.ts';
+import { signedAnswer } from './support/returns.ts';
+import { sandboxWorld } from './support/worlds.ts';
 
 // A new endpoint for each test: its ledger, limiters and clock (START) are the test's own.
 let harness: Harness;
+let steps: FinancingSteps;
 
 beforeEach(() => {
   harness = setup();
+  steps = financingSteps(harness);
 });
 
 afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
 });
 
-const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
-const PHONE = '01001234567';
 const FINANCING_STEPS: readonly Operation[] = ['CUSTOMER_VERIFY', 'OTP_GENERATE', 'OTP_VERIFY', 'FINANCING_PURCHASE'];
 
 /**
@@ -49,24 +52,6 @@ function refuseHeldReferences(on: Harness): void {
     if (held && held.state !== 'declined') return { code: '00005' };
     return { code: '88000', fields: { transaction_id: 'TX-1', total_down_payment: '50000', otp_status: '1', tenure: '6-12-24' } };
   });
-}
-
-async function verifyCustomer(on: Harness = harness): Promise<string> {
-  const { status, body } = await on.post('/financing/verify-customer', { ...ORDER, phone_number: PHONE });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingVerifyCustomerResult, body).flow;
-}
-
-async function sendOtp(flow: string, on: Harness = harness): Promise<string> {
-  const { status, body } = await on.post('/financing/otp', { ...ORDER, flow });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingOtpResult, body).flow;
-}
-
-async function verifyOtp(flow: string, on: Harness = harness): Promise<string> {
-  const { status, body } = await on.post('/financing/verify-otp', { ...ORDER, flow, otp: GOOD_OTP });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingVerifyOtpResult, body).flow;
 }
 
 /** The merchant_reference and merchant_order_id each financing step sent the gateway, in order. */
@@ -88,7 +73,7 @@ describe('when a cash bill for the order expired unpaid (the gateway keeps its r
   it('runs every financing step under the next attempt\'s reference, the order\'s id unchanged, and pays', async () => {
     harness.gateway.holds('order-1001', 'bill_expired');
     refuseHeldReferences(harness);
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(purchase.status, 200, JSON.stringify(purchase.body));
     assert.deepEqual(referencesSent(), [
@@ -103,7 +88,7 @@ describe('when a cash bill for the order expired unpaid (the gateway keeps its r
 
   it('reports the payment under the order\'s reference, naming the attempt as payment_reference', async () => {
     harness.gateway.holds('order-1001', 'bill_expired');
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.deepEqual(
       harness.results.map((result) => [result.merchant_reference, result.payment_reference, result.source, result.order_state, result.idempotency_key]),
@@ -113,10 +98,10 @@ describe('when a cash bill for the order expired unpaid (the gateway keeps its r
 
   it('asks the gateway where the order stands only at the first step', async () => {
     harness.gateway.holds('order-1001', 'bill_expired');
-    const verified = await verifyCustomer();
+    const verified = await steps.verifyCustomer();
     const asked = harness.gateway.callsOf('CHECK_STATUS').map((call) => call.request['merchant_reference']);
     assert.deepEqual(asked, ['order-1001', 'order-1001.pg2']);
-    await verifyOtp(await sendOtp(verified));
+    await steps.verifyOtp(await steps.sendOtp(verified));
     assert.equal(harness.gateway.callsOf('CHECK_STATUS').length, asked.length, 'the later steps keep the sealed reference');
   });
 });
@@ -124,13 +109,13 @@ describe('when a cash bill for the order expired unpaid (the gateway keeps its r
 describe('when the customer closed a 3-D Secure check for the order', () => {
   it('starts financing under the next attempt\'s reference instead of refusing it as in progress', async () => {
     harness.gateway.holds('order-1001', 'pending_3ds');
-    await sendOtp(await verifyCustomer());
+    await steps.sendOtp(await steps.verifyCustomer());
     assert.deepEqual(referencesSent().map(([, reference]) => reference), ['order-1001.pg2', 'order-1001.pg2']);
   });
 
   it('charges nothing when the closed check was finished in another tab before the purchase (order_already_paid)', async () => {
     harness.gateway.holds('order-1001', 'pending_3ds');
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     harness.gateway.holds('order-1001', 'captured', { svcId: '1700000066' });
     const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(purchase.status, 409);
@@ -142,7 +127,7 @@ describe('when the customer closed a 3-D Secure check for the order', () => {
 describe('which attempts refuse financing', () => {
   it('reuses a declined payment\'s reference (the gateway lets it go)', async () => {
     harness.gateway.holds('order-1001', 'declined');
-    await verifyCustomer();
+    await steps.verifyCustomer();
     assert.deepEqual(referencesSent(), [['CUSTOMER_VERIFY', 'order-1001', undefined]]);
   });
 
@@ -167,7 +152,7 @@ describe('which attempts refuse financing', () => {
 describe('the reference sealed in the flow token', () => {
   it('keeps working for a token sealed before attempts (none in it): the order\'s own reference', async () => {
     const old: FlowState = { merchant_reference: 'order-1001', phone_number: PHONE, step: 'customer_verified', amount: ORDERS[0]!.amount, currency: 'EGP' };
-    const flow = await verifyOtp(await sendOtp(await sealer.seal(old)));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await sealer.seal(old)));
     const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(purchase.status, 200);
     assert.deepEqual(referencesSent().map(([, reference]) => reference), ['order-1001', 'order-1001', 'order-1001']);
@@ -191,7 +176,7 @@ describe('the reference sealed in the flow token', () => {
 
   it('answers a replayed purchase with the attempt\'s outcome (CHECK_STATUS of the attempt, not of the expired bill)', async () => {
     harness.gateway.holds('order-1001', 'bill_expired');
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     assert.equal((await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 })).status, 200);
     const again = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(again.status, 200);
@@ -207,7 +192,8 @@ describe('the watch of a financing purchase under a new attempt', () => {
     const watched = setup({ store, resultLedger: undefined, onResult: (result) => void reported.push(result) });
     watched.gateway.holds('order-1001', 'bill_expired');
     watched.gateway.answer('FINANCING_PURCHASE', () => ({ code: '14000', fields: { svc_id: '1700000077' }, tamper: (signed) => ({ ...signed, amount: '1' }) }));
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    const watchedSteps = financingSteps(watched);
+    const flow = await watchedSteps.verifyOtp(await watchedSteps.sendOtp(await watchedSteps.verifyCustomer()));
     const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(answer.status, 502);
     const watch = await store.watches.get('order-1001.pg2');
@@ -277,7 +263,7 @@ describe('against the sandbox gateway', () => {
 
 describe('the financing purchase, once the order was paid another way during the flow', () => {
   it('charges nothing when a card paid the order under another attempt meanwhile (the gateway holds it paid)', async () => {
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     // In another tab: the card's 3-D Secure check under the order's reference was closed, and the next card paid under .pg2.
     harness.gateway.holds('order-1001.pg2', 'captured', { svcId: '1700000090' });
     const purchase = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
@@ -288,7 +274,7 @@ describe('the financing purchase, once the order was paid another way during the
   });
 
   it('answers the purchase posted again from the ledger, sending nothing', async () => {
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer()));
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     const first = await harness.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const calls = harness.gateway.calls.length;
@@ -297,5 +283,82 @@ describe('the financing purchase, once the order was paid another way during the
     assert.deepEqual(parse(paymentResult, again.body), parse(paymentResult, first.body));
     assert.equal(harness.gateway.calls.length, calls, 'nothing sent: no 00005, no CHECK_STATUS');
     assert.equal(harness.results.length, 1, 'reported once');
+  });
+});
+
+describe('the code by SMS (OTP_GENERATE), once a card paid the order after the first step', () => {
+  /** In another tab, a card paid the order under `reference` and its return reached the endpoint (recorded). */
+  async function cardPaidAndReturned(reference: string): Promise<void> {
+    harness.gateway.holds(reference, 'captured', { svcId: '1700000090' });
+    const fields = await signedAnswer('14000', { command: 'PURCHASE', merchant_reference: reference, amount: '250000', currency: 'EGP', svc_id: '1700000090' });
+    assert.equal((await harness.postReturn(fields)).status, 303);
+  }
+
+  function assertAlreadyPaid(answer: { status: number; body: unknown }, message = 'This order has already been paid.'): void {
+    assert.equal(answer.status, 409);
+    assert.deepEqual(parse(endpointError, answer.body).error, { code: 'order_already_paid', field: 'merchant_reference', message });
+  }
+
+  it('sends no code when the ledger holds the card\'s payment under the flow\'s own reference (409 order_already_paid)', async () => {
+    const flow = await steps.verifyCustomer();
+    await cardPaidAndReturned('order-1001');
+    assertAlreadyPaid(await harness.post('/financing/otp', { ...ORDER, flow }));
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 0, 'no SMS for a paid order');
+  });
+
+  it('sends no code when the ledger holds the card\'s payment under another attempt', async () => {
+    const flow = await steps.verifyCustomer();
+    await cardPaidAndReturned('order-1001.pg2');
+    assertAlreadyPaid(await harness.post('/financing/otp', { ...ORDER, flow }));
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 0);
+  });
+
+  it('sends no code when the merchant\'s order says it is paid', async () => {
+    const flow = await steps.verifyCustomer();
+    harness.orders.add({ ...ORDERS[0]!, paid: true });
+    assertAlreadyPaid(await harness.post('/financing/otp', { ...ORDER, flow }));
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 0);
+  });
+
+  it('answers the gateway\'s duplicate refusal (00005) with order_already_paid when CHECK_STATUS shows the flow\'s reference paid', async () => {
+    refuseHeldReferences(harness);
+    const flow = await steps.verifyCustomer();
+    // The card's return has not reached the endpoint (the customer is still on the gateway's page, or closed it).
+    harness.gateway.holds('order-1001', 'captured', { svcId: '1700000090' });
+    const answer = await harness.post('/financing/otp', { ...ORDER, language: 'ar', flow });
+    assertAlreadyPaid(answer, 'تم دفع هذا الطلب بالفعل.');
+    assert.equal(harness.gateway.callsOf('OTP_GENERATE').length, 1);
+    assert.equal(harness.gateway.callsOf('CHECK_STATUS').at(-1)?.request['merchant_reference'], 'order-1001', 'asked after the refusal');
+  });
+
+  it('answers 00005 with order_already_paid when another attempt is paid, the flow\'s reference held by a closed check', async () => {
+    refuseHeldReferences(harness);
+    const flow = await steps.verifyCustomer();
+    harness.gateway.holds('order-1001', 'pending_3ds');
+    harness.gateway.holds('order-1001.pg2', 'captured', { svcId: '1700000090' });
+    assertAlreadyPaid(await harness.post('/financing/otp', { ...ORDER, flow }));
+  });
+
+  it('keeps the gateway\'s refusal when 00005 comes and no attempt is paid (a bill issued in another tab)', async () => {
+    refuseHeldReferences(harness);
+    const flow = await steps.verifyCustomer();
+    harness.gateway.holds('order-1001', 'bill_issued');
+    const answer = await harness.post('/financing/otp', { ...ORDER, flow });
+    assert.equal(answer.status, 422);
+    const { code, response_code } = parse(endpointError, answer.body).error;
+    assert.deepEqual([code, response_code], ['gateway_refused', '00005']);
+  });
+
+  it('against the sandbox gateway: a card paid on the hosted page in another tab, its return not posted yet', async () => {
+    const w = sandboxWorld([{ merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' }]);
+    const order = { merchant_reference: 'shop-1', language: 'en' };
+    const verified = await w.post('/financing/verify-customer', { ...order, phone_number: REGISTERED_FINANCING_PHONE });
+    assert.equal(verified.status, 200, JSON.stringify(verified.body));
+    const form = await w.post('/hosted-page', { ...order, command: 'PURCHASE' });
+    assert.equal(form.status, 200, JSON.stringify(form.body));
+    await w.payForm(form.body);
+    assert.equal(w.gateway.order({ merchantReference: 'shop-1' })?.state, 'captured', 'the card paid under the flow\'s reference');
+    assertAlreadyPaid(await w.post('/financing/otp', { ...order, flow: parse(financingVerifyCustomerResult, verified.body).flow }));
+    assert.deepEqual(w.gateway.financingTransactions(), [], 'no code sent');
   });
 });

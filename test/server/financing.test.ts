@@ -3,13 +3,13 @@ import assert from 'node:assert/strict';
 import {
   endpointError,
   financingOtpResult,
-  financingVerifyCustomerResult,
   financingVerifyOtpResult,
   paymentResult,
 } from '../../src/core/endpoint-api.ts';
 import { GATEWAY_ACCOUNT, GOOD_OTP, UNREGISTERED_PHONE } from './fake-gateway.ts';
 import { InMemoryOrderStore } from '../../src/server/orders.ts';
-import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, START, type Harness } from './harness.ts';
+import { allLogs, FINANCING_PARTNER_CODE, ORDERS, setup, START } from './harness.ts';
+import { financingSteps, ORDER } from './support/financing-steps.ts';
 import { createGatewayClient } from '../../src/gateway/client.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import type { VerifiedResult } from '../../src/server/config.ts';
@@ -20,6 +20,7 @@ import { createMemoryStore } from '../../src/store/memory.ts';
 import { parse } from '../../src/core/shape.ts';
 
 const harness = setup();
+const { verifyCustomer, sendOtp, verifyOtp } = financingSteps(harness);
 
 afterEach(() => {
   assert.deepEqual(harness.gateway.problems, []);
@@ -29,26 +30,6 @@ afterEach(() => {
   // Every test sends OTPs to one phone number for one order: start each in a new limiter window.
   harness.advance(15 * 60_000);
 });
-
-const ORDER = { merchant_reference: 'order-1001', language: 'en' } as const;
-
-async function verifyCustomer(on: Harness = harness, phone = '+20 100 123 4567'): Promise<string> {
-  const { status, body } = await on.post('/financing/verify-customer', { ...ORDER, phone_number: phone.replace(/\s/g, '') });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingVerifyCustomerResult, body).flow;
-}
-
-async function sendOtp(flow: string, on: Harness = harness): Promise<string> {
-  const { status, body } = await on.post('/financing/otp', { ...ORDER, flow });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingOtpResult, body).flow;
-}
-
-async function verifyOtp(flow: string, on: Harness = harness): Promise<string> {
-  const { status, body } = await on.post('/financing/verify-otp', { ...ORDER, flow, otp: GOOD_OTP });
-  assert.equal(status, 200, JSON.stringify(body));
-  return parse(financingVerifyOtpResult, body).flow;
-}
 
 function error(answer: { status: number; body: unknown }, status: number) {
   assert.equal(answer.status, status);
@@ -216,7 +197,8 @@ describe('when a financing step is refused', () => {
     const reported: VerifiedResult[] = [];
     const watched = setup({ store, resultLedger: undefined, onResult: (result) => void reported.push(result) });
     watched.gateway.answer('FINANCING_PURCHASE', () => ({ code: '14000', fields: { svc_id: '1700000077' }, tamper: (signed) => ({ ...signed, amount: '1' }) }));
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    const steps = financingSteps(watched);
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(error(answer, 502).code, 'gateway_signature_invalid');
     assert.equal(reported.length, 0, 'nothing reported from an answer that does not verify');
@@ -246,7 +228,8 @@ describe('when a financing step is refused', () => {
   it('leaves no watch of a purchase that never left for the gateway', async () => {
     const store = createMemoryStore();
     const watched = setup({ store, resultLedger: undefined });
-    const flow = await verifyOtp(await sendOtp(await verifyCustomer(watched), watched), watched);
+    const steps = financingSteps(watched);
+    const flow = await steps.verifyOtp(await steps.sendOtp(await steps.verifyCustomer()));
     watched.gateway.refuseConnections();
     const answer = await watched.post('/financing/purchase', { ...ORDER, flow, tenure: 6 });
     assert.equal(error(answer, 502).code, 'gateway_unreachable');
@@ -325,14 +308,14 @@ describe('when the flow token is not one the endpoint issued for this order', ()
 
   it('refuses a token issued by another merchant endpoint (other phrase)', async () => {
     const other = setup({ requestPhrase: 'another-phrase' });
-    const flow = await verifyCustomer(other);
+    const flow = await financingSteps(other).verifyCustomer();
     const answer = await harness.post('/financing/otp', { ...ORDER, flow });
     assert.equal(error(answer, 400).code, 'flow_invalid');
   });
 
   it('refuses an expired token', async () => {
     const timed = setup();
-    const flow = await verifyCustomer(timed);
+    const flow = await financingSteps(timed).verifyCustomer();
     timed.advance(15 * 60_000 + 1000);
     const answer = await timed.post('/financing/otp', { ...ORDER, flow });
     assert.equal(error(answer, 400).code, 'flow_invalid');
@@ -340,7 +323,7 @@ describe('when the flow token is not one the endpoint issued for this order', ()
 
   it('refuses the flow when the merchant changed the order meanwhile', async () => {
     const changing = setup();
-    const flow = await verifyCustomer(changing);
+    const flow = await financingSteps(changing).verifyCustomer();
     changing.orders.add({ merchant_reference: 'order-1001', amount: 1, currency: 'EGP' });
     const answer = await changing.post('/financing/otp', { ...ORDER, flow });
     assert.equal(error(answer, 400).code, 'flow_invalid');
@@ -361,7 +344,8 @@ describe('when the partner sends an amount that is not digits', () => {
       code: '92182',
       fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '375.00', TENURE: '6', InterestRate: '2.5' }] } },
     }));
-    const sent = await sendOtp(await verifyCustomer(on), on);
+    const steps = financingSteps(on);
+    const sent = await steps.sendOtp(await steps.verifyCustomer());
     const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: sent, otp: GOOD_OTP });
     assert.equal(answer.status, 502);
     assert.deepEqual(answer.body.error, {
@@ -380,7 +364,8 @@ describe('when the partner sends an amount that is not digits', () => {
       code: '92182',
       fields: { otp_status: '1', tenure: { TENURE_VM: [{ EMI: '37500', TENURE: '6.5', InterestRate: '2.5' }] } },
     }));
-    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: await sendOtp(await verifyCustomer(on), on), otp: GOOD_OTP });
+    const steps = financingSteps(on);
+    const answer = await on.post('/financing/verify-otp', { ...ORDER, flow: await steps.sendOtp(await steps.verifyCustomer()), otp: GOOD_OTP });
     assert.equal(answer.status, 502);
     assert.equal(answer.body.error.code, 'gateway_answer_invalid');
     assert.match(allLogs(on), /"field":"TENURE"/);
@@ -426,7 +411,7 @@ describe('when the browser names the products to finance', () => {
       { ...ORDERS[0]!, products: [product('2500.00')] },
     ]);
     const shop = setup({ resolveOrder: store.resolve });
-    const flow = await verifyCustomer(shop);
+    const flow = await financingSteps(shop).verifyCustomer();
     const answer = await shop.post('/financing/otp', { ...ORDER, flow, products: [product('2500.00', 'Other')] });
     assert.deepEqual(error(answer, 400), { code: 'invalid_request', field: 'products', message: 'products: are set by the merchant for this order' });
     assert.equal(shop.gateway.callsOf('OTP_GENERATE').length, 0);
