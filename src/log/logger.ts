@@ -47,8 +47,32 @@ const SECRET_KEY = new RegExp(
 );
 
 /**
+ * The fields that hold the gateway's own reference of a payment (`svc_id`, or a live account's name
+ * for it) or a bill's number: digits the gateway made, 13 to 20 of them, which `hideCardNumbers`
+ * would hide, leaving an operator nothing to look the payment up by.
+ */
+const GATEWAY_ID_FIELD = /^(?:svc_id|fort_id|bill_number)$/;
+/** The fields that hold a result's key (core `resultKeyOf`: `{merchant_reference}:{gateway id}:{state}…`). */
+const RESULT_KEY_FIELD = /^(?:idempotency_key|key)$/;
+/** A gateway id as the gateway writes one: ASCII digits only, at most 20. */
+const GATEWAY_ID = /^[0-9]{1,20}$/;
+
+/**
+ * A gateway id kept as it is; in a result's key, its gateway id kept and the rest masked as any
+ * text. A merchant_reference holds no `:`, so the key's second part is always the gateway id.
+ */
+function redactIdField(field: string, value: string): string | undefined {
+  if (GATEWAY_ID_FIELD.test(field)) return GATEWAY_ID.test(value) ? value : undefined;
+  if (!RESULT_KEY_FIELD.test(field)) return undefined;
+  const [reference = '', id, ...rest] = value.split(':');
+  if (id === undefined || !GATEWAY_ID.test(id)) return undefined;
+  return [hideCardNumbers(reference), id, ...rest.map(hideCardNumbers)].join(':');
+}
+
+/**
  * A copy of `value` fit for a log line: secret keys dropped, and in every string (keys included) any
- * possible card number masked, whatever separates its digits (core `hideCardNumbers`).
+ * possible card number masked, whatever separates its digits (core `hideCardNumbers`), but for the
+ * gateway's own ids in the fields that name one (`redactIdField`).
  */
 export function redactForLog(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
@@ -58,7 +82,9 @@ export function redactForLog(value: unknown, depth = 0): unknown {
   if (value && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[hideCardNumbers(key)] = SECRET_KEY.test(key) ? '[redacted]' : redactForLog(item, depth + 1);
+      copy[hideCardNumbers(key)] =
+        SECRET_KEY.test(key) ? '[redacted]'
+        : (typeof item === 'string' && redactIdField(key, item)) || redactForLog(item, depth + 1);
     }
     return copy;
   }

@@ -114,6 +114,33 @@ describe('the log redaction', () => {
     for (const kept of ['192.168.100.200', '14000', '2026-11-22T05:00:00.000Z', '12345678']) assert.ok(line.includes(kept), kept);
   });
 
+  it('keeps the gateway’s own ids, which an operator looks a payment up by, in the fields that name one', () => {
+    const line = logged({
+      idempotency_key: 'order-1001:169996200003396711:captured:7000',
+      key: 'order-1001:39420452089063:pending',
+      svc_id: '169996200003396711',
+      fort_id: '4111111111111111',
+      bill_number: '39420452089063',
+    });
+    for (const kept of ['order-1001:169996200003396711:captured:7000', 'order-1001:39420452089063:pending', '"svc_id":"169996200003396711"', '"bill_number":"39420452089063"']) {
+      assert.ok(line.includes(kept), kept);
+    }
+    assert.ok(line.includes('"fort_id":"4111111111111111"'), 'a gateway id is the gateway’s digits, whatever they look like');
+  });
+
+  it('still masks a card number anywhere else in those fields, and in any other field', () => {
+    const line = logged({
+      idempotency_key: '4111111111111111:169996200003396711:captured',
+      key: 'order-1:4111 1111 1111 1111:captured',
+      svc_id: '4111 1111 1111 1111',
+      reference: '169996200003396711',
+      note: 'order-1001:169996200003396711:captured',
+    });
+    assert.ok(!/4111[ ]?1111[ ]?1111[ ]?1111/.test(line), line);
+    assert.ok(line.includes('"idempotency_key":"[digits]:169996200003396711:captured"'), line);
+    assert.equal(line.match(/169996200003396711/g)?.length, 1, 'only where a field names a gateway id or a key');
+  });
+
   it('drops a phone number by its key', () => {
     assert.ok(!logged({ phone_number: '01012345678' }).includes('01012345678'));
   });
