@@ -22,6 +22,7 @@ export {
   PgBillCopyEvent,
   PgBillExpireEvent,
   PgBillIssueEvent,
+  PgBillPaidEvent,
   PgBillReissueEvent,
   type IssuedBill,
 } from './components/pg-bill-voucher/events.ts';

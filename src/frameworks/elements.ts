@@ -11,7 +11,7 @@
  */
 import type { LitElement } from 'lit';
 import type { FinancingProduct } from '../core/endpoint-api.ts';
-import type { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillReissueEvent } from '../components/pg-bill-voucher/events.ts';
+import type { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillPaidEvent, PgBillReissueEvent } from '../components/pg-bill-voucher/events.ts';
 import type { PgBillVoucher } from '../components/pg-bill-voucher/pg-bill-voucher.ts';
 import type { PaymentMethod, PgMethodChangeEvent } from '../components/pg-checkout/events.ts';
 import type { PgCheckout } from '../components/pg-checkout/pg-checkout.ts';
@@ -90,6 +90,7 @@ export type PgInstallmentsAttributes = AttributesOf<PgInstallmentsProperties, 'c
 export interface PgBillVoucherEventMap extends PgRequestEventMap {
   'pg-bill-issue': PgBillIssueEvent;
   'pg-bill-expire': PgBillExpireEvent;
+  'pg-bill-paid': PgBillPaidEvent;
   'pg-bill-copy': PgBillCopyEvent;
   'pg-bill-reissue': PgBillReissueEvent;
 }

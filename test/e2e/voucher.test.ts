@@ -168,3 +168,37 @@ for (const language of ['en', 'ar'] as const) {
     });
   });
 }
+
+describe('a cash bill paid at the counter while the checkout tab waits', () => {
+  it('reads paid when the customer comes back to the tab, the other methods still away', async () => {
+    const m = catalogs.en;
+    const observed = await session.newPage('en');
+    const { page } = observed;
+    const reference = await openCheckout(page);
+    await chooseMethod(page, 'voucher');
+    const voucher = page.locator('pg-checkout pg-bill-voucher');
+    await voucher.locator('button.issue').click();
+    await voucher.locator('section.bill [part="countdown"]').waitFor();
+
+    // The customer pays at an outlet (the sandbox, as the merchant panel's "Customer pays the bill"
+    // does), then comes back to the checkout's tab.
+    const paid = await page.evaluate(
+      async (order) => (await fetch(`/demo-api/orders/${encodeURIComponent(order)}/pay-bill`, { method: 'POST' })).json(),
+      reference,
+    );
+    assert.deepEqual(paid, { ok: true, code: '14000' });
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+
+    const notice = voucher.locator('section[part~="paid"]');
+    await notice.waitFor();
+    assert.equal((await notice.locator('.title').textContent())?.trim(), m.paidTitle);
+    assert.equal(await voucher.evaluate((element) => element.matches(':state(paid)')), true);
+    const enabled = await page
+      .locator('pg-checkout input[name="method"]')
+      .evaluateAll((inputs) => inputs.filter((input) => !(input as HTMLInputElement).disabled).map((input) => (input as HTMLInputElement).value));
+    assert.deepEqual(enabled, ['voucher'], 'a paid order offers no other method');
+    await assertAccessible(page, 'voucher-bill-paid-en');
+    await assertNoCspViolation(observed);
+    await page.close();
+  });
+});

@@ -69,6 +69,13 @@
  * page importing only `<pg-checkout>`, and its first render; +42 B here, gzip's sensitivity to the
  * order of the same code). Measured 22,055, 47,204 and 53,865 bytes; the initial load's budget
  * is back at the last stop's, the other two stay below theirs.
+ * A sixth exception, the English page's and the folder's by 0.6 and 0.7 kB, for a defect, not a
+ * feature: `<pg-bill-voucher>` said "expired unpaid" at the expiry, and after a reload past it, of a
+ * bill the customer had paid at the counter, and the drop-in then offered the other methods again.
+ * It now asks the endpoint before saying so, and when the customer comes back to the tab, and says
+ * paid, or "not confirmed yet" when it cannot ask, in both languages (three states, their text, the
+ * event; all in the voucher's on-demand view, the initial load −15 B). Measured 22,040, with the
+ * answer checks 23,496, 47,819 and 54,594 bytes.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -82,8 +89,8 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 
 const INITIAL_BUDGET_BYTES = 22_100;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_550;
-const ENGLISH_BUDGET_BYTES = 47_300;
-const FOLDER_BUDGET_BYTES = 53_950;
+const ENGLISH_BUDGET_BYTES = 47_900;
+const FOLDER_BUDGET_BYTES = 54_650;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

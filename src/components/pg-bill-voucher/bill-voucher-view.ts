@@ -6,7 +6,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { formatMoney } from '../../core/amounts.ts';
 import type { BillResult, OrderResult } from '../../core/endpoint-results.ts';
-import { billCall, orderCall } from '../../core/endpoint-routes.ts';
+import { billCall, orderCall, statusCall } from '../../core/endpoint-routes.ts';
+import { paymentAmountOf } from '../../core/order-status.ts';
 import { VOUCHER_CURRENCY, voucherPartnerName } from '../../core/partners.ts';
 import {
   billReminder,
@@ -21,9 +22,9 @@ import {
 import { CountdownController } from '../shared/countdown.ts';
 import { ElementView, viewState, type ElementKit, type ViewModule } from '../shared/element-view.ts';
 import { renderFailure } from '../shared/pg-element.ts';
-import { ltr } from '../shared/localize.ts';
+import { ltr, type Renderable } from '../shared/localize.ts';
 import { forgetBill, recallBill, rememberBill } from './bill-memory.ts';
-import { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillReissueEvent, type IssuedBill } from './events.ts';
+import { PgBillCopyEvent, PgBillExpireEvent, PgBillIssueEvent, PgBillPaidEvent, PgBillReissueEvent, type IssuedBill } from './events.ts';
 import { billVoucherMessages, type BillVoucherMessages } from './messages.ts';
 import type { PgBillVoucher } from './pg-bill-voucher.ts';
 import { billVoucherStyles } from './styles.ts';
@@ -41,15 +42,21 @@ interface ShownBill {
  * - `idle`: no bill yet; offers to issue one;
  * - `issuing`: the endpoint is issuing it;
  * - `issued`: the bill is shown with its countdown;
+ * - `checking`: the expiry has passed; the endpoint is asked whether the bill was paid;
+ * - `paid`: the endpoint's status of the order shows the payment;
  * - `expired`: the expiry passed unpaid: the hold is cancelled;
+ * - `unconfirmed`: the expiry passed and the endpoint could not say whether the bill was paid;
  * - `failed`: the request failed; offers to try again;
  * - `currency-refused`: the order is not in EGP; nothing is requested;
  * - `unreadable`: the stored bill given as attributes is not valid.
  */
-type Phase = 'idle' | 'issuing' | 'issued' | 'expired' | 'failed' | 'currency-refused' | 'unreadable';
+type Phase = 'idle' | 'issuing' | 'issued' | 'checking' | 'paid' | 'expired' | 'unconfirmed' | 'failed' | 'currency-refused' | 'unreadable';
 
 /** The gateway's "bill expired" response code (src/core/response.ts). */
 const BILL_EXPIRED_CODE = '31001';
+
+/** A customer back on the tab is asked about at most this often: no polling, and no request per glance. */
+const RECHECK_AFTER_MS = 30_000;
 
 export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessages> {
   static {
@@ -80,6 +87,10 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #focusTitle = false;
   /** The order is read once per merchant reference. */
   #orderRead = false;
+  /** The clock's time of the last question about the bill's payment. */
+  #askedAt = -Infinity;
+  /** The answer moves focus to the bill's title (if focus fell with the old view): not for a bill shown again on load. */
+  #focusOnAnswer = false;
 
   /** The bill on screen, as a page would store it (the element's `issuedBill`). */
   get issuedBill(): IssuedBill | undefined {
@@ -104,6 +115,11 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     return this.host.billNumber !== '';
   }
 
+  /** The endpoint can say whether the bill was paid: it knows the order (a stored bill may name neither). */
+  get #canAsk(): boolean {
+    return this.host.endpoint !== '' && this.host.merchantReference !== '';
+  }
+
   /** The order currency as far as the page or the endpoint told it. */
   get #knownCurrency(): string {
     return this.host.currency.trim().toUpperCase() || this.order?.currency || '';
@@ -116,8 +132,15 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
 
   // ---- Lifecycle ----
 
+  override connected(): void {
+    document.addEventListener('visibilitychange', this.#onVisibilityChange);
+    // A question aborted by leaving the page is asked again on return.
+    if (this.phase === 'checking') void this.#check();
+  }
+
   override disconnected(): void {
     this.#cancelCopied?.();
+    document.removeEventListener('visibilitychange', this.#onVisibilityChange);
     // A request aborted by leaving the page is asked for again on return.
     if (this.phase === 'issuing') this.phase = 'idle';
   }
@@ -141,6 +164,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       }
     }
     this.kit.setCustomState('expired', this.phase === 'expired');
+    this.kit.setCustomState('paid', this.phase === 'paid');
   }
 
   override updated(changed: PropertyValues): void {
@@ -235,8 +259,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       expires: this.host.expires,
       expiresAt,
     };
-    this.now = this.host.clock.now();
-    this.phase = this.now >= expiresAt ? 'expired' : 'issued';
+    this.#showAgain(expiresAt);
   }
 
   #resumeFromSession(): void {
@@ -250,8 +273,20 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       return;
     }
     this.bill = fromResult(remembered, expiresAt);
+    this.#showAgain(expiresAt);
+  }
+
+  /**
+   * A bill shown again, from this session's memory (a reload) or the page's attributes: it may have
+   * been paid meanwhile, so the endpoint is asked once, and one past its expiry says nothing before
+   * the answer. Without an endpoint and order to ask, it is shown as the clock says.
+   */
+  #showAgain(expiresAt: number): void {
     this.now = this.host.clock.now();
-    this.phase = this.now >= expiresAt ? 'expired' : 'issued';
+    const due = this.now >= expiresAt;
+    this.#focusOnAnswer = false;
+    this.phase = !due ? 'issued' : this.#canAsk ? 'checking' : 'expired';
+    if (this.#canAsk) void this.#check();
   }
 
   #showIssuedBill(result: BillResult): void {
@@ -306,11 +341,69 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     await this.issue();
   }
 
+  /** The countdown reached the expiry: the bill is called expired only once the endpoint shows it unpaid. */
   #expire(): void {
     const bill = this.bill;
     if (!bill) return;
+    if (this.#canAsk) return this.#ask(true);
+    this.#focusOnAnswer = true;
+    this.#showExpired(bill);
+  }
+
+  /** Back on the tab while the bill waits (or its payment is unconfirmed): a customer who paid meanwhile sees it. */
+  readonly #onVisibilityChange = (): void => {
+    const waiting = this.phase === 'issued' || this.phase === 'unconfirmed';
+    if (document.visibilityState !== 'visible' || !waiting || !this.#canAsk) return;
+    if (this.host.clock.now() - this.#askedAt >= RECHECK_AFTER_MS) this.#ask(this.phase === 'unconfirmed');
+  };
+
+  /** Asks while the customer looks (the answer may take focus); `due`: the expiry has passed, nothing is said before the answer. */
+  #ask(due: boolean): void {
+    this.#focusOnAnswer = true;
+    if (due) this.phase = 'checking';
+    void this.#check();
+  }
+
+  /**
+   * Asks the endpoint for the order's status (CHECK_STATUS) and says paid when it shows the money.
+   * Nothing else changes before the expiry; a question asked once it has passed (`checking`) finds
+   * the bill expired when the gateway shows no payment, and unconfirmed (never "expired unpaid")
+   * when the endpoint could not be asked.
+   */
+  async #check(): Promise<void> {
+    const bill = this.bill;
+    if (!bill) return;
+    const askedAt = (this.#askedAt = this.host.clock.now());
+    const outcome = await this.kit.endpointRequests.request(statusCall, {
+      merchant_reference: this.host.merchantReference,
+      language: this.host.language,
+    });
+    // Another bill, or an answer already given by another question.
+    if (this.bill !== bill || (this.phase !== 'issued' && this.phase !== 'checking')) return;
+    if (outcome.status === 'success') {
+      const { authorized_amount = 0, captured_amount = 0 } = outcome.value;
+      // The core's reading of CHECK_STATUS (orderStatusOf): where the amounts show money, the order is paid.
+      if (paymentAmountOf({ authorized_amount, captured_amount }) !== undefined) return this.#showPaid(bill);
+    }
+    // A question from before the expiry (the customer came back just before it) says nothing of it.
+    if (this.phase !== 'checking' || askedAt < bill.expiresAt || outcome.status === 'aborted') return;
+    // Unpaid; or a pg-request-start listener chose not to ask, as a page without an endpoint.
+    if (outcome.status !== 'error') return this.#showExpired(bill);
+    this.phase = 'unconfirmed';
+    this.failure = { message: outcome.message, retry: true };
+    this.kit.announce(this.#messages.unconfirmed, 'error');
+  }
+
+  #showPaid(bill: ShownBill): void {
+    this.phase = 'paid';
+    this.#focusTitle = this.#focusOnAnswer;
+    this.kit.announce(this.#messages.paidTitle, 'success');
+    this.host.dispatchEvent(new PgBillPaidEvent(bill.billNumber, this.host.merchantReference));
+  }
+
+  #showExpired(bill: ShownBill): void {
     this.phase = 'expired';
-    this.#focusTitle = true;
+    this.#focusTitle = this.#focusOnAnswer;
     this.kit.announce(this.#messages.expiredNow, 'error');
     this.host.dispatchEvent(new PgBillExpireEvent(bill.billNumber));
   }
@@ -337,9 +430,14 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
       case 'issuing':
         return this.#renderOffer();
       case 'issued':
+      case 'checking':
         return this.#renderBill();
+      case 'paid':
+        return this.#renderPaid();
       case 'expired':
         return this.#renderExpired();
+      case 'unconfirmed':
+        return this.#renderUnconfirmed();
       case 'failed':
         return this.#renderFailure();
       case 'currency-refused':
@@ -421,7 +519,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
             <dt id="time-left-label">${m.timeLeft}</dt>
             <dd>
               <span class="countdown" part="countdown" role="timer" aria-labelledby="time-left-label">
-                ${m.countdown(left, ltr(countdownDigits(left, this.host.language)))}
+                ${this.phase === 'checking' ? m.checking : m.countdown(left, ltr(countdownDigits(left, this.host.language)))}
               </span>
             </dd>
           </div>
@@ -454,28 +552,50 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     >`;
   }
 
+  /** The bill once its outcome is known (`paid`, `expired`) or unconfirmed: a title, a sentence naming the bill, and what can be done. */
+  #renderNotice(kind: string, title: string, body: Renderable, actions: unknown = nothing): TemplateResult {
+    return html`
+      <section class="bill ${kind}" part="bill ${kind}" aria-labelledby="bill-title">
+        <p class="title" part="title" id="bill-title" tabindex="-1">${title}</p>
+        <p>${body}</p>
+        ${actions}
+      </section>
+    `;
+  }
+
+  #renderPaid(): TemplateResult {
+    const bill = this.bill as ShownBill;
+    const m = this.#messages;
+    return this.#renderNotice('paid', m.paidTitle, m.paidBody(this.#renderBillNumber(bill.billNumber, true)));
+  }
+
+  #renderUnconfirmed(): TemplateResult {
+    const m = this.#messages;
+    const retry = renderFailure(this.failure?.message, m.retry, () => this.#ask(true));
+    return this.#renderNotice('unconfirmed', m.unconfirmedTitle, m.unconfirmed, retry);
+  }
+
   #renderExpired(): TemplateResult {
     const bill = this.bill as ShownBill;
     const m = this.#messages;
-    const canReissue = this.host.allowReissue && this.host.endpoint !== '' && this.host.merchantReference !== '';
+    const canReissue = this.host.allowReissue && this.#canAsk;
     const reissuing = this.kit.endpointRequests.isPending('bill');
-    return html`
-      <section class="bill expired" part="bill expired" aria-labelledby="bill-title">
-        <p class="title" part="title" id="bill-title" tabindex="-1">${m.expiredTitle}</p>
-        <p>${m.expiredBody(this.#renderBillNumber(bill.billNumber, true), this.#expiryText(bill))}</p>
-        ${canReissue
-          ? html`<button
-              type="button"
-              class="Pay reissue"
-              part="reissue Pay"
-              aria-disabled=${reissuing ? 'true' : 'false'}
-              @click=${() => void (reissuing || this.#reissue())}
-            >
-              ${reissuing ? m.issuing : m.reissue}
-            </button>`
-          : nothing}
-      </section>
-    `;
+    return this.#renderNotice(
+      'expired',
+      m.expiredTitle,
+      m.expiredBody(this.#renderBillNumber(bill.billNumber, true), this.#expiryText(bill)),
+      canReissue
+        ? html`<button
+            type="button"
+            class="Pay reissue"
+            part="reissue Pay"
+            aria-disabled=${reissuing ? 'true' : 'false'}
+            @click=${() => void (reissuing || this.#reissue())}
+          >
+            ${reissuing ? m.issuing : m.reissue}
+          </button>`
+        : nothing,
+    );
   }
 
   #expiryText(bill: ShownBill): string {

@@ -26,11 +26,29 @@ export class PgBillIssueEvent extends PgEvent {
   }
 }
 
-/** The expiry of the bill on screen passed while it was shown: the hold on the order is cancelled. */
+/**
+ * The bill on screen expired unpaid: its expiry passed while it was shown, or it was shown again
+ * after its expiry (a reload), and the endpoint's status of the order shows no payment. The hold
+ * on the order is cancelled.
+ */
 export class PgBillExpireEvent extends PgEvent {
   static readonly eventName = 'pg-bill-expire';
   constructor(readonly billNumber: string) {
     super(PgBillExpireEvent.eventName);
+  }
+}
+
+/**
+ * The bill on screen has been paid: asked at its expiry, when the customer came back to the tab or
+ * when the bill was shown again, the endpoint's status of the order shows the payment.
+ */
+export class PgBillPaidEvent extends PgEvent {
+  static readonly eventName = 'pg-bill-paid';
+  constructor(
+    readonly billNumber: string,
+    readonly merchantReference: string,
+  ) {
+    super(PgBillPaidEvent.eventName);
   }
 }
 
@@ -72,6 +90,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     'pg-bill-issue': PgBillIssueEvent;
     'pg-bill-expire': PgBillExpireEvent;
+    'pg-bill-paid': PgBillPaidEvent;
     'pg-bill-copy': PgBillCopyEvent;
     'pg-bill-reissue': PgBillReissueEvent;
   }

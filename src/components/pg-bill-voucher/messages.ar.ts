@@ -50,6 +50,11 @@ export const billVoucherAr: BillVoucherMessages = {
   expiredBody: (billNumber, expiry) =>
     html`لم تُدفع الفاتورة ${billNumber} قبل ${expiry}. أُلغي حجز طلبك ولم يعد من الممكن دفع هذه الفاتورة.`,
   expiredNow: 'انتهت صلاحية الفاتورة. أُلغي حجز طلبك.',
+  checking: 'جارٍ التحقق من دفع الفاتورة…',
+  paidTitle: 'تم دفع هذه الفاتورة',
+  paidBody: (billNumber) => html`تم دفع الفاتورة ${billNumber}. شكرًا لك: طلبك مدفوع.`,
+  unconfirmedTitle: 'لم يتأكّد الدفع بعد',
+  unconfirmed: 'تعذّر التحقق مما إذا كانت هذه الفاتورة قد دُفعت. إذا كنت قد دفعتها فاحتفظ بالإيصال.',
   reissue: 'أصدر فاتورة جديدة',
   currencyRefused: (currency) =>
     html`الدفع نقدًا متاح فقط للطلبات بالجنيه المصري (EGP). عملة هذا الطلب ${currency}؛ يُرجى اختيار طريقة دفع أخرى.`,

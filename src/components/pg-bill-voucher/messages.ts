@@ -34,6 +34,14 @@ export interface BillVoucherMessages extends SharedMessages {
   readonly expiredTitle: string;
   readonly expiredBody: (billNumber: Renderable, expiry: string) => Renderable;
   readonly expiredNow: string;
+  /** In place of the countdown while the endpoint is asked whether the bill was paid. */
+  readonly checking: string;
+  /** The title of a paid bill; also what the live region says when it turns out paid. */
+  readonly paidTitle: string;
+  readonly paidBody: (billNumber: Renderable) => Renderable;
+  /** The expiry passed and the endpoint could not say whether the bill was paid: never "expired unpaid". */
+  readonly unconfirmedTitle: string;
+  readonly unconfirmed: string;
   readonly reissue: string;
   readonly currencyRefused: (currency: Renderable) => Renderable;
   readonly unreadable: string;
@@ -82,6 +90,11 @@ export const billVoucherMessages: Catalogs<BillVoucherMessages> = {
     expiredBody: (billNumber, expiry) =>
       html`Bill ${billNumber} was not paid by ${expiry}. The hold on your order is cancelled and the bill can no longer be paid.`,
     expiredNow: 'The bill has expired. The hold on your order is cancelled.',
+    checking: 'Checking whether the bill has been paid…',
+    paidTitle: 'This bill has been paid',
+    paidBody: (billNumber) => html`Bill ${billNumber} has been paid. Thank you: your order is paid.`,
+    unconfirmedTitle: 'Payment not confirmed yet',
+    unconfirmed: 'We could not check whether this bill has been paid. If you paid it, keep your receipt.',
     reissue: 'Issue a new bill',
     currencyRefused: (currency) =>
       html`Cash payment is available only for orders in Egyptian pounds (EGP). This order is in ${currency}; please choose another payment method.`,

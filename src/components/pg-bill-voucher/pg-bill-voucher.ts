@@ -20,16 +20,21 @@ const expiryReader = propertyReader((value): string =>
  * A cash (voucher) bill (spec, "Cash (voucher) payments" and "Cash bill"): asks the merchant
  * endpoint to issue the bill for the order (BILL_PRESENTMENT, EGP only), then shows the bill
  * number (grouped for reading, copied exactly as issued), the amount, the payment partner, how
- * to pay, and the expiry as a date and a live countdown. When the expiry passes unpaid it says
- * the hold is cancelled and, with `allow-reissue`, offers a new bill.
+ * to pay, and the expiry as a date and a live countdown. At the expiry it asks the endpoint the
+ * order's status before saying anything: paid, it says so; unpaid, it says the hold is cancelled
+ * and, with `allow-reissue`, offers a new bill; when the endpoint cannot say, that the payment is
+ * not confirmed yet, with a retry. It also asks when the customer comes back to the tab (at most
+ * every 30 s) and when it shows a bill again, so a bill paid at the counter reads paid.
  *
  * Given `bill-number` and `expires` (and optionally `amount` and `payment-partner`), it shows a
- * stored bill without calling the endpoint: order-history and e-mail landing pages use this.
+ * stored bill without issuing one: order-history and e-mail landing pages use this (given
+ * `endpoint` and `merchant-reference` too, it asks the order's status as above).
  * Printing the page prints a plain bill slip; the calendar link downloads an `.ics` reminder.
  *
  * @tagname pg-bill-voucher
  * @fires pg-bill-issue - The endpoint issued a bill; carries what is needed to show it again.
  * @fires pg-bill-expire - The bill on screen expired unpaid; the hold is cancelled.
+ * @fires pg-bill-paid - The bill on screen has been paid (the endpoint's status of the order shows the payment); carries `billNumber` and `merchantReference`.
  * @fires pg-bill-copy - The customer copied the bill number.
  * @fires pg-bill-reissue - The customer asked for a new bill; cancelable, with `respondWith(reference)`.
  * @fires pg-request-start - Before every request to the merchant endpoint; cancelable.
@@ -51,6 +56,8 @@ const expiryReader = propertyReader((value): string =>
  * @csspart Pay - The button that asks for a bill.
  * @csspart reissue - The button that asks for a new bill after expiry (`allow-reissue`).
  * @csspart expired - The bill once expired (also carries `bill`).
+ * @csspart paid - The bill once paid (also carries `bill`).
+ * @csspart unconfirmed - The bill past its expiry when the endpoint could not say whether it was paid (also carries `bill`).
  * @csspart failure - A failed request: its message and the "try again" button.
  * @csspart error - Error messages.
  * @csspart retry - The "try again" button.
@@ -61,7 +68,8 @@ const expiryReader = propertyReader((value): string =>
  * @cssprop --pg-bill-number-font-family - Font of the bill number (a monospace by default).
  * @cssprop --pg-bill-number-font-size - Size of the bill number.
  * @cssstate pending - A request to the merchant endpoint is in flight.
- * @cssstate expired - The bill shown has expired.
+ * @cssstate expired - The bill shown has expired unpaid.
+ * @cssstate paid - The bill shown has been paid.
  */
 export class PgBillVoucher extends LazyPgElement<BillVoucherMessages> {
   static override properties: ElementProperties = {

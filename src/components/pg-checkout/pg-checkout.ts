@@ -172,10 +172,11 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   private consent = false;
   private consentError = false;
   /**
-   * Drop-in: a cash bill for this order waits to be paid (true) or expired unpaid (false), as
-   * `<pg-bill-voucher>` tells (`pg-bill-issue`, `pg-bill-expire`) or this browser session remembers.
+   * Drop-in: a cash bill for this order waits to be paid (true), expired unpaid (false) or was paid
+   * (`paid`), as `<pg-bill-voucher>` tells (`pg-bill-issue`, `pg-bill-expire`, `pg-bill-paid`), or
+   * this browser session remembers one (true until its voucher has asked the endpoint).
    */
-  private billWaits: boolean | undefined;
+  private billWaits: boolean | 'paid' | undefined;
 
   readonly #card = new CardFormController(this);
 
@@ -304,7 +305,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     const m = this.#messages;
     const active = this.#activeMethod;
     const bill = this.billWaits;
-    const note = bill ? m.billWaiting : bill === false ? m.billExpired : undefined;
+    const note = bill === true ? m.billWaiting : bill === false ? m.billExpired : undefined;
     return html`
       <fieldset class="methods" part="methods">
         <legend>${m.methodsLegend}</legend>
@@ -499,6 +500,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
       ? html`<pg-bill-voucher
           @pg-bill-issue=${this.#onBill}
           @pg-bill-expire=${this.#onBill}
+          @pg-bill-paid=${this.#onBill}
           endpoint=${this.endpoint}
           merchant-reference=${this.merchantReference}
           order-token=${this.orderToken || nothing}
@@ -791,24 +793,23 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.#focusAfterUpdate('#card-number, .Pay');
   };
 
-  /** The hosted voucher issued the order's bill (the other methods wait for it) or saw it expire unpaid (they are offered again). */
+  /**
+   * The hosted voucher issued the order's bill (the other methods wait for it), saw it paid (they
+   * stay away, without the note that they return) or expire unpaid (they are offered again).
+   */
   readonly #onBill = (event: Event): void => {
-    this.billWaits = event.type === 'pg-bill-issue';
+    this.billWaits = event.type === 'pg-bill-paid' ? 'paid' : event.type === 'pg-bill-issue';
     if (!this.billWaits) this.announce(this.#messages.billExpired);
   };
 
   /**
-   * Whether the bill this browser session issued for the order (bill-memory.ts) still waits, so that
-   * it stays in view after a reload; undefined when none is remembered (or storage cannot be read).
+   * Whether this browser session issued a bill for the order (bill-memory.ts): it stays in view after
+   * a reload, past its expiry too, until its voucher has asked the endpoint whether it was paid (a
+   * bill paid at the counter must never read as expired unpaid); undefined when none is remembered.
    */
-  #rememberedBillWaits(): boolean | undefined {
+  #rememberedBillWaits(): true | undefined {
     try {
-      const bill = JSON.parse(sessionStorage.getItem(billMemoryKey(this.merchantReference))!) as { request_expiry_date: string };
-      // ISO 8601 with an offset, which the gateway may write without its colon (+0200).
-      // ISO 8601 with an offset, which the gateway may write without its colon (+0200): Date.parse is only
-      // required to read the form with it (Chromium reads both; other engines need not).
-      const expires = Date.parse(bill.request_expiry_date.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
-      return expires ? expires > Date.now() : undefined;
+      return sessionStorage.getItem(billMemoryKey(this.merchantReference)) ? true : undefined;
     } catch {
       return undefined;
     }

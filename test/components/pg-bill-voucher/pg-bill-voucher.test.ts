@@ -7,6 +7,7 @@ import type {
   PgBillCopyEvent,
   PgBillExpireEvent,
   PgBillIssueEvent,
+  PgBillPaidEvent,
   PgBillReissueEvent,
 } from '../../../src/components/pg-bill-voucher/events.ts';
 import { formatMoney } from '../../../src/core/amounts.ts';
@@ -113,6 +114,25 @@ describe('<pg-bill-voucher>', () => {
   const countdown = (el: PgBillVoucher) => textOf(shadowQuery(el, '[part~="countdown"]'));
   const status = (el: PgBillVoucher) => textOf(shadowQuery(el, '[role="status"]'));
 
+  /** The customer presses "Try again" on a bill whose payment is not confirmed yet. */
+  async function checkAgain(el: PgBillVoucher) {
+    shadowQuery(el, '.unconfirmed button.retry').click();
+    await settled(el);
+  }
+
+  /** The tab is shown (`visible`) or left (`hidden`), as the browser tells the page. */
+  async function tabBecomes(state: DocumentVisibilityState, el: PgBillVoucher) {
+    Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+    try {
+      document.dispatchEvent(new Event('visibilitychange'));
+      await settled(el);
+    } finally {
+      delete (document as unknown as Record<string, unknown>)['visibilityState'];
+    }
+  }
+
+  const title = (el: PgBillVoucher) => textOf(shadowQuery(el, '#bill-title'));
+
   /** axe finds nothing, and no inline style attribute would need 'unsafe-inline' under a strict CSP. */
   async function checkPage(el: PgBillVoucher) {
     await expect(el).to.be.accessible();
@@ -141,7 +161,23 @@ describe('<pg-bill-voucher>', () => {
         await issue(el);
         await checkPage(el);
         clock.set(parseExpiry(el.issuedBill!.expires)!);
-        await el.updateComplete;
+        await settled(el);
+        await checkPage(el);
+      });
+
+      it(`passes an axe check in ${language} once the bill is paid, and when its payment is not confirmed yet`, async () => {
+        const clock = createManualClock(Date.now());
+        const el = await voucher({ language, clock });
+        await issue(el);
+        network.gateway.payBill(el.issuedBill!.billNumber);
+        network.endpointUnreachable();
+        clock.set(parseExpiry(el.issuedBill!.expires)!);
+        await settled(el);
+        expect(el.matches(':state(expired)')).to.equal(false);
+        await checkPage(el);
+        network.worker.resetHandlers();
+        await checkAgain(el);
+        expect(el.matches(':state(paid)')).to.equal(true);
         await checkPage(el);
       });
 
@@ -391,7 +427,7 @@ describe('<pg-bill-voucher>', () => {
       await el.updateComplete;
       expect(shadowQueryAll(el, '.bill.expired')).to.have.length(0);
       clock.set(expiresAt);
-      await el.updateComplete;
+      await settled(el);
       expect(shadowQueryAll(el, '.bill.expired')).to.have.length(1);
       // The gateway agrees: the hold is cancelled and the bill can no longer be paid.
       expect(network.gateway.payBill(el.issuedBill!.billNumber)).to.deep.include({ ok: false, code: '31001' });
@@ -408,7 +444,7 @@ describe('<pg-bill-voucher>', () => {
       await issue(el);
       const first = el.issuedBill!;
       clock.set(parseExpiry(first.expires)!);
-      await el.updateComplete;
+      await settled(el);
 
       const replacement = newOrder();
       el.addEventListener('pg-bill-reissue', (event: PgBillReissueEvent) => {
@@ -437,12 +473,196 @@ describe('<pg-bill-voucher>', () => {
       const el = await voucher({ clock, allowReissue: true });
       await issue(el);
       clock.set(parseExpiry(el.issuedBill!.expires)!);
-      await el.updateComplete;
+      await settled(el);
       el.addEventListener('pg-bill-reissue', (event) => event.preventDefault());
       shadowQuery(el, 'button.reissue').click();
       await settled(el);
       expect(network.requestsTo('/bill')).to.have.length(1);
       expect(shadowQueryAll(el, '.bill.expired')).to.have.length(1);
+    });
+  });
+
+  describe('at the expiry, the endpoint is asked whether the bill was paid before anything is said', () => {
+    it('says the bill is paid, and fires pg-bill-paid, when the customer paid it at the counter', async () => {
+      const clock = createManualClock(Date.now());
+      const reference = newOrder();
+      const el = await voucher({ clock, reference });
+      await issue(el);
+      const { billNumber, expires } = el.issuedBill!;
+      expect(network.gateway.payBill(billNumber)).to.deep.include({ ok: true });
+      const events = recordEvents(el, 'pg-bill-paid', 'pg-bill-expire');
+      clock.set(parseExpiry(expires)!);
+      await settled(el);
+      expect(events.map((event) => event.type)).to.deep.equal(['pg-bill-paid']);
+      const paid = events[0] as PgBillPaidEvent;
+      expect([paid.billNumber, paid.merchantReference]).to.deep.equal([billNumber, reference]);
+      expect(title(el)).to.equal('This bill has been paid');
+      expect(plain(textOf(shadowQuery(el, '[part~="paid"]')))).to.contain('has been paid. Thank you: your order is paid.');
+      expect(status(el)).to.equal('This bill has been paid');
+      expect(el.matches(':state(paid)')).to.equal(true);
+      expect(el.matches(':state(expired)')).to.equal(false);
+      expect(shadowQueryAll(el, '.bill.expired, button.copy, [part~="countdown"]')).to.have.length(0);
+      expect(network.requestsTo('/status').map((request) => request.fields?.['merchant_reference'])).to.deep.equal([reference]);
+    });
+
+    it('says the bill expired, and fires pg-bill-expire, once the endpoint shows it unpaid', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      const events = recordEvents(el, 'pg-bill-paid', 'pg-bill-expire');
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      expect(network.requestsTo('/status')).to.have.length(1);
+      expect(events.map((event) => event.type)).to.deep.equal(['pg-bill-expire']);
+      expect(title(el)).to.equal('This bill has expired');
+      expect(el.matches(':state(expired)')).to.equal(true);
+    });
+
+    it('says checking in place of the countdown while the endpoint answers, and nothing else', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      const release = network.holdEndpoint();
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await el.updateComplete;
+      expect(textOf(shadowQuery(el, '[part~="countdown"]'))).to.equal('Checking whether the bill has been paid…');
+      expect(shadowQueryAll(el, '.bill.expired')).to.have.length(0);
+      expect(el.matches(':state(expired)')).to.equal(false);
+      release();
+      await settled(el);
+      expect(el.matches(':state(expired)')).to.equal(true);
+    });
+
+    it('never says "expired unpaid" when the endpoint cannot be reached: the payment is not confirmed yet, with a retry', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      network.gateway.payBill(el.issuedBill!.billNumber);
+      const events = recordEvents(el, 'pg-bill-paid', 'pg-bill-expire');
+      network.endpointUnreachable();
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      expect(events).to.have.length(0);
+      expect(el.matches(':state(expired)')).to.equal(false);
+      expect(shadowQueryAll(el, '.bill.expired')).to.have.length(0);
+      expect(title(el)).to.equal('Payment not confirmed yet');
+      expect(textOf(shadowQuery(el, '[part~="unconfirmed"]'))).to.contain(
+        'We could not check whether this bill has been paid. If you paid it, keep your receipt.',
+      );
+      expect(textOf(shadowQuery(el, '[part~="error"]'))).to.equal('We could not reach the payment service. Check your connection and try again.');
+      expect(status(el)).to.equal('We could not check whether this bill has been paid. If you paid it, keep your receipt.');
+
+      network.worker.resetHandlers();
+      await checkAgain(el);
+      expect(events.map((event) => event.type)).to.deep.equal(['pg-bill-paid']);
+      expect(title(el)).to.equal('This bill has been paid');
+    });
+
+    it('says expired after a retry when the endpoint, reachable again, shows the bill unpaid', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      network.endpointUnreachable();
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      network.worker.resetHandlers();
+      await checkAgain(el);
+      expect(el.matches(':state(expired)')).to.equal(true);
+    });
+
+    it('asks before saying anything of a bill this session remembers, shown again after its expiry (a reload)', async () => {
+      const clock = createManualClock(Date.now());
+      const reference = newOrder();
+      const first = await voucher({ clock, reference });
+      await issue(first);
+      const { billNumber, expires } = first.issuedBill!;
+      network.gateway.payBill(billNumber);
+      first.remove();
+      clock.set(parseExpiry(expires)! + 3_600_000);
+
+      const again = await voucher({ clock, reference });
+      expect(again.issuedBill?.billNumber).to.equal(billNumber);
+      expect(title(again)).to.equal('This bill has been paid');
+      expect(again.matches(':state(expired)')).to.equal(false);
+      expect(network.requestsTo('/bill')).to.have.length(1);
+      expect(network.requestsTo('/status')).to.have.length(1);
+      // Shown on load, not under the customer's hand: focus stays where the page has it.
+      expect(document.activeElement).to.equal(document.body);
+    });
+
+    it('says a remembered bill shown again after its expiry has expired only once the endpoint shows it unpaid', async () => {
+      const clock = createManualClock(Date.now());
+      const reference = newOrder();
+      const first = await voucher({ clock, reference });
+      await issue(first);
+      first.remove();
+      clock.set(parseExpiry(first.issuedBill!.expires)! + 3_600_000);
+      const again = await voucher({ clock, reference });
+      expect(network.requestsTo('/status')).to.have.length(1);
+      expect(title(again)).to.equal('This bill has expired');
+    });
+
+    it('says it in Arabic', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock, language: 'ar' });
+      await issue(el);
+      network.gateway.payBill(el.issuedBill!.billNumber);
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      expect(title(el)).to.equal('تم دفع هذه الفاتورة');
+      expect(status(el)).to.equal('تم دفع هذه الفاتورة');
+    });
+  });
+
+  describe('when the customer comes back to the tab while the bill waits', () => {
+    it('asks whether the bill was paid, and shows it paid', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      network.gateway.payBill(el.issuedBill!.billNumber);
+      const paid = recordEvents(el, 'pg-bill-paid');
+      await tabBecomes('visible', el);
+      expect(network.requestsTo('/status')).to.have.length(1);
+      expect(paid).to.have.length(1);
+      expect(title(el)).to.equal('This bill has been paid');
+      expect(el.matches(':state(paid)')).to.equal(true);
+    });
+
+    it('asks at most once in 30 seconds, never while the tab is hidden, and leaves an unpaid bill as it was', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      const asked = () => network.requestsTo('/status').length;
+      await tabBecomes('visible', el);
+      expect(asked()).to.equal(1);
+      expect(shadowQueryAll(el, '[part~="countdown"]')).to.have.length(1);
+      expect(el.matches(':state(expired)') || el.matches(':state(paid)')).to.equal(false);
+      await tabBecomes('visible', el);
+      clock.advance(29_999);
+      await tabBecomes('visible', el);
+      expect(asked()).to.equal(1);
+      clock.advance(1);
+      await tabBecomes('hidden', el);
+      expect(asked()).to.equal(1);
+      await tabBecomes('visible', el);
+      expect(asked()).to.equal(2);
+      expect(shadowQueryAll(el, '[part~="countdown"]')).to.have.length(1);
+    });
+
+    it('keeps the bill waiting, with nothing to say, when the endpoint cannot be reached', async () => {
+      const clock = createManualClock(Date.now());
+      const el = await voucher({ clock });
+      await issue(el);
+      network.endpointUnreachable();
+      await tabBecomes('visible', el);
+      expect(shadowQueryAll(el, '[part~="countdown"]')).to.have.length(1);
+      expect(shadowQueryAll(el, '[part~="error"], .unconfirmed')).to.have.length(0);
+    });
+
+    it('asks nothing for a stored bill the page gives without an endpoint', async () => {
+      const el = await storedVoucher();
+      await tabBecomes('visible', el);
+      expect(network.endpointRequests).to.have.length(0);
     });
   });
 
@@ -621,7 +841,7 @@ describe('<pg-bill-voucher>', () => {
       await issue(el);
       await tabTo('button.copy');
       clock.set(parseExpiry(el.issuedBill!.expires)!);
-      await el.updateComplete;
+      await settled(el);
       const title = shadowQuery(el, '#bill-title');
       expect(textOf(title)).to.equal('This bill has expired');
       assertFocused(title);

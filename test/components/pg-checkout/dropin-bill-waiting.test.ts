@@ -170,7 +170,8 @@ describe('<pg-checkout mode="drop-in"> once a cash bill is issued for the order'
     });
   });
 
-  // Chromium reads "+0200" either way (Date.parse need not): this guards the rewrite; it cannot fail in Chromium without it.
+  // The drop-in no longer reads the expiry itself (its voucher does, with the core's parseExpiry, and asks the
+  // endpoint once it has passed); this keeps a gateway's "+0200" from ever unlocking the other methods early.
   describe('a remembered bill whose expiry the gateway wrote with its offset\'s colon left out (+0200)', () => {
     it('still reads as waiting after a reload', async () => {
       const reference = newOrder();
