@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util';
 import { currencyExponent } from '../core/amounts.ts';
 import { capturableAmount, isVoidable, refundableAmount, summarizeOrder, type OrderStatus } from '../core/order-status.ts';
 import type { GatewayClient } from '../gateway/client.ts';
+import type { StatusResult } from '../gateway/orders.ts';
+import { captureApplied, refundApplied, voidApplied, type Judge, type OrderQuery } from '../gateway/reconcile.ts';
 import { refusedByClient, type GatewayResult } from '../gateway/results.ts';
 import {
   amountOf,
@@ -26,7 +28,7 @@ import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './c
 import { CliError } from './input.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { DEFAULT_GATEWAY_REFERENCE_FIELD } from '../core/wire-names.ts';
-import { recordedCurrency, watchMoneyCall } from './store-env.ts';
+import { recordedCurrency, tellShopOfMove } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -146,42 +148,70 @@ ${EXIT_CODES_HELP}`,
   },
 };
 
-/** After a money operation: the order as it now stands, when it can be read (a failure to read is not the operation's). */
-async function showOrderAfter(io: Io, client: GatewayClient, query: { merchant_reference?: string; svc_id?: string }, currency: string | undefined): Promise<void> {
-  try {
-    const status = await client.checkStatus(query);
-    if (status.order) io.stdout.write(orderLines(io, status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
-  } catch {
-    io.stderr.write('  (the order’s status could not be read just now: pg-checkout status)\n');
-  }
+/**
+ * The order read after a move through the command's client, once however often asked: shown to the
+ * operator and recorded for the shop from the same reading. Undefined when it cannot be read (a
+ * failure to read is not the move's).
+ */
+function readingAfter(client: GatewayClient, query: OrderQuery): () => Promise<StatusResult | undefined> {
+  let reading: Promise<StatusResult | undefined> | undefined;
+  return () => (reading ??= client.checkStatus(query).catch(() => undefined));
 }
 
-async function reportMoneyResult(
-  io: Io,
-  command: string,
-  client: GatewayClient,
-  result: GatewayResult<unknown>,
-  done: string,
-  query: { merchant_reference?: string; svc_id?: string },
-  currency: string | undefined,
-  json: boolean,
-): Promise<number> {
-  if (json) {
+/** After a money operation: the order as it now stands, when it could be read. */
+function showOrderAfter(io: Io, status: StatusResult | undefined, query: OrderQuery, currency: string | undefined): void {
+  if (status === undefined) io.stderr.write('  (the order’s status could not be read just now: pg-checkout status)\n');
+  else if (status.order) io.stdout.write(orderLines(io, status.order, currency, status.answer?.merchant_reference ?? query.merchant_reference ?? ''));
+}
+
+/** A money command's move as it is reported: to the operator, and to the shop (`tellShopOfMove`). */
+interface MoveReport {
+  readonly command: 'capture' | 'refund' | 'void';
+  readonly result: GatewayResult<unknown>;
+  /** What the operator reads once the gateway confirmed it ("Captured EGP 12.50"). */
+  readonly done: string;
+  readonly query: OrderQuery;
+  readonly currency: string | undefined;
+  /** The order as the command read it before the move. */
+  readonly before: OrderStatus | undefined;
+  /** Whether a reading shows the move: the client's own test for a lost answer. */
+  readonly shows: Judge;
+  readonly json: boolean;
+}
+
+async function reportMoneyResult(io: Io, client: GatewayClient, report: MoveReport): Promise<number> {
+  const { command, result, query, currency } = report;
+  const readAfter = readingAfter(client, query);
+  const tellShop = () =>
+    tellShopOfMove(io, {
+      command,
+      reference: query.merchant_reference,
+      result,
+      before: report.before,
+      shows: report.shows,
+      currency,
+      language: client.language,
+      readAfter,
+    });
+  if (report.json) {
     printJson(io, result);
-    await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
+    await tellShop();
     return exitCodeOf(result.outcome);
   }
   if (result.outcome !== 'success') {
     const code = failed(io, command, result, currency);
-    await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
+    await tellShop();
     return code;
   }
   const settled = result.source === 'check_status' ? ` (the answer was lost: ${result.reason}; CHECK_STATUS shows it applied)` : '';
-  io.stdout.write(`${done}: ${result.response_code} ${result.response_message}${settled}\n`);
-  await showOrderAfter(io, client, query, currency);
-  await watchMoneyCall(io, query.merchant_reference, result, currency, client.language);
+  io.stdout.write(`${report.done}: ${result.response_code} ${result.response_message}${settled}\n`);
+  showOrderAfter(io, await readAfter(), query, currency);
+  await tellShop();
   return EXIT.success;
 }
+
+/** A reading that can never show the move: without the order read before it, nothing tells it from an earlier one. */
+const NEVER_SHOWN: Judge = () => undefined;
 
 function moneyCommand(command: 'capture' | 'refund'): CliCommand {
   const capture = command === 'capture';
@@ -232,7 +262,9 @@ ${EXIT_CODES_HELP}`,
       const input = { ...query, currency, ...(sent === undefined ? {} : { amount: sent }) } as { merchant_reference: string; currency: string; amount?: number };
       const result = capture ? await client.capture(input) : await client.refund(input);
       const done = `${capture ? 'Captured' : 'Refunded'} ${money(planned, currency)}`;
-      return reportMoneyResult(io, command, client, result, done, query, currency, values.json);
+      const applied = capture ? captureApplied : refundApplied;
+      const shows = order === undefined ? NEVER_SHOWN : applied(order, sent ?? planned);
+      return reportMoneyResult(io, client, { command, result, done, query, currency, before: order, shows, json: values.json });
     },
   };
 }
@@ -275,6 +307,15 @@ ${EXIT_CODES_HELP}`,
       }
     }
     const result = await client.voidAuthorization(query);
-    return reportMoneyResult(io, 'void', client, result, 'Voided', query, currency, values.json);
+    return reportMoneyResult(io, client, {
+      command: 'void',
+      result,
+      done: 'Voided',
+      query,
+      currency,
+      before: before.order,
+      shows: voidApplied(before.order),
+      json: values.json,
+    });
   },
 };

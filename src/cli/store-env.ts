@@ -1,14 +1,19 @@
 /**
  * The store from the same variables `pg-checkout serve` reads (`PG_DATA_DIR`, `PG_DATABASE_URL`),
- * for the commands that read or add to it beside a running service: `results`, `reconcile`, and a
- * money command whose answer was lost (its payment is then watched). Several processes share the
+ * for the commands that read or add to it beside a running service: `results`, `reconcile`, and the
+ * money commands (each move recorded for the shop, or its payment watched). Several processes share the
  * SQLite file safely (WAL, a busy timeout); a store that cannot be opened is a configuration error.
  */
 import { existsSync } from 'node:fs';
 import type { Language } from '../core/language.ts';
-import type { OrderState } from '../core/order-status.ts';
+import { namesNoPaidAmount, type OrderStatus } from '../core/order-status.ts';
+import type { StatusResult } from '../gateway/orders.ts';
+import type { Judge } from '../gateway/reconcile.ts';
 import type { GatewayResult } from '../gateway/results.ts';
+import { silentLogger } from '../log/logger.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
+import { keyedResultOfReading, moveOfReading, type WatchedPayment } from '../server/reconciler.ts';
+import { recordAndReport } from '../server/results.ts';
 import { DEFAULT_WATCH_SETTINGS, moneyCallWatch } from '../server/watches.ts';
 import { openStore, storeLocationFromEnv } from '../store/open.ts';
 import { StoreOpenError, type Store } from '../store/store.ts';
@@ -50,25 +55,45 @@ export async function recordedCurrency(io: Io, reference: string): Promise<strin
   }
 }
 
+/** A money command's move, as the shop is to hear of it (`tellShopOfMove`). */
+export interface MoneyMove {
+  readonly command: 'capture' | 'refund' | 'void';
+  readonly reference: string | undefined;
+  /** What the gateway client answered for the move. */
+  readonly result: GatewayResult<unknown>;
+  /** The order as the command read it before the move. */
+  readonly before: OrderStatus | undefined;
+  /** Whether a reading shows the move: the client's own test for a lost answer (`captureApplied`, …). */
+  readonly shows: Judge;
+  readonly currency: string | undefined;
+  readonly language: Language;
+  /** The order read once after the move through the command's client (shared with what the command shows); undefined when it could not be read. */
+  readonly readAfter: () => Promise<StatusResult | undefined>;
+}
+
 /**
- * A money command moved the payment (`success`) or may have (`unknown`): the payment is watched,
- * so the reconciler (`serve`, or `pg-checkout reconcile`) reports what CHECK_STATUS shows to the
- * shop, as it reports any late outcome (a second partial capture included: its running total is
- * what the shop has not been told). Only where a store already exists: a watch nobody reconciles
- * helps no one. An open authorization or bill watch stays as it is (the store keeps it over a
- * weaker write), and reports the move itself.
+ * A money command moved the payment (`success`) or may have (`unknown`): the shop hears of each move
+ * as its own result, a second partial capture or refund included. Where the service's store already
+ * exists (a ledger nobody delivers from helps no one), a move the gateway confirmed is read back
+ * with CHECK_STATUS and recorded there as the reconciler records a reading (its `moveOfReading` and
+ * `keyedResultOfReading`: the same result, under its own `ledgerKeyOf` key, recorded once); the
+ * service's webhook sender delivers it, so two moves within one reconcile interval are two results,
+ * in order. Before, each move only replaced the payment's watch, and the reconciler reported the
+ * latest state once. An answer lost, a reading that fails or does not show the move, or a store that
+ * cannot record it, leaves the payment watched instead: the reconciler reports what CHECK_STATUS
+ * later shows. An open authorization or bill watch stays as it is (the store keeps it over a weaker
+ * write): the reconciler finds a move recorded here under its key and reports nothing twice.
  */
-export async function watchMoneyCall(
-  io: Io,
-  reference: string | undefined,
-  result: GatewayResult<unknown>,
-  currency: string | undefined,
-  language: Language,
-): Promise<void> {
+export async function tellShopOfMove(io: Io, move: MoneyMove): Promise<void> {
+  const { reference, result } = move;
   if ((result.outcome !== 'unknown' && result.outcome !== 'success') || reference === undefined) return;
   const location = storeLocationFromEnv(io.env);
   if (location.databaseUrl === undefined && !existsSync(location.dataDir)) {
-    if (result.outcome === 'unknown') io.stderr.write(`  not watched: no store at ${location.dataDir} (PG_DATA_DIR); check it later with pg-checkout status\n`);
+    io.stderr.write(
+      result.outcome === 'unknown'
+        ? `  not watched: no store at ${location.dataDir} (PG_DATA_DIR); check it later with pg-checkout status\n`
+        : `  not recorded: no store at ${location.dataDir} (PG_DATA_DIR); the service's webhook does not tell the shop of this move\n`,
+    );
     return;
   }
   let interval = 60;
@@ -77,21 +102,57 @@ export async function watchMoneyCall(
   } catch {
     // The client was built from the same variables; a default schedule is fine here.
   }
+  const svcId = move.before?.svc_id ?? result.order?.svc_id;
+  const watch = moneyCallWatch(
+    { merchant_reference: reference, language: move.language, ...(svcId ? { svc_id: svcId } : {}), ...(move.currency ? { currency: move.currency } : {}) },
+    move.before?.state ?? result.order?.state ?? 'unknown',
+    Date.now(),
+    { ...DEFAULT_WATCH_SETTINGS, intervalSeconds: interval },
+  );
   let store: Store | undefined;
   try {
     store = await openStore(location);
-    const before: OrderState = result.order?.state ?? 'unknown';
-    const watch = moneyCallWatch(
-      { merchant_reference: reference, language, ...(result.order?.svc_id ? { svc_id: result.order.svc_id } : {}), ...(currency ? { currency } : {}) },
-      before,
-      Date.now(),
-      { ...DEFAULT_WATCH_SETTINGS, intervalSeconds: interval },
-    );
+    if (result.outcome === 'success') {
+      const recorded = await recordMove(store, watch, move);
+      if ('key' in recorded) {
+        io.stderr.write(`  recorded for the shop: ${recorded.key} (the service's webhook delivers it)\n`);
+        return;
+      }
+      io.stderr.write(`  not recorded: ${recorded.why}\n`);
+    }
     await store.watches.watch(watch, new Date());
     io.stderr.write('  watched: the reconciler reports the order’s new state to the shop once CHECK_STATUS shows it\n');
   } catch (error) {
     io.stderr.write(`  not watched: ${(error as Error).message.split('\n')[0]}\n`);
   } finally {
     await store?.close();
+  }
+}
+
+/**
+ * Records the result of the reading after a confirmed move, when the reading shows that move (the
+ * client's test, `shows`) and the reconciler would report it (`moveOfReading`); one the ledger holds
+ * already (the reconciler, or another operator, was first) is recorded all the same. Else says why
+ * not, and the move is watched.
+ */
+async function recordMove(store: Store, watch: WatchedPayment, move: MoneyMove): Promise<{ readonly key: string } | { readonly why: string }> {
+  const after = await move.readAfter();
+  // As the reconciler: a refusal (the merchant's settings) or a paid state naming no amount is no answer about the money.
+  if (after?.answer === undefined || after.order === undefined || after.outcome !== 'success' || namesNoPaidAmount(after.order)) {
+    return { why: `the order could not be read after the ${move.command}` };
+  }
+  if (move.shows(after.order) !== 'success') return { why: `CHECK_STATUS does not show the ${move.command} yet` };
+  const reading = { status: after.order, answer: after.answer };
+  try {
+    const moved = await moveOfReading(watch, reading, store.results);
+    const result = await keyedResultOfReading(watch, reading, store.results, silentLogger);
+    if (moved === undefined) {
+      const recorded = await store.results.get(result.idempotency_key);
+      return recorded ? { key: result.idempotency_key } : { why: `CHECK_STATUS does not show the ${move.command} as a move` };
+    }
+    const recorded = await recordAndReport(result, { ledger: store.results, onResult: undefined, log: silentLogger, now: () => new Date() });
+    return { key: recorded.result.idempotency_key };
+  } catch (error) {
+    return { why: (error as Error).message.split('\n')[0] ?? 'the store failed' };
   }
 }

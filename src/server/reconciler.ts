@@ -216,7 +216,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     lastQuestionAt = Date.now();
   };
 
-  const ask = async (watch: PaymentWatch): Promise<{ status: OrderStatus; answer: CheckStatusResponse }> => {
+  const ask = async (watch: PaymentWatch): Promise<OrderReading> => {
     const { answer } = await gateway.call(CHECK_STATUS, {
       language: watch.language,
       retry: false,
@@ -387,7 +387,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
    * carries the bill the watch kept (none when BILL_PRESENTMENT's answer was lost: CHECK_STATUS
    * names no bill number). Undefined otherwise, and when the store given has no results to read.
    */
-  const unreportedBill = async (watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): Promise<VerifiedResult | undefined> => {
+  const unreportedBill = async (watch: PaymentWatch, reading: OrderReading): Promise<VerifiedResult | undefined> => {
     const { status } = reading;
     const lookup = store.results && recordedUnder(store.results);
     if (watch.kind !== 'bill' || status.state !== 'pending' || status.transaction_code !== BILL_ISSUED || !lookup) return undefined;
@@ -398,20 +398,6 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       if ((await lookup(key)) !== undefined) return undefined;
     }
     return bill === undefined ? result : { ...result, bill };
-  };
-
-  /**
-   * Whether a lost back-office capture or refund (a money-call watch) shows in a reading of the
-   * state the watch last read: a hold captured in parts stays `captured`, a capture refunded in parts
-   * `partially_refunded`, so only the totals can show it. Shown when the reading's result (under the
-   * key the ledger would record it, `ledgerKeyOf`) is not in the ledger: totals the shop has not
-   * been told. False for any other watch or state, and when the store given has no results to read.
-   */
-  const moneyMovedInState = async (watch: PaymentWatch, reading: { status: OrderStatus; answer: CheckStatusResponse }): Promise<boolean> => {
-    const lookup = store.results && recordedUnder(store.results);
-    if (watch.kind !== 'money_call' || reading.status.state !== watch.last_state || runningTotalOf(reading.status) === undefined || !lookup) return false;
-    const key = await ledgerKeyOf(resultOfReading(watch, reading, silentLogger), lookup);
-    return (await lookup(key)) === undefined;
   };
 
   /**
@@ -454,7 +440,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (watch.kind === 'saved_card') return checkSavedCard(watch, counts, round);
     const at = now().getTime();
     const reference = watch.merchant_reference;
-    let reading: { status: OrderStatus; answer: CheckStatusResponse };
+    let reading: OrderReading;
     try {
       reading = await ask(watch);
     } catch (error) {
@@ -472,16 +458,15 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return unanswered(watch, new GatewayUnavailableError('CHECK_STATUS', 'answer_invalid'), at, counts);
     }
     const state = status.state;
-    const movedInState = await moneyMovedInState(watch, reading);
-    const moved =
-      movedInState || (state !== watch.last_state && state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state));
+    const move = await moveOfReading(watch, reading, store.results);
+    const movedInState = move === 'in_state';
+    const moved = move !== undefined;
     // Only a payment that first shows money is compared with the order as it is now: nothing to
     // ask the merchant for a state that holds none, nor for a later move of the same payment.
     const order = moved && isPaidState(state) && !isSamePaymentMove(watch, status) ? await currentOrder(watch, round) : undefined;
     if (moved) {
-      const read = resultOfReading(watch, reading, log, order);
       // Under the key the ledger records it (a further capture's own): `report` hears the key the shop is sent.
-      const result = store.results ? await keyedForLedger(read, store.results) : read;
+      const result = await keyedResultOfReading(watch, reading, store.results, log, order);
       await options.report(isPaidState(state) ? await withDuplicate(result, watch) : result);
       counts.reported += 1;
     } else {
@@ -620,6 +605,65 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 }
 
+/** A verified CHECK_STATUS answer and the order it shows (core `orderStatusOf`). */
+export interface OrderReading {
+  readonly status: OrderStatus;
+  readonly answer: CheckStatusResponse;
+}
+
+/**
+ * What a reading is judged against and reported with: a payment's watch, stored, or about to be
+ * written (the back office's own after a move, src/cli/store-env.ts).
+ */
+export type WatchedPayment = Pick<PaymentWatch, 'merchant_reference' | 'kind' | 'last_state' | 'svc_id' | 'amount' | 'currency' | 'language'>;
+
+/**
+ * How a reading moves a watched payment, as the reconciler reports it: `state`, a forward move of
+ * its state (core `canMoveOrderState`: never back from one holding money, never to "not found" or
+ * unknown); `in_state`, a back-office capture or refund that left the state the watch last read
+ * (`moneyMovedInState`); undefined, no move. The back office's `capture`, `refund` and `void` judge
+ * the reading they take after a move by the same rule, and record its result as `report` would: a
+ * move one of them recorded, the other finds under its key and does not report again.
+ */
+export async function moveOfReading(
+  watch: WatchedPayment,
+  reading: OrderReading,
+  results: Pick<ResultStore, 'get'> | undefined,
+): Promise<'state' | 'in_state' | undefined> {
+  const { state } = reading.status;
+  if (state === watch.last_state) return (await moneyMovedInState(watch, reading, results)) ? 'in_state' : undefined;
+  return state !== 'unknown' && state !== 'not_found' && canMoveOrderState(watch.last_state, state) ? 'state' : undefined;
+}
+
+/**
+ * Whether a back-office capture or refund (a money-call watch) shows in a reading of the state the
+ * watch last read: a hold captured in parts stays `captured`, a capture refunded in parts
+ * `partially_refunded`, so only the totals can show it. Shown when the reading's result (under the
+ * key the ledger would record it, `ledgerKeyOf`) is not in the ledger: totals the shop has not been
+ * told. False for any other watch or state, and without `results` to read.
+ */
+async function moneyMovedInState(watch: WatchedPayment, reading: OrderReading, results: Pick<ResultStore, 'get'> | undefined): Promise<boolean> {
+  const lookup = results && recordedUnder(results);
+  if (watch.kind !== 'money_call' || reading.status.state !== watch.last_state || runningTotalOf(reading.status) === undefined || !lookup) return false;
+  const key = await ledgerKeyOf(resultOfReading(watch, reading, silentLogger), lookup);
+  return (await lookup(key)) === undefined;
+}
+
+/**
+ * The result a move reports (`resultOfReading`), under the key the ledger records it (`ledgerKeyOf`:
+ * a further capture's or refund's own), so that whoever reports it hears the key the shop is sent.
+ */
+export async function keyedResultOfReading(
+  watch: WatchedPayment,
+  reading: OrderReading,
+  results: Pick<ResultStore, 'get'> | undefined,
+  log: Logger,
+  order?: ReconcilerOrder,
+): Promise<VerifiedResult> {
+  const read = resultOfReading(watch, reading, log, order);
+  return results ? keyedForLedger(read, results) : read;
+}
+
 /**
  * Whether a reading is a move of the payment the watch last read holding money (a hold captured,
  * partly or wholly refunded; a capture refunded): the watch's last state holds money, and the
@@ -655,7 +699,7 @@ async function withinLimit<T>(work: Promise<T>, ms: number): Promise<T | typeof 
  * (`currency_mismatch`), and the watch's amount and currency stand.
  */
 function expectedOrder(
-  watch: PaymentWatch,
+  watch: Pick<PaymentWatch, 'amount' | 'currency'>,
   order: ReconcilerOrder | undefined,
 ): { amount?: number | undefined; currency?: string | undefined; error?: EndpointErrorCode } {
   if (!order) return { amount: watch.amount, currency: watch.currency };
@@ -679,8 +723,8 @@ function expectedOrder(
  * the looked-up order's, else the watch's.
  */
 export function resultOfReading(
-  watch: PaymentWatch,
-  reading: { status: OrderStatus; answer: CheckStatusResponse },
+  watch: WatchedPayment,
+  reading: OrderReading,
   log: Logger,
   order?: ReconcilerOrder,
 ): VerifiedResult {

@@ -102,29 +102,3 @@ describe('a hold captured in two parts, each capture\'s answer lost', () => {
     );
   });
 });
-
-describe('a hold captured in two parts and refunded in two, every answer received', () => {
-  it('is reported to the shop once per move: the CLI watches each one, so the reconciler tells the shop', async () => {
-    const reference = nextReference('cli-answered');
-    const svcId = await authorize(clientFor(sandbox.origin), reference, 10_000);
-    const moves: [string, string][] = [
-      ['capture', '40.00'],
-      ['capture', '30.00'],
-      ['refund', '20.00'],
-      ['refund', '10.00'],
-    ];
-    const keys: string[] = [];
-    for (const [command, amount] of moves) {
-      const run = await cli([command, '--reference', reference, '--amount', amount, '--currency', 'EGP', '--yes']);
-      assert.equal(run.code, EXIT.success, run.stderr);
-      assert.match(run.stderr, /watched: the reconciler reports the order’s new state to the shop/);
-      keys.push(...(await reconcileNow(reference)).results);
-    }
-    assert.deepEqual(keys, [
-      `${reference}:${svcId}:captured`,
-      `${reference}:${svcId}:captured:7000`,
-      `${reference}:${svcId}:partially_refunded`,
-      `${reference}:${svcId}:partially_refunded:3000`,
-    ]);
-  });
-});
