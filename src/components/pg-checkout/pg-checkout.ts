@@ -165,7 +165,7 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   private order: OrderResult | undefined;
   private paying = false;
-  private failure: { readonly message: string; readonly retry: () => void } | undefined;
+  private failure: { readonly message: string; readonly retry?: (() => void) | undefined } | undefined;
   /** The outcome of a payment on this page, shown in place of the form. */
   private outcome: PaymentResultDetails | undefined;
   /** intent save-card: the customer agreed to keep the card. */
@@ -661,11 +661,13 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
 
   /** A request to pay (or save) failed: its message, or, when the order changed, that its amount did. */
   #failPayment(outcome: { readonly error: { readonly code?: string | undefined }; readonly message: string }): void {
-    this.#fail(this.#orderChanged(outcome.error.code) ? this.#messages.amountChanged : outcome.message, this.#retryPay);
+    const { code } = outcome.error;
+    // Paid another way (another tab, a bill at the counter): paying again would only be refused again.
+    this.#fail(this.#orderChanged(code) ? this.#messages.amountChanged : outcome.message, code === 'order_already_paid' ? undefined : this.#retryPay);
   }
 
-  /** Shows `message` with a way to try again (`retry`), and tells it to the live region. */
-  #fail(message: string, retry: () => void): void {
+  /** Shows `message`, with a way to try again (`retry`) when one can help, and tells it to the live region. */
+  #fail(message: string, retry?: () => void): void {
     this.failure = { message, retry };
     this.announce(message, 'error');
   }

@@ -44,7 +44,8 @@ const FLOW_ENDED = new Set(['flow_invalid', 'step_out_of_order']);
 interface StepFailure {
   readonly step: FinancingStep;
   readonly message: string;
-  readonly retry: () => void;
+  /** Absent when trying again cannot help (the order is paid). */
+  readonly retry?: (() => void) | undefined;
 }
 
 const FINANCING_ROUTES = ['financingVerifyCustomer', 'financingOtp', 'financingVerifyOtp', 'financingPurchase'] as const;
@@ -349,10 +350,11 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
       this.#restart(this.#messages.sessionExpired);
       return;
     }
-    this.#fail(step, message, retry);
+    // Paid another way meanwhile: asking again would only be refused again.
+    this.#fail(step, message, error.code === 'order_already_paid' ? undefined : retry);
   }
 
-  #fail(step: FinancingStep, message: string, retry: () => void): void {
+  #fail(step: FinancingStep, message: string, retry?: () => void): void {
     this.failure = { step, message, retry };
     this.kit.announce(message, 'error');
     this.#focusNext = '.retry';
@@ -374,7 +376,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
   #retry(): void {
     const failure = this.failure;
     this.failure = undefined;
-    failure?.retry();
+    failure?.retry?.();
   }
 
   /** Announces `message` and focuses the field in error; the message is read with it (aria-describedby). */
@@ -440,7 +442,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
   }
 
   #renderFailure(step: FinancingStep): unknown {
-    return this.failure?.step === step ? renderFailure(this.failure.message, this.#messages.retry, () => this.#retry()) : nothing;
+    return this.failure?.step === step ? renderFailure(this.failure.message, this.#messages.retry, this.failure.retry && (() => this.#retry())) : nothing;
   }
 
   #money(minor: number): TemplateResult {

@@ -294,6 +294,18 @@ describe('<pg-financing-otp>', () => {
       expect(network.requestsTo('/financing/verify-customer')).to.have.length(1);
     });
 
+    it('offers no "Try again" when the order was paid another way meanwhile (a card in another tab): asking again would be refused again', async () => {
+      const el = await financing();
+      network.use(
+        http.post(`${ENDPOINT}/financing/otp`, () =>
+          HttpResponse.json({ error: { code: 'order_already_paid', message: 'paid', field: 'merchant_reference' } }, { status: 409 }),
+        ),
+      );
+      await submitPhone(el);
+      expect(errorText(el)).to.contain('This order has already been paid.');
+      expect(el.shadowRoot?.querySelector('button.retry'), 'no way to ask again').to.equal(null);
+    });
+
     it('goes back to the number with "Use a different number"', async () => {
       const el = await financing();
       await submitPhone(el);
