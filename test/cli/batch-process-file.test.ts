@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { runCli } from '../../src/cli/main.ts';
 import { EXIT } from '../../src/cli/command.ts';
 import { buildBatchFile } from '../../src/core/batch-file.ts';
 import type { BatchHandle, GatewayClient } from '../../src/gateway/index.ts';
 import { BATCH_PROCESSING_MS, BATCH_VALIDATION_MS } from '../../src/sandbox/batch.ts';
-import { authorize, clientFor, M, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
+import { authorize, clientFor, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
+import { runCaptured, sandboxAccountEnv } from './support/run.ts';
 
 let sandbox: Sandbox;
 let proxy: FaultProxy;
@@ -41,25 +41,8 @@ beforeEach(() => {
 });
 
 /** The CLI in this process, talking to the gateway through the counting proxy; stdin a pipe. */
-async function run(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdin: new PassThrough(),
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {
-      PG_MERCHANT_IDENTIFIER: M.merchantIdentifier,
-      PG_ACCESS_CODE: M.accessCode,
-      PG_SHA_TYPE: M.shaType === 'sha256' ? 'SHA-256' : 'SHA-512',
-      PG_SHA_REQUEST_PHRASE: M.requestPhrase,
-      PG_SHA_RESPONSE_PHRASE: M.responsePhrase,
-      PG_GATEWAY_BASE_URL: proxy.origin,
-      PG_API_ROOT: 'FortAPI',
-      PG_BATCH_SANDBOX_URL: proxy.origin,
-    },
-  });
-  return { code, stdout, stderr };
+function run(args: string[]) {
+  return runCaptured(args, { ...sandboxAccountEnv(proxy.origin), PG_BATCH_SANDBOX_URL: proxy.origin }, new PassThrough());
 }
 
 function file(name: string, text: string): string {

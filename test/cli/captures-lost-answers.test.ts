@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/command.ts';
-import { runCli } from '../../src/cli/main.ts';
 import type { VerifiedResult } from '../../src/core/verified-result.ts';
 import { openStore } from '../../src/store/open.ts';
-import { authorize, clientFor, M, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
+import { authorize, clientFor, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
+import { runCaptured, sandboxAccountEnv } from './support/run.ts';
 
 let sandbox: Sandbox;
 let proxy: FaultProxy;
@@ -31,25 +31,8 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdin: process.stdin,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {
-      PG_MERCHANT_IDENTIFIER: M.merchantIdentifier,
-      PG_ACCESS_CODE: M.accessCode,
-      PG_SHA_TYPE: M.shaType === 'sha256' ? 'SHA-256' : 'SHA-512',
-      PG_SHA_REQUEST_PHRASE: M.requestPhrase,
-      PG_SHA_RESPONSE_PHRASE: M.responsePhrase,
-      PG_GATEWAY_BASE_URL: proxy.origin,
-      PG_API_ROOT: 'FortAPI',
-      PG_DATA_DIR: dataDir,
-    },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[]) {
+  return runCaptured(args, { ...sandboxAccountEnv(proxy.origin), PG_DATA_DIR: dataDir });
 }
 
 /** `pg-checkout capture` whose CAPTURE reaches the gateway and whose answer, and every reading after it, is lost. */

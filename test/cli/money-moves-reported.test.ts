@@ -11,15 +11,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/command.ts';
-import { runCli } from '../../src/cli/main.ts';
 import type { VerifiedResult } from '../../src/core/verified-result.ts';
 import { silentLogger } from '../../src/log/logger.ts';
 import { createResultWebhook } from '../../src/server/result-webhook.ts';
 import { ShopAvailability } from '../../src/server/shop-client.ts';
 import { DEFAULT_WATCH_SETTINGS, moneyCallWatch } from '../../src/server/watches.ts';
 import { openStore } from '../../src/store/open.ts';
-import { authorize, clientFor, M, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
+import { authorize, clientFor, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from '../server/fake-shop.ts';
+import { runCaptured, sandboxAccountEnv } from './support/run.ts';
 
 let sandbox: Sandbox;
 let proxy: FaultProxy;
@@ -39,26 +39,8 @@ after(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdin: process.stdin,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: {
-      PG_MERCHANT_IDENTIFIER: M.merchantIdentifier,
-      PG_ACCESS_CODE: M.accessCode,
-      PG_SHA_TYPE: M.shaType === 'sha256' ? 'SHA-256' : 'SHA-512',
-      PG_SHA_REQUEST_PHRASE: M.requestPhrase,
-      PG_SHA_RESPONSE_PHRASE: M.responsePhrase,
-      PG_GATEWAY_BASE_URL: proxy.origin,
-      PG_API_ROOT: 'FortAPI',
-      PG_DATA_DIR: dataDir,
-      ...env,
-    },
-  });
-  return { code, stdout, stderr };
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCaptured(args, { ...sandboxAccountEnv(proxy.origin), PG_DATA_DIR: dataDir, ...env });
 }
 
 /** A money command, confirmed with --yes; it must succeed. */

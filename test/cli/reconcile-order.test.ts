@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli/main.ts';
+import { runCaptured } from './support/run.ts';
 import { openStore } from '../../src/store/open.ts';
 import { startHttpGateway, type HttpGateway } from '../server/support/http-gateway.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from '../server/fake-shop.ts';
@@ -48,16 +48,8 @@ async function storeWithSignedForm(reference: string): Promise<string> {
   return dataDir;
 }
 
-async function run(dataDir: string, args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdin: process.stdin,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PG_DATA_DIR: dataDir, ...gateway.env, PG_ORDER_URL: shop.orderUrl, PG_HOOK_SECRET: HOOK_SECRET },
-  });
-  return { code, stdout, stderr };
+function run(dataDir: string, args: string[]) {
+  return runCaptured(args, { PG_DATA_DIR: dataDir, ...gateway.env, PG_ORDER_URL: shop.orderUrl, PG_HOOK_SECRET: HOOK_SECRET });
 }
 
 async function recorded(dataDir: string) {

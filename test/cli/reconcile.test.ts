@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli/main.ts';
+import { runCaptured } from './support/run.ts';
 import { openStore } from '../../src/store/open.ts';
 import { startHttpGateway, type HttpGateway } from '../server/support/http-gateway.ts';
 
@@ -36,16 +36,8 @@ before(async () => {
 });
 after(() => gateway?.close());
 
-async function run(args: string[], env: Record<string, string> = gateway.env) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdin: process.stdin,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PG_DATA_DIR: dataDir, ...env },
-  });
-  return { code, stdout, stderr };
+function run(args: string[], env: Record<string, string> = gateway.env) {
+  return runCaptured(args, { PG_DATA_DIR: dataDir, ...env });
 }
 
 describe('pg-checkout reconcile', () => {

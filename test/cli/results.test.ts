@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli/main.ts';
+import { runCaptured } from './support/run.ts';
 import { expectedStatus, responseMessage } from '../../src/core/response.ts';
 import { signParams } from '../../src/core/signature.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
@@ -58,16 +58,8 @@ before(async () => {
 });
 after(() => service?.close());
 
-async function run(args: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(['results', ...args], {
-    stdin: process.stdin,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-    env: { PG_HOOK_SECRET: SECRET, PG_DATA_DIR: dataDir, ...env },
-  });
-  return { code, stdout, stderr };
+function run(args: string[], env: Record<string, string> = {}) {
+  return runCaptured(['results', ...args], { PG_HOOK_SECRET: SECRET, PG_DATA_DIR: dataDir, ...env });
 }
 
 describe('pg-checkout results', () => {
