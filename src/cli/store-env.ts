@@ -2,7 +2,7 @@
  * The store from the same variables `pg-checkout serve` reads (`PG_DATA_DIR`, `PG_DATABASE_URL`),
  * for the commands that read or add to it beside a running service: `results`, `reconcile`, and the
  * money commands (each move recorded for the shop, or its payment watched). Several processes share the
- * SQLite file safely (WAL, a busy timeout); a store that cannot be opened is a configuration error.
+ * SQLite file safely (WAL; a write waits for another process's lock); a store that cannot be opened is a configuration error.
  */
 import { existsSync } from 'node:fs';
 import type { Language } from '../core/language.ts';

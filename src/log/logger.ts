@@ -7,6 +7,8 @@
  */
 
 import { hideCardNumbers } from '../core/card-number.ts';
+import { field } from '../core/schemas/fields.ts';
+import { isGatewayReferenceField } from '../core/wire-names.ts';
 
 export type LogData = Readonly<Record<string, unknown>>;
 
@@ -46,26 +48,24 @@ const SECRET_KEY = new RegExp(
   'i',
 );
 
-/**
- * The fields that hold the gateway's own reference of a payment (`svc_id`, or a live account's name
- * for it) or a bill's number: digits the gateway made, 13 to 20 of them, which `hideCardNumbers`
- * would hide, leaving an operator nothing to look the payment up by.
- */
-const GATEWAY_ID_FIELD = /^(?:svc_id|fort_id|bill_number)$/;
 /** The fields that hold a result's key (core `resultKeyOf`: `{merchant_reference}:{gateway id}:{state}…`). */
 const RESULT_KEY_FIELD = /^(?:idempotency_key|key)$/;
-/** A gateway id as the gateway writes one: ASCII digits only, at most 20. */
-const GATEWAY_ID = /^[0-9]{1,20}$/;
 
 /**
- * A gateway id kept as it is; in a result's key, its gateway id kept and the rest masked as any
- * text. A merchant_reference holds no `:`, so the key's second part is always the gateway id.
+ * The gateway's own reference of a payment (`svc_id`, or a live account's name for it, core
+ * `isGatewayReferenceField`) and a bill's number are digits the gateway made, 13 to 20 of them, which
+ * `hideCardNumbers` would hide, leaving an operator nothing to look the payment up by: in the fields
+ * that hold one, a value the spec's rule for the field accepts (core `field`) is kept as it is. In a
+ * result's key, its gateway id (a payment's or a bill's, under the wider `svc_id` rule) is kept and
+ * the rest masked as any text: a merchant_reference holds no `:`, so the key's second part is always
+ * the gateway id.
  */
-function redactIdField(field: string, value: string): string | undefined {
-  if (GATEWAY_ID_FIELD.test(field)) return GATEWAY_ID.test(value) ? value : undefined;
-  if (!RESULT_KEY_FIELD.test(field)) return undefined;
+function redactIdField(name: string, value: string): string | undefined {
+  if (isGatewayReferenceField(name)) return field('svc_id').safeParse(value).success ? value : undefined;
+  if (name === 'bill_number') return field('bill_number').safeParse(value).success ? value : undefined;
+  if (!RESULT_KEY_FIELD.test(name)) return undefined;
   const [reference = '', id, ...rest] = value.split(':');
-  if (id === undefined || !GATEWAY_ID.test(id)) return undefined;
+  if (id === undefined || !field('svc_id').safeParse(id).success) return undefined;
   return [hideCardNumbers(reference), id, ...rest.map(hideCardNumbers)].join(':');
 }
 

@@ -88,15 +88,20 @@ describe('a store that reads but cannot write', () => {
   });
 
   it('is available again after a read succeeds when a read found the failure (a lost connection)', async () => {
-    const { store, health } = service();
+    const { store } = service();
+    let lost = true;
     const failing = monitoredStore(
-      { ...store, ping: () => Promise.reject(new StoreUnavailableError('connection', 'ECONNREFUSED')) },
+      { ...store, ping: () => (lost ? Promise.reject(new StoreUnavailableError('connection', 'ECONNREFUSED')) : store.ping()) },
       { info() {}, warn() {}, error() {} },
     );
-    await assert.rejects(failing.ping());
+    const gateway = { call: async () => ({ fields: { response_code: '12036', status: '12' } }) } as unknown as Pick<GatewayClient, 'call'>;
+    const route = createHealthRoute({ store: failing, gateway, basePath: '/pg', now: () => new Date() });
+    const health = async () => (await route(new Request('http://127.0.0.1/pg/health')))?.status;
+    assert.equal(await health(), 503);
     assert.equal(failing.health.available, false);
+    lost = false;
     await failing.results.get('anything');
     assert.equal(failing.health.available, true);
-    assert.equal((await health()).status, 200);
+    assert.equal(await health(), 200);
   });
 });
