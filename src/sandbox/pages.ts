@@ -16,15 +16,9 @@ import { PAGE_TEXT } from './page-text.ts';
 import { TEST_CARDS } from './test-cards.ts';
 import { randomHex } from './wire.ts';
 
-/** Text for element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+import { escapeHtml } from '../core/html-text.ts';
+
+export { escapeHtml };
 
 /** A page ready to send: the HTML and what its Content-Security-Policy must allow. */
 export interface HtmlPage {

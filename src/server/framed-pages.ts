@@ -10,6 +10,7 @@
  * travels in a JSON block that no browser runs; one nonce'd script posts it.
  */
 import type { FramedReadyMessage, FramedResultMessage, FramedThreeDsMessage } from '../core/endpoint-results.ts';
+import { escapeHtml } from '../core/html-text.ts';
 import { directionOf, type Language } from '../core/language.ts';
 
 const TEXT: Readonly<
@@ -41,15 +42,6 @@ export interface FramedPageOrigins {
 
 function originsOf(origins: FramedPageOrigins): string[] {
   return [...new Set([origins.publicOrigin, ...origins.allowedOrigins])];
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /** JSON that cannot close its <script> block. */

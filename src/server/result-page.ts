@@ -15,6 +15,7 @@
  */
 import { formatMoney } from '../core/amounts.ts';
 import { describeOutcome, OUTCOME_TEXT } from '../core/customer-outcome.ts';
+import { escapeHtml } from '../core/html-text.ts';
 import { directionOf, isLanguage, type Language } from '../core/language.ts';
 import type { VerifiedResult } from '../core/verified-result.ts';
 import { field } from '../core/schemas/index.ts';
@@ -83,10 +84,6 @@ const PAGE_HEADERS = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 } as const;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** A handler for the page and its stylesheet; undefined for any other path. */
 export function createResultPage(options: ResultPageOptions): (request: Request) => Promise<Response | undefined> {
