@@ -13,6 +13,7 @@ import { PAYMENT_COMMANDS } from './payment-commands.ts';
 import { field, financingProductEntry } from './schemas/index.ts';
 
 export * from './endpoint-results.ts';
+import type { RouteName } from './endpoint-routes.ts';
 
 // Field rules come from the core's one table (schemas/fields.ts FIELD_RULES); only the shapes are new here.
 const language = field('language');
@@ -125,6 +126,29 @@ export const financingPurchaseRequest = z.object({
 
 export const statusRequest = z.object({ ...base });
 
+/**
+ * The first screen of `<pg-checkout>`, written by the shop's server into its page (server
+ * first-screen.ts): asked for by the shop's server, never by the elements. It names what the
+ * element will be given; the card method must come first, the only one written without a script.
+ */
+export const FIRST_SCREEN_ROUTE = '/first-screen';
+
+/** Every route's name as the endpoint logs it and tells the order lookup: the elements' routes and `firstScreen`. */
+export type EndpointRouteName = RouteName | 'firstScreen';
+
+export const firstScreenRequest = z.object({
+  ...base,
+  command: z.optional(z.enum(PAYMENT_COMMANDS)),
+  mode: z.optional(z.enum(['merchant-page', 'drop-in'])),
+  methods: z.optional(z.array(z.enum(['card', 'installments', 'voucher', 'financing'])).check(z.minLength(1), z.maxLength(4))),
+  /** The element's `endpoint` attribute: the URL the browser calls, which may differ from the one the shop's server used. */
+  endpoint: z.string().check(z.minLength(1), z.maxLength(2000)),
+  theme_href: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+  hide_remember_me: z.optional(z.boolean()),
+  /** The page's Content-Security-Policy nonce, for the element's own `<style>`. */
+  style_nonce: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/=_-]{1,200}$/))),
+});
+
 export type OrderRequest = z.infer<typeof orderRequest>;
 export type HostedPageRequest = z.infer<typeof hostedPageRequest>;
 export type MerchantPageRequest = z.infer<typeof merchantPageRequest>;
@@ -136,6 +160,7 @@ export type FinancingOtpRequest = z.infer<typeof financingOtpRequest>;
 export type FinancingVerifyOtpRequest = z.infer<typeof financingVerifyOtpRequest>;
 export type FinancingPurchaseRequest = z.infer<typeof financingPurchaseRequest>;
 export type StatusRequest = z.infer<typeof statusRequest>;
+export type FirstScreenRequest = z.infer<typeof firstScreenRequest>;
 export type FinancingProduct = z.infer<typeof financingProduct>;
 
 /** The body of each route as the browser sends it (before the schema's defaults). */

@@ -9,7 +9,7 @@
  * schema, and the caller's order with the amount and currency the browser may have named.
  */
 import { hideCardNumbers } from '../core/card-number.ts';
-import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, ROUTES, type RouteName } from '../core/endpoint-api.ts';
+import { CARD_FIELDS, EMBEDDED_CONFIRM_ROUTE, FIRST_SCREEN_ROUTE, ROUTES, type EndpointRouteName } from '../core/endpoint-api.ts';
 import { validate } from '../core/field-errors.ts';
 import { isLanguage, type Language } from '../core/language.ts';
 import { ATTEMPT_REFERENCE_REFUSAL, isAttemptReference } from '../core/payment-attempts.ts';
@@ -45,6 +45,7 @@ import {
   financingVerifyCustomerRoute,
   financingVerifyOtpRoute,
 } from './routes-financing.ts';
+import { firstScreenRoute } from './first-screen.ts';
 import { hostedPageRoute, merchantPageRoute, orderRoute, saveCardRoute } from './routes-payment-pages.ts';
 import { billRoute, installmentPlansRoute, statusRoute } from './routes-services.ts';
 
@@ -65,6 +66,7 @@ const JSON_ROUTES: ReadonlyMap<string, JsonRoute<unknown>> = new Map([
   [ROUTES.financingVerifyOtp, financingVerifyOtpRoute],
   [ROUTES.financingPurchase, financingPurchaseRoute],
   [ROUTES.status, statusRoute],
+  [FIRST_SCREEN_ROUTE, firstScreenRoute],
 ]);
 
 /**
@@ -95,15 +97,15 @@ const SERVER_FIELD_MESSAGE: Readonly<Record<Language, string>> = {
   ar: 'يحدده خادم التاجر وليس المتصفح',
 };
 
-const ROUTE_NAMES: ReadonlyMap<string, RouteName> = new Map(
-  Object.entries(ROUTES).map(([name, path]) => [path, name as RouteName]),
+const ROUTE_NAMES: ReadonlyMap<string, EndpointRouteName> = new Map(
+  Object.entries({ ...ROUTES, firstScreen: FIRST_SCREEN_ROUTE }).map(([name, path]) => [path, name as EndpointRouteName]),
 );
 
 /**
  * The name of a route for the logs (`hostedPage`). The path a caller typed, which may carry anything,
  * is logged only for a `not_found`, cut short, never with its query.
  */
-function routeNameOf(route: string | undefined): RouteName | 'unknown' {
+function routeNameOf(route: string | undefined): EndpointRouteName | 'unknown' {
   return (route === undefined ? undefined : ROUTE_NAMES.get(route)) ?? 'unknown';
 }
 
@@ -281,7 +283,7 @@ function findCardField(value: unknown, path = ''): string | undefined {
 /** The policy gate, then the route. Refusals name the field, never echo its value. */
 async function runJsonRoute(
   route: JsonRoute<unknown>,
-  routeName: RouteName,
+  routeName: EndpointRouteName,
   body: Readonly<Record<string, unknown>>,
   language: Language,
   request: Request,

@@ -67,6 +67,7 @@ export { ERROR_MESSAGES, ERROR_STATUS } from './errors.ts';
 export { MERCHANT_PARAMETER_PREFIX } from './gateway-return.ts';
 export { COMPLETION_FIELDS, SAVE_CARD_COMPLETION } from './routes-payment-pages.ts';
 export { toNodeListener, createNodeServer, type NodeListenerOptions } from './node.ts';
+export { firstScreenHtml, type FirstScreenOptions } from './first-screen.ts';
 export { serve, DEMO_ORDERS, type ServeOptions, type RunningServer } from './serve.ts';
 export {
   HOOK_SIGNATURE_HEADER,

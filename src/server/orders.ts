@@ -4,7 +4,7 @@
  * demo and the tests; a real shop looks the order up in its own database.
  */
 import { currencyExponent, parseWireAmount } from '../core/amounts.ts';
-import type { FinancingProduct, PaymentResult, RouteName } from '../core/endpoint-api.ts';
+import type { FinancingProduct, PaymentResult, EndpointRouteName } from '../core/endpoint-api.ts';
 import { isPaidState, type OrderState } from '../core/order-status.ts';
 import { ATTEMPT_REFERENCE_REFUSAL, canMoveOrderPayment, isAttemptReference } from '../core/payment-attempts.ts';
 import { field } from '../core/schemas/index.ts';
@@ -67,7 +67,7 @@ export interface OrderLookup {
   /** The request naming the order: its cookies and headers say whose session it comes from. */
   readonly request: Request;
   /** The route asking (`hostedPage`, `bill`, `financingOtp`, `gatewayReturn`, ...). */
-  readonly route: RouteName;
+  readonly route: EndpointRouteName;
   /**
    * `browser`: the browser named the reference, so check that the caller owns the order.
    * `gateway`: the reference comes from a gateway answer whose signature was verified.

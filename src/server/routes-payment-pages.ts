@@ -191,51 +191,62 @@ export const merchantPageRoute: JsonRoute<unknown> = defineRoute<MerchantPageReq
   schema: merchantPageRequest,
   result: formPostResult,
   commands: PAYMENT_COMMANDS,
-  async handle({ input, order, language, runtime }): Promise<FormPostResult> {
-    const { settings } = runtime;
-    // A plan is chosen with its issuer, or not at all.
-    for (const [present, missing] of [
-      ['plan_code', 'issuer_code'],
-      ['issuer_code', 'plan_code'],
-    ] as const) {
-      if (input[present] !== undefined && input[missing] === undefined) {
-        const error = fieldError(missing, 'required', {}, language);
-        throw new EndpointRefusal('invalid_request', { field: missing, message: error.message });
-      }
-    }
-    // The plan is chosen here (plan_code) or on the gateway's page (installments STANDALONE), not both.
-    if (input.installments !== undefined && input.plan_code !== undefined) {
-      const message = { en: 'plan_code: not with installments STANDALONE (the gateway’s page offers the plans)', ar: 'plan_code: لا يُرسل مع installments STANDALONE (صفحة البوابة تعرض الخطط)' };
-      throw new EndpointRefusal('invalid_request', { field: 'plan_code', message });
-    }
-    // What the return (or the embedded page's confirmation) completes the token with, signed.
-    const command = paymentCommandFor(runtime, order, input.command);
-    const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
-    const standalone = input.installments === 'STANDALONE';
-    const params = {
-      ...tokenizationParams(settings, attempt, language, input.framed === true, command),
-      [COMPLETION_FIELDS.plan_code]: input.plan_code,
-      [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
-      // The gateway's own page in the element's frame: its button only takes the card (two steps).
-      [COMPLETION_FIELDS.confirmation]: input.embedded === true && input.framed === true ? ELEMENT_CONFIRMATION : undefined,
-      // The amount the element shows (checked against the order before this route ran) binds the charge.
-      [COMPLETION_FIELDS.shownAmount]: input.amount !== undefined ? shownAmountOf(order) : undefined,
-      // Installments through the merchant page (spec): the gateway's page shows the order's plans.
-      ...(standalone
-        ? {
-            installments: 'STANDALONE',
-            amount: String(order.amount),
-            currency: order.currency,
-            customer_country_code: order.customer_country_code,
-          }
-        : {}),
-    };
-    // The card fields the customer adds in the browser are left out of the signature (merchant page 2.0).
-    const schema = standalone ? installmentsMerchantPageMerchantFields : tokenizationMerchantFields;
-    const check = { operation: standalone ? 'TOKENIZATION installments' : 'TOKENIZATION', schema, language };
-    return signedForm(runtime, params, check, true);
-  },
+  handle: ({ input, order, language, runtime }) => merchantPageForm(runtime, order, language, input),
 });
+
+/**
+ * The merchant page's signed TOKENIZATION for `order`, as the element asks for it (`input`); also
+ * the form of the server-rendered first screen (first-screen.ts), which posts at the top level.
+ */
+export async function merchantPageForm(
+  runtime: EndpointRuntime,
+  order: MerchantOrder,
+  language: Language,
+  input: MerchantPageRequest,
+): Promise<FormPostResult> {
+  const { settings } = runtime;
+  // A plan is chosen with its issuer, or not at all.
+  for (const [present, missing] of [
+    ['plan_code', 'issuer_code'],
+    ['issuer_code', 'plan_code'],
+  ] as const) {
+    if (input[present] !== undefined && input[missing] === undefined) {
+      const error = fieldError(missing, 'required', {}, language);
+      throw new EndpointRefusal('invalid_request', { field: missing, message: error.message });
+    }
+  }
+  // The plan is chosen here (plan_code) or on the gateway's page (installments STANDALONE), not both.
+  if (input.installments !== undefined && input.plan_code !== undefined) {
+    const message = { en: 'plan_code: not with installments STANDALONE (the gateway’s page offers the plans)', ar: 'plan_code: لا يُرسل مع installments STANDALONE (صفحة البوابة تعرض الخطط)' };
+    throw new EndpointRefusal('invalid_request', { field: 'plan_code', message });
+  }
+  // What the return (or the embedded page's confirmation) completes the token with, signed.
+  const command = paymentCommandFor(runtime, order, input.command);
+  const attempt = { ...order, merchant_reference: await payableReference(runtime, order, language) };
+  const standalone = input.installments === 'STANDALONE';
+  const params = {
+    ...tokenizationParams(settings, attempt, language, input.framed === true, command),
+    [COMPLETION_FIELDS.plan_code]: input.plan_code,
+    [COMPLETION_FIELDS.issuer_code]: input.issuer_code,
+    // The gateway's own page in the element's frame: its button only takes the card (two steps).
+    [COMPLETION_FIELDS.confirmation]: input.embedded === true && input.framed === true ? ELEMENT_CONFIRMATION : undefined,
+    // The amount the element shows (checked against the order before this route ran) binds the charge.
+    [COMPLETION_FIELDS.shownAmount]: input.amount !== undefined ? shownAmountOf(order) : undefined,
+    // Installments through the merchant page (spec): the gateway's page shows the order's plans.
+    ...(standalone
+      ? {
+          installments: 'STANDALONE',
+          amount: String(order.amount),
+          currency: order.currency,
+          customer_country_code: order.customer_country_code,
+        }
+      : {}),
+  };
+  // The card fields the customer adds in the browser are left out of the signature (merchant page 2.0).
+  const schema = standalone ? installmentsMerchantPageMerchantFields : tokenizationMerchantFields;
+  const check = { operation: standalone ? 'TOKENIZATION installments' : 'TOKENIZATION', schema, language };
+  return signedForm(runtime, params, check, true);
+}
 
 /**
  * The fields of every TOKENIZATION the endpoint signs: identity, the order's reference, the

@@ -13,7 +13,7 @@
  * for another. Documented in docs/standalone.md.
  */
 import * as z from 'zod/mini';
-import { financingProduct, type RouteName } from '../core/endpoint-api.ts';
+import { financingProduct, type EndpointRouteName } from '../core/endpoint-api.ts';
 import { field } from '../core/schemas/index.ts';
 import type { VerifiedResult } from './config.ts';
 import { PAYMENT_COMMANDS, type PaymentCommand } from './orders.ts';
@@ -23,7 +23,7 @@ export interface OrderLookupRequest {
   readonly type: 'order_lookup';
   readonly merchant_reference: string;
   /** The endpoint route asking (`hostedPage`, `bill`, `gatewayReturn`, …). */
-  readonly route: RouteName;
+  readonly route: EndpointRouteName;
   /**
    * `browser`: the customer's browser named the reference; answer only for the order's owner,
    * judged by `headers`. `gateway`: the reference comes from a verified gateway answer (the

@@ -14,83 +14,9 @@ import {
   paymentResult,
   statusResult,
 } from '../../src/core/endpoint-api.ts';
-import { createMerchantEndpoint, type MerchantEndpoint } from '../../src/server/endpoint.ts';
-import { InMemoryOrderStore } from '../../src/server/orders.ts';
-import type { VerifiedResult } from '../../src/server/config.ts';
-import { createSandboxGateway, type SandboxGateway } from '../../src/sandbox/gateway.ts';
-import type { SuccessCodes } from '../../src/sandbox/orders.ts';
-import { endpointCredentials, SANDBOX_MERCHANT } from '../../src/sandbox/merchants.ts';
 import { REGISTERED_FINANCING_PHONE, SANDBOX_OTP, testCard } from '../../src/sandbox/test-cards.ts';
 import { parse } from '../../src/core/shape.ts';
-
-const SANDBOX = 'https://sandbox.test';
-const SHOP = 'https://shop.example';
-
-interface Shop {
-  readonly endpoint: MerchantEndpoint;
-  readonly gateway: SandboxGateway;
-  readonly results: VerifiedResult[];
-  post(route: string, body: unknown): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
-
-function shop(options: { readonly successCodes?: SuccessCodes } = {}): Shop {
-  const gateway = createSandboxGateway({ merchants: [SANDBOX_MERCHANT], apiRoot: 'FortAPI', ...options });
-  const orders = new InMemoryOrderStore([
-    { merchant_reference: 'shop-1', amount: 250_000, currency: 'EGP', description: 'Headphones' },
-    { merchant_reference: 'shop-2', amount: 250_000, currency: 'EGP', description: 'Speaker' },
-    { merchant_reference: 'shop-3', amount: 120_000, currency: 'EGP', description: 'Watch' },
-  ]);
-  const results: VerifiedResult[] = [];
-  const endpoint = createMerchantEndpoint({
-    ...endpointCredentials(),
-    gatewayBaseUrl: SANDBOX,
-    checkoutUrl: SANDBOX,
-    apiRoot: 'FortAPI',
-    publicUrl: SHOP,
-    basePath: '/pg',
-    resolveOrder: orders.resolve,
-    resultUrl: '/result',
-    // One journey authorizes from the browser: this shop captures from its back office.
-    paymentCommands: ['PURCHASE', 'AUTHORIZATION'],
-    onResult: (result) => void results.push(result),
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch,
-  });
-  return {
-    endpoint,
-    gateway,
-    results,
-    async post(route, body) {
-      const response = await endpoint(
-        new Request(`${SHOP}/pg${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      );
-      return { status: response.status, body: await response.json() };
-    },
-  };
-}
-
-/** The hidden fields of the sandbox's auto-submitting return page, and where it posts them. */
-function returnForm(html: string): { action: string; fields: Record<string, string> } {
-  const decode = (text: string) =>
-    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const action = /<form id="return-form" method="post" action="([^"]*)"/.exec(html)?.[1];
-  assert.ok(action, 'a return form');
-  const fields: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) {
-    fields[decode(match[1] ?? '')] = decode(match[2] ?? '');
-  }
-  return { action: decode(action), fields };
-}
-
-/** What the customer's browser does with a form post: send it, and show what comes back. */
-function browserPost(target: { handle(request: Request): Promise<Response> }, action: string, fields: Record<string, string>) {
-  return target.handle(
-    new Request(action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(fields).toString(),
-    }),
-  );
-}
+import { browserPost, returnForm, SANDBOX, SHOP, shop } from './support/sandbox-shop.ts';
 
 describe('the endpoint with the sandbox gateway', () => {
   it('completes a merchant page payment: tokenization, server-to-server PURCHASE, verified return', async () => {
