@@ -78,6 +78,13 @@
  * answer checks 23,496, 47,819 and 54,594 bytes. Then +15 B initial load, +42 B English page and
  * folder: no "Try again" beside "This order has already been paid" in `<pg-checkout>` and
  * `<pg-financing-otp>` (measured 22,055, 47,861 and 54,636 bytes).
+ * A seventh exception, all four by 0.35 kB, for the one lever left on issue 25's phone targets:
+ * `<pg-checkout>` takes over the first screen a shop's server writes into its declarative shadow
+ * root (src/server/first-screen.ts), keeping what the customer typed there, the focus, and the
+ * server's form on screen until the element can show the order's amount, in both languages
+ * (src/components/pg-checkout/first-screen.ts, `render`, `CardFormController.restore`): +336 B on
+ * each (measured 22,391, with the answer checks 23,847, 48,197 and 54,972 bytes). With that first
+ * screen no script is on the wire when the customer can type and pay (`npm run bench`, phone).
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -89,10 +96,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 22_100;
-const WITH_SCHEMAS_BUDGET_BYTES = 23_550;
-const ENGLISH_BUDGET_BYTES = 47_900;
-const FOLDER_BUDGET_BYTES = 54_650;
+const INITIAL_BUDGET_BYTES = 22_450;
+const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
+const ENGLISH_BUDGET_BYTES = 48_250;
+const FOLDER_BUDGET_BYTES = 55_050;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

@@ -17,6 +17,7 @@ import { PgElement, renderFailure } from '../shared/pg-element.ts';
 import type { ElementProperties } from '../shared/property.ts';
 import { commandReader, flagReader, oneOfReader, propertyReader, textReader } from '../shared/property-readers.ts';
 import { PgMethodChangeEvent, type PaymentMethod } from './events.ts';
+import { FIRST_SCREEN, sameControl, typedInFirstScreen } from './first-screen.ts';
 import { checkoutMessages, type CheckoutMessages } from './messages.ts';
 import { checkoutStyles } from './styles.ts';
 
@@ -203,6 +204,13 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   /** What the embedded frame was loaded for (order, language, command, method): a change reloads it. */
   #embeddedFor: string | undefined;
 
+  /**
+   * The nodes of the server's first screen (first-screen.ts) while they are on screen; null once its
+   * form went to the gateway: the page is leaving, and what it posts stays as it is. (The element's
+   * own form, posted later, leaves it undefined.)
+   */
+  #firstScreen: ChildNode[] | null | undefined;
+
   /** Submits a form built for the gateway. Override to intercept the post (tests, analytics). */
   submitForm(form: HTMLFormElement): void {
     form.submit();
@@ -288,6 +296,31 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   }
 
   // ---- Rendering ----
+
+  /**
+   * The server's first screen stays alone until this element can show its own card form with the
+   * order's amount (or why the order cannot be paid): not a "Loading…" while the page's language
+   * loads, nor a Pay button without the amount. Then what was typed there, and the focus, move here.
+   */
+  override render(): unknown {
+    const root = this.renderRoot as ShadowRoot;
+    if (!this.hasUpdated && root.querySelector(FIRST_SCREEN)) {
+      this.#firstScreen = [...root.childNodes];
+      root.addEventListener('submit', () => (this.#firstScreen &&= null), true);
+      // Lit renders before the first node of a declarative root: after the server's, which leave, instead.
+      this.renderOptions.renderBefore = null;
+    }
+    const nodes = this.#firstScreen;
+    if (nodes !== undefined) {
+      if (!nodes || this.loadState !== 'ready' || !(this.order || this.failure)) return nothing;
+      const focused = root.activeElement;
+      this.#card.restore(typedInFirstScreen(root));
+      for (const node of nodes) node.remove();
+      this.#firstScreen = undefined;
+      if (focused) this.#focusAfterUpdate(sameControl(focused));
+    }
+    return super.render();
+  }
 
   protected override renderContent(): TemplateResult {
     return this.renderFrame(

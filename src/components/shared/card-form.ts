@@ -92,6 +92,21 @@ export class CardFormController {
     this.#host.requestUpdate();
   }
 
+  /**
+   * Takes what the customer typed before this form was on screen, in its formats (MM/YY): a
+   * field given a value counts as typed here, so leaving it shows its problem.
+   */
+  restore(values: Readonly<Record<CardField, string> & { remember: boolean }>): void {
+    for (const field of FIELDS) {
+      if (values[field]) {
+        this[field] = values[field];
+        this.#edited.add(field);
+      }
+    }
+    this.remember = values.remember;
+    this.#host.requestUpdate();
+  }
+
   /** Clears everything typed. */
   reset(): void {
     this.number = this.expiry = this.cvv = this.holder = '';
