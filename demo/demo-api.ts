@@ -50,23 +50,23 @@ function newReference(): string {
 }
 
 /** A session id no one can guess: 128 random bits. */
-function newSession(): string {
+export function newSession(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** The request's session, if it carries one this shop issued. */
-function sessionOf(state: DemoState, request: Request): string | undefined {
+export function sessionOf(state: DemoState, request: Request): string | undefined {
   const session = requestCookie(request, state.sessionCookie);
   return session !== undefined && /^[0-9a-f]{32}$/.test(session) ? session : undefined;
 }
 
 /** `Set-Cookie` for the session: HttpOnly, SameSite=Lax, for the whole site; Secure when served over https. */
-function sessionCookie(state: DemoState, session: string): string {
+export function sessionCookie(state: DemoState, session: string): string {
   const secure = state.origin.startsWith('https:') ? '; Secure' : '';
   return `${state.sessionCookie}=${session}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }
 
-function createOrder(state: DemoState, lines: readonly CartLine[], session: string) {
+export function createOrder(state: DemoState, lines: readonly CartLine[], session: string) {
   const amount = cartTotal(lines);
   const products = lines.map((line) => {
     const product = PRODUCTS.find((candidate) => candidate.sku === line.sku);

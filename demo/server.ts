@@ -14,25 +14,13 @@ import { createServer, type Plugin, type ViteDevServer } from 'vite';
 import { toNodeListener } from '../src/server/index.ts';
 import type { SandboxGateway } from '../src/sandbox/index.ts';
 import { createDemoBackend } from './backend.ts';
+import { DEMO_CSP } from './csp.ts';
 import type { DemoState } from './demo-api.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repositoryRoot = join(here, '..');
 
-/** The policy every demo page is served with: what a merchant page embedding pg-checkout needs. */
-export const DEMO_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  // The gateway's card page (embedded) and the bank's 3-D Secure page: here the sandbox, on this origin.
-  "frame-src 'self'",
-  "form-action 'self'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+export { DEMO_CSP } from './csp.ts';
 
 export interface DemoOptions {
   readonly port?: number;

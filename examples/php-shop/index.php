@@ -1,6 +1,6 @@
 <?php
 // A minimal PHP shop paying through pg-checkout serve. Run it with the router:
-//   php -S 127.0.0.1:8080 index.php
+//   PHP_CLI_SERVER_WORKERS=4 php -S 127.0.0.1:8080 index.php   (workers: see README.md, the first screen)
 // GET / a product; POST /checkout creates an order; GET /checkout shows <pg-checkout> for it;
 // GET /result shows what the service's webhook told the shop; /pg-hooks/* are the service's hooks.
 declare(strict_types=1);
@@ -106,8 +106,19 @@ if ($method === 'GET' && $path === '/checkout') {
             . '<p><a id="order-page" href="/result?merchant_reference=' . e(urlencode($reference)) . '">Your order</a></p>');
         return;
     }
+    // Card on this page: the service writes the element's first screen, a card form that works
+    // before the script arrives (and without one), its <style> allowed by this page's nonce.
+    if (($_GET['method'] ?? '') === 'card-here') {
+        $nonce = base64_encode(random_bytes(16));
+        header("Content-Security-Policy: default-src 'self'; script-src 'self'; style-src 'self' 'nonce-$nonce'; img-src 'self' data:; "
+            . "connect-src $service; frame-src $gateway $service; form-action 'self' $gateway; base-uri 'self'; frame-ancestors 'none'; object-src 'none'");
+        $checkout = first_screen($order, $nonce) ?? '<pg-checkout mode="merchant-page"' . $element . '></pg-checkout>';
+        page('Pay by card', '<p>Order <span id="order-ref">' . e($reference) . '</span></p>' . $checkout);
+        return;
+    }
     page('Checkout', '<p>Order <span id="order-ref">' . e($reference) . '</span></p>'
         . '<pg-checkout mode="redirect"' . $element . '></pg-checkout>'
+        . '<p><a id="pay-here" href="/checkout?merchant_reference=' . e(urlencode($reference)) . '&amp;method=card-here">Type your card on this page instead</a></p>'
         . '<p><a id="pay-cash" href="/checkout?merchant_reference=' . e(urlencode($reference)) . '&amp;method=cash">Pay in cash at an outlet instead</a></p>');
     return;
 }

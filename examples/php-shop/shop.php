@@ -180,3 +180,29 @@ function signed_request_body(): ?string
     }
     return $body;
 }
+
+/**
+ * `<pg-checkout>` with its first screen, written by the service for this order (POST
+ * {service}/first-screen, the order's token proving it is this customer's); null when the service
+ * cannot answer, and the page then gives the plain element, which draws its form with its script.
+ */
+function first_screen(array $order, string $nonce): ?string
+{
+    $body = json_encode([
+        'merchant_reference' => $order['merchant_reference'],
+        'language' => 'en',
+        'endpoint' => service_url(),
+        'mode' => 'merchant-page',
+        'style_nonce' => $nonce,
+    ]);
+    $context = stream_context_create(['http' => [
+        'method' => 'POST',
+        'header' => "Content-Type: application/json\r\npg-order-token: {$order['token']}\r\n",
+        'content' => $body,
+        'timeout' => 5,
+        'ignore_errors' => true,
+    ]]);
+    $answer = @file_get_contents(service_url() . '/first-screen', false, $context);
+    $html = $answer === false ? null : (json_decode($answer, true)['html'] ?? null);
+    return is_string($html) ? $html : null;
+}

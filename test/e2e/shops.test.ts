@@ -18,7 +18,7 @@ import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
 import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../../src/server/hook-signature.ts';
 import { launchBrowser, type LaunchedBrowser } from './support/browser.ts';
 import { freePort, saveScreenshot } from './support/demo.ts';
-import { payOnHostedPage } from './support/flows.ts';
+import { fillMerchantPageCard, payOnHostedPage } from './support/flows.ts';
 
 const HOOK_SECRET = 'e2e-shop-hook-secret-8d0c5b7a2f1e4d3c';
 const root = join(import.meta.dirname, '..', '..');
@@ -91,7 +91,8 @@ const SHOPS: readonly ShopUnderTest[] = [
     start: (port, serviceUrl, dataDir) =>
       start('php-shop', 'php', ['-S', `127.0.0.1:${port}`, 'index.php'], {
         cwd: join(root, 'examples', 'php-shop'),
-        env: { PG_HOOK_SECRET: HOOK_SECRET, PG_SERVICE_URL: serviceUrl, SHOP_DATA_DIR: dataDir },
+        // Workers: the first screen's page asks the service, which asks the shop's order hook meanwhile.
+        env: { PG_HOOK_SECRET: HOOK_SECRET, PG_SERVICE_URL: serviceUrl, SHOP_DATA_DIR: dataDir, PHP_CLI_SERVER_WORKERS: '4' },
         url: `http://127.0.0.1:${port}/`,
       }),
   },
@@ -185,6 +186,31 @@ for (const shopUnderTest of SHOPS) {
       paid = { reference, key: `${reference}:${paymentId}:captured` };
       await page.close();
     });
+
+    if (shopUnderTest.name === 'php') {
+      it('takes a card on its own page, from the first screen the service wrote into it', async () => {
+        const { page, problems } = await checkoutPage();
+        await page.goto(`${shopUrl}/`);
+        await page.locator('#buy').click();
+        await page.waitForURL(/\/checkout\?merchant_reference=/);
+        const reference = (await page.locator('#order-ref').textContent()) ?? '';
+        const [written] = await Promise.all([
+          page.waitForResponse((response) => response.url().includes('method=card-here')),
+          page.locator('#pay-here').click(),
+        ]);
+        const html = await written.text();
+        assert.match(html, /<pg-checkout mode="merchant-page" endpoint="[^"]+" merchant-reference="[^"]+" language="en" order-token="[0-9a-f]+"><template shadowrootmode="open"><style nonce=/);
+        assert.match(html, /<button type="submit" class="Pay" part="Pay">Pay <bdi dir="ltr" class="ltr">EGP\s2,500\.00<\/bdi><\/button>/);
+        await page.locator('pg-checkout [data-pg-first-screen]').waitFor({ state: 'detached', timeout: 20_000 });
+        await fillMerchantPageCard(page, { number: successCard });
+        await page.locator('pg-checkout button.Pay').click();
+        await page.locator('pg-checkout .outcome.success').waitFor({ timeout: 20_000 });
+        await page.goto(`${shopUrl}/result?merchant_reference=${reference}`);
+        await page.locator('#outcome[data-outcome="success"]').waitFor({ timeout: 10_000 });
+        assert.deepEqual(problems, [], 'no console error and no CSP violation on the shop’s pages');
+        await page.close();
+      });
+    }
 
     it('issues a cash bill: the webhook brings its number, and the order page shows the voucher again without asking', async () => {
       const { page, problems } = await checkoutPage();

@@ -13,14 +13,16 @@ export interface LaunchedBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { locale?: string } = {}): Promise<LaunchedBrowser> {
+/** `javaScript: false`: a browser that runs no script (the server-written first screen must still pay); `width`: the viewport's. */
+export async function launchBrowser(options: { locale?: string; javaScript?: boolean; width?: number } = {}): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'pg-checkout-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,
     headless: true,
     args: [...chromiumArgs],
     locale: options.locale ?? 'en-US',
-    viewport: { width: 1280, height: 900 },
+    viewport: { width: options.width ?? 1280, height: 900 },
+    javaScriptEnabled: options.javaScript ?? true,
   });
   return {
     context,
