@@ -199,7 +199,7 @@ function first_screen(array $order, string $nonce): ?string
         'method' => 'POST',
         'header' => "Content-Type: application/json\r\npg-order-token: {$order['token']}\r\n",
         'content' => $body,
-        'timeout' => 5,
+        'timeout' => 3,
         'ignore_errors' => true,
     ]]);
     $answer = @file_get_contents(service_url() . '/first-screen', false, $context);

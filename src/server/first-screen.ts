@@ -225,6 +225,11 @@ export interface FirstScreenOptions {
   readonly hideRememberMe?: boolean;
   /** The page's Content-Security-Policy nonce, when its `style-src` has no `'unsafe-inline'`. */
   readonly styleNonce?: string;
+  /**
+   * How long the page may wait (default 3000 ms): a gateway that does not answer the endpoint's
+   * CHECK_STATUS holds the first screen up to the gateway client's time limit (5 s).
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -255,8 +260,22 @@ export async function firstScreenHtml(
     ...(options.styleNonce ? { style_nonce: options.styleNonce } : {}),
   };
   const url = `${options.endpointUrl.replace(/\/$/, '')}${FIRST_SCREEN_ROUTE}`;
-  const answer = await endpoint(new Request(url, { method: 'POST', headers, body: JSON.stringify(body) }));
-  const read = (await answer.json()) as { html?: unknown; error?: { code?: string; message?: string } };
-  if (answer.ok && typeof read.html === 'string') return read.html;
-  throw Object.assign(new Error(read.error?.message ?? `first screen: HTTP ${answer.status}`), { code: read.error?.code ?? 'internal_error' });
+  const asked = endpoint(new Request(url, { method: 'POST', headers, body: JSON.stringify(body) })).then(async (answer) => {
+    const read = (await answer.json()) as { html?: unknown; error?: { code?: string; message?: string } };
+    if (answer.ok && typeof read.html === 'string') return read.html;
+    throw refusal(read.error?.message ?? `first screen: HTTP ${answer.status}`, read.error?.code ?? 'internal_error');
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(refusal('first screen: the endpoint did not answer in time', 'timeout')), options.timeoutMs ?? 3000);
+  });
+  try {
+    return await Promise.race([asked, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function refusal(message: string, code: string): Error & { code: string } {
+  return Object.assign(new Error(message), { code });
 }

@@ -119,6 +119,8 @@ describe('the first screen written by the shop server', () => {
     assert.deepEqual([seen[0]?.headers.get('cookie'), seen[0]?.headers.get('user-agent')], ['session=abc', null], 'the customer\'s cookie and token, nothing else');
 
     await assert.rejects(firstScreenHtml(asked, customer, { ...options, merchantReference: 'nobody' }), { code: 'unknown_order' });
+    const silent = () => new Promise<Response>(() => {});
+    await assert.rejects(firstScreenHtml(silent, customer, { ...options, timeoutMs: 50 }), { code: 'timeout' }, 'the page is not held up');
   });
 });
 
