@@ -9,7 +9,7 @@
  * typed (pg-checkout.ts).
  *
  * Asked for by the shop's server (`POST {endpoint}/first-screen`, the caller's own order as for
- * every route), never by the elements: docs/first-screen.md.
+ * every route), never by the elements: docs/endpoint.md, "The first screen".
  */
 import { formatMoney } from '../core/amounts.ts';
 import { FIRST_SCREEN_ROUTE, firstScreenRequest, type FirstScreenRequest, type FormPostResult } from '../core/endpoint-api.ts';

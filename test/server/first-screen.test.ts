@@ -121,6 +121,10 @@ describe('the first screen written by the shop server', () => {
     await assert.rejects(firstScreenHtml(asked, customer, { ...options, merchantReference: 'nobody' }), { code: 'unknown_order' });
     const silent = () => new Promise<Response>(() => {});
     await assert.rejects(firstScreenHtml(silent, customer, { ...options, timeoutMs: 50 }), { code: 'timeout' }, 'the page is not held up');
+    // A refusal arriving after the page gave up is dropped, not left to crash the shop's process.
+    const refusedLate = () => new Promise<Response>((resolve) => setTimeout(() => resolve(Response.json({ error: { code: 'unknown_order' } }, { status: 404 })), 80));
+    await assert.rejects(firstScreenHtml(refusedLate, customer, { ...options, timeoutMs: 20 }), { code: 'timeout' });
+    await new Promise((resolve) => setTimeout(resolve, 150));
   });
 });
 
