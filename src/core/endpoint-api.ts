@@ -9,11 +9,11 @@
  * that a page never loads the rules.
  */
 import * as z from 'zod/mini';
+import type { RouteName } from './endpoint-routes.ts';
 import { PAYMENT_COMMANDS } from './payment-commands.ts';
 import { field, financingProductEntry } from './schemas/index.ts';
 
 export * from './endpoint-results.ts';
-import type { RouteName } from './endpoint-routes.ts';
 
 // Field rules come from the core's one table (schemas/fields.ts FIELD_RULES); only the shapes are new here.
 const language = field('language');

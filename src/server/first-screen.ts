@@ -16,6 +16,7 @@ import { FIRST_SCREEN_ROUTE, firstScreenRequest, type FirstScreenRequest, type F
 import { ORDER_TOKEN_HEADER } from '../core/endpoint-routes.ts';
 import { escapeHtml } from '../core/html-text.ts';
 import { directionOf, type Language } from '../core/language.ts';
+import { FIELD_RULES, formatPattern } from '../core/schemas/fields.ts';
 import { object, string } from '../core/shape.ts';
 import { cardFormStyles } from '../components/shared/card-form.ts';
 import { loadCatalog, ltr } from '../components/shared/localize.ts';
@@ -70,6 +71,14 @@ const NO_SCRIPT_TEXT = {
   },
 } as const;
 
+/**
+ * The gateway's rules for the card fields, as the browser checks them without a script (a `pattern`
+ * is anchored by the browser): digits only, the expiry YYMM, the lengths the spec allows.
+ */
+const CARD_NUMBER_PATTERN = `[0-9]{12,${FIELD_RULES.card_number.maxLength}}`;
+const EXPIRY_PATTERN = formatPattern(FIELD_RULES.expiry_date.format).source.replace(/^\^|\$$/g, '');
+const CVV_PATTERN = `[0-9]{3,${FIELD_RULES.card_security_code.maxLength}}`;
+
 /** The element's own style sheets, as its shadow root adopts them, in one `<style>`. */
 const ELEMENT_CSS = [foundationStyles, cardFormStyles, checkoutStyles]
   .map((sheet) => sheet.cssText)
@@ -109,13 +118,13 @@ ${screen.mode === 'drop-in' ? renderMethods(m, screen.methods ?? ['card']) : ''}
 <form class="pay-form" method="post" action="${escapeHtml(screen.form.action)}" accept-charset="utf-8">${hidden}\
 <fieldset class="credit-card-container" part="credit-card-container"><legend>${escapeHtml(card.legend)}</legend>\
 <div class="floatl card-number" part="floatl"><label for="card-number">${escapeHtml(card.number)}</label>\
-<div class="number-row"><input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" dir="ltr" spellcheck="false" required pattern="[0-9]{12,19}" maxlength="19" title="${escapeHtml(extra.numberTitle)}" aria-describedby="card-number-hint card-brand"><span id="card-brand" class="brand" part="brand"></span></div>\
+<div class="number-row"><input id="card-number" name="card_number" type="text" inputmode="numeric" autocomplete="cc-number" dir="ltr" spellcheck="false" required pattern="${CARD_NUMBER_PATTERN}" maxlength="${FIELD_RULES.card_number.maxLength}" title="${escapeHtml(extra.numberTitle)}" aria-describedby="card-number-hint card-brand"><span id="card-brand" class="brand" part="brand"></span></div>\
 <span id="card-number-hint" class="hint">${escapeHtml(card.numberHint)}</span></div>\
 <div class="split"><div class="floatl half1" part="floatl half1"><label for="card-expiry">${escapeHtml(card.expiry)}</label>\
-<input id="card-expiry" name="expiry_date" type="text" inputmode="numeric" autocomplete="off" dir="ltr" required pattern="[0-9]{2}(0[1-9]|1[0-2])" maxlength="4" placeholder="YYMM" title="${escapeHtml(extra.expiryHint)}" aria-describedby="card-expiry-hint">\
+<input id="card-expiry" name="expiry_date" type="text" inputmode="numeric" autocomplete="off" dir="ltr" required pattern="${EXPIRY_PATTERN}" maxlength="${FIELD_RULES.expiry_date.length}" placeholder="YYMM" title="${escapeHtml(extra.expiryHint)}" aria-describedby="card-expiry-hint">\
 <span id="card-expiry-hint" class="hint">${escapeHtml(extra.expiryHint)}</span></div>\
 <div class="floatl half2" part="floatl half2"><label for="card-cvv">${escapeHtml(card.cvv)}</label>\
-<input id="card-cvv" name="card_security_code" type="text" inputmode="numeric" autocomplete="cc-csc" dir="ltr"${screen.cvvOptional ? '' : ' required'} pattern="[0-9]{3,4}" maxlength="4" title="${escapeHtml(extra.cvvTitle)}" aria-describedby="card-cvv-hint">\
+<input id="card-cvv" name="card_security_code" type="text" inputmode="numeric" autocomplete="cc-csc" dir="ltr"${screen.cvvOptional ? '' : ' required'} pattern="${CVV_PATTERN}" maxlength="${FIELD_RULES.card_security_code.maxLength}" title="${escapeHtml(extra.cvvTitle)}" aria-describedby="card-cvv-hint">\
 <span id="card-cvv-hint" class="hint">${escapeHtml(cvvHint)}</span></div></div>\
 <div class="floatl" part="floatl"><label for="card-holder">${escapeHtml(card.holder)}</label>\
 <input id="card-holder" name="card_holder_name" type="text" autocomplete="cc-name" spellcheck="false" required maxlength="50"></div>\

@@ -56,10 +56,13 @@ export function shop(options: { readonly successCodes?: SuccessCodes; readonly s
   };
 }
 
+/** Text of an HTML attribute value or element, as the browser reads it (the escapes core `escapeHtml` writes). */
+export function decode(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
 /** The hidden fields of the sandbox's auto-submitting return page, and where it posts them. */
 export function returnForm(html: string): { action: string; fields: Record<string, string> } {
-  const decode = (text: string) =>
-    text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   const action = /<form id="return-form" method="post" action="([^"]*)"/.exec(html)?.[1];
   assert.ok(action, 'a return form');
   const fields: Record<string, string> = {};
