@@ -50,6 +50,24 @@ describe('the first screen written by the shop server', () => {
     assert.equal(gateway.order({ merchantReference: 'shop-1' })?.capturedAmount, 250_000);
   });
 
+  it('charges nothing more when its form is posted again after it paid (the page back from the back-forward cache, another card typed)', async () => {
+    const { endpoint, gateway, results, post } = shop();
+    const answer = await post('/first-screen', ASK);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const form = formOf(answer.body.html);
+    const pay = async (card: Record<string, string>) => {
+      const back = returnForm(await (await browserPost(gateway, form.action, { ...form.hidden, ...card })).text());
+      return browserPost({ handle: (request) => endpoint(request) }, back.action, back.fields);
+    };
+    const first = await pay({ card_number: testCard('success').number, expiry_date: '3012', card_security_code: '123', card_holder_name: 'Mona Hassan' });
+    assert.equal(first.headers.get('location'), `${SHOP}/result?merchant_reference=shop-1&outcome=success&response_code=14000`);
+    const again = await pay({ card_number: testCard('success', 'MASTERCARD').number, expiry_date: '3111', card_security_code: '456', card_holder_name: 'Mona Hassan' });
+    assert.equal(again.status, 303);
+    assert.match(again.headers.get('location') ?? '', /merchant_reference=shop-1&outcome=success/, 'the order still reads paid');
+    assert.equal(gateway.order({ merchantReference: 'shop-1' })?.capturedAmount, 250_000, 'charged once');
+    assert.equal(results.length, 1, 'one result for the shop');
+  });
+
   it('is written right to left in Arabic, with the amount in Arabic digits', async () => {
     const { post } = shop();
     const answer = await post('/first-screen', { ...ASK, language: 'ar' });
