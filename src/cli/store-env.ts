@@ -150,7 +150,8 @@ async function recordMove(store: Store, watch: WatchedPayment, move: MoneyMove):
       const recorded = await store.results.get(result.idempotency_key);
       return recorded ? { key: result.idempotency_key } : { why: `CHECK_STATUS does not show the ${move.command} as a move` };
     }
-    const recorded = await recordAndReport(result, { ledger: store.results, onResult: undefined, log: silentLogger, now: () => new Date() });
+    // Read as the reconciler reads a move, but made here: the shop is told where it came from.
+    const recorded = await recordAndReport({ ...result, source: 'back-office' }, { ledger: store.results, onResult: undefined, log: silentLogger, now: () => new Date() });
     return { key: recorded.result.idempotency_key };
   } catch (error) {
     return { why: (error as Error).message.split('\n')[0] ?? 'the store failed' };

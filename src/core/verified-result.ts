@@ -13,7 +13,7 @@ import type { OrderState, OrderStatus } from './order-status.ts';
 export type ResultKind = 'payment' | 'saved_card';
 
 /** Where a result came from. */
-export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'bill' | 'reconcile';
+export type ResultSource = 'return' | 'merchant-page' | 'financing' | 'save-card' | 'bill' | 'reconcile' | 'back-office';
 
 /**
  * A payment outcome the gateway has stated server to server, handed to `onResult` once per
@@ -30,6 +30,9 @@ export interface VerifiedResult extends PaymentResult {
    * `reconcile`: a change the service found by asking CHECK_STATUS after the customer had left (a
    * bill paid at the counter or cancelled at its expiry, an authorization voided at the end of its
    * hold, a 3-D Secure check finished or abandoned, a capture whose answer was lost).
+   * `back-office`: a capture, refund or void made with the back office (`pg-checkout capture` …),
+   * recorded by the command itself once CHECK_STATUS showed it; one whose reading failed is found
+   * and reported by the reconciler later (`reconcile`).
    */
   readonly source: ResultSource;
   /** `saved_card` for a card saved without a payment (nothing charged; never ship an order on it), else `payment`. */

@@ -118,12 +118,12 @@ describe('two captures of one hold and two refunds, made back to back with no re
   it('reaches the shop as four results, in order, each under its own key once', () => {
     const results = delivered(reference);
     assert.deepEqual(
-      results.map((result) => [result.idempotency_key, result.order_state, result.outcome, result.order_status?.captured_amount, result.order_status?.refunded_amount]),
+      results.map((result) => [result.idempotency_key, result.order_state, result.outcome, result.order_status?.captured_amount, result.order_status?.refunded_amount, result.source]),
       [
-        [`${reference}:${svcId}:captured`, 'captured', 'success', 4_000, 0],
-        [`${reference}:${svcId}:captured:7000`, 'captured', 'success', 7_000, 0],
-        [`${reference}:${svcId}:partially_refunded`, 'partially_refunded', 'success', 7_000, 2_000],
-        [`${reference}:${svcId}:partially_refunded:3000`, 'partially_refunded', 'success', 7_000, 3_000],
+        [`${reference}:${svcId}:captured`, 'captured', 'success', 4_000, 0, 'back-office'],
+        [`${reference}:${svcId}:captured:7000`, 'captured', 'success', 7_000, 0, 'back-office'],
+        [`${reference}:${svcId}:partially_refunded`, 'partially_refunded', 'success', 7_000, 2_000, 'back-office'],
+        [`${reference}:${svcId}:partially_refunded:3000`, 'partially_refunded', 'success', 7_000, 3_000, 'back-office'],
       ],
     );
     assert.ok(results.every((result) => result.currency === 'EGP'));
@@ -198,8 +198,9 @@ describe('when the CHECK_STATUS after a move fails', () => {
     const round = await reconcileNow(reference);
     assert.deepEqual(round.results, [`${reference}:${svcId}:captured`]);
     assert.deepEqual(
-      delivered(reference).map((result) => [result.idempotency_key, result.order_status?.captured_amount]),
-      [[`${reference}:${svcId}:captured`, 4_000]],
+      delivered(reference).map((result) => [result.idempotency_key, result.order_status?.captured_amount, result.source]),
+      [[`${reference}:${svcId}:captured`, 4_000, 'reconcile']],
+      'found by the reconciler, not the command',
     );
   });
 });
