@@ -84,6 +84,8 @@ export const paymentResult = object({
 
 export const statusResult = object({
   merchant_reference: text,
+  /** The attempt the answer is of, when not the order's own reference (`order-1001.pg2`). */
+  payment_reference: optional(text),
   transaction_status: optional(text),
   transaction_code: optional(text),
   transaction_message: optional(text),

@@ -213,14 +213,20 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
  * by a new attempt; then the first paid attempt, else the newest the gateway holds. A voided
  * authorization holds nothing, so a payment under a later attempt is the order's, as the payment
  * routes (`payableReference`) and the results (core `canMoveOrderPayment`) read it. One question
- * when the order had one attempt that is paid, waiting on a bill or unknown to the gateway.
+ * when the order had one attempt that is paid, waiting on a bill or unknown to the gateway. The
+ * answer comes with the reference it was asked under.
  */
-export async function queryOrderStatus(runtime: EndpointRuntime, orderReference: string, language: Language): Promise<CheckStatusResponse> {
+export async function queryOrderStatus(
+  runtime: EndpointRuntime,
+  orderReference: string,
+  language: Language,
+): Promise<{ readonly answer: CheckStatusResponse; readonly reference: string }> {
   let chosen = await queryStatus(runtime, orderReference, language);
+  let chosenReference = orderReference;
   // Answered as any refusal (the status route's `gateway_refused`); the operator is told what to check.
   logConfigurationRefusal(runtime, 'CHECK_STATUS', chosen, orderReference);
   const first = stateOfAnswer(chosen);
-  if (!(first.state === 'failed' || first.state === 'voided' || isAbandonableCheck(first))) return chosen;
+  if (!(first.state === 'failed' || first.state === 'voided' || isAbandonableCheck(first))) return { answer: chosen, reference: orderReference };
   for (let attempt = 2; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
     const reference = attemptReference(orderReference, attempt);
     if (reference === undefined) break;
@@ -234,9 +240,10 @@ export async function queryOrderStatus(runtime: EndpointRuntime, orderReference:
     const { state } = stateOfAnswer(answer);
     if (state === 'not_found' || state === 'unknown') break;
     chosen = answer;
+    chosenReference = reference;
     if (isPaidState(state)) break;
   }
-  return chosen;
+  return { answer: chosen, reference: chosenReference };
 }
 
 function stateOfAnswer(answer: CheckStatusResponse): Pick<OrderStatus, 'state' | 'transaction_code'> {

@@ -209,12 +209,14 @@ export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   result: statusResult,
   async handle({ order, language, runtime }): Promise<StatusResult> {
     // After a closed 3-D Secure check the customer may have paid under a new attempt's reference.
-    const answer = await queryOrderStatus(runtime, order.merchant_reference, language);
+    const { answer, reference } = await queryOrderStatus(runtime, order.merchant_reference, language);
     requireSuccess(answer, language);
     const amount = (value: string | number | undefined, name: string) =>
       value === undefined ? {} : { [name]: gatewayAmount(value, name, 'CHECK_STATUS', runtime.log) };
     return {
       merchant_reference: order.merchant_reference,
+      // Another attempt's answer (`<order>.pg2`): its money is not a bill's, which keeps the order's reference.
+      ...(reference === order.merchant_reference ? {} : { payment_reference: reference }),
       ...(answer.transaction_status === undefined ? {} : { transaction_status: answer.transaction_status }),
       ...(answer.transaction_code === undefined ? {} : { transaction_code: answer.transaction_code }),
       ...(answer.transaction_message === undefined ? {} : { transaction_message: answer.transaction_message }),

@@ -210,11 +210,21 @@ describe('the status route after a new attempt', () => {
     assert.equal(answer.body.merchant_reference, 'order-1001');
     assert.equal(answer.body.transaction_code, '14000');
     assert.equal(answer.body.captured_amount, ORDERS[0]!.amount);
+    assert.equal(answer.body.payment_reference, 'order-1001.pg2', 'names the attempt its money is under');
   });
 
-  it('asks once when the order had one attempt', async () => {
+  it('names the card\'s attempt when a card paid the order after its cash bill expired unpaid', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    harness.gateway.holds('order-1001.pg2', 'captured');
+    const answer = await harness.post('/status', ORDER);
+    assert.equal(answer.status, 200);
+    assert.deepEqual([answer.body.payment_reference, answer.body.captured_amount], ['order-1001.pg2', ORDERS[0]!.amount]);
+  });
+
+  it('asks once when the order had one attempt, and names no other', async () => {
     harness.gateway.holds('order-1001', 'captured');
-    await harness.post('/status', ORDER);
+    const answer = await harness.post('/status', ORDER);
     assert.equal(harness.gateway.callsOf('CHECK_STATUS').length, 1);
+    assert.equal(answer.body.payment_reference, undefined);
   });
 });

@@ -85,6 +85,13 @@
  * (src/components/pg-checkout/first-screen.ts, `render`, `CardFormController.restore`): +336 B on
  * each (measured 22,391, with the answer checks 23,847, 48,197 and 54,972 bytes). With that first
  * screen no script is on the wire when the customer can type and pay (`npm run bench`, phone).
+ * An eighth exception, the English page's by 0.15 kB and the folder's by 0.2 kB, for a defect, not a
+ * feature: after a cash bill expired unpaid and a card paid the order under its next attempt
+ * (`<order>.pg2`), a page reloaded with the bill still remembered said "This bill has been paid".
+ * The status route now names the attempt its money is under, and `<pg-bill-voucher>` says the order
+ * was paid another way and the bill is owed nothing, in both languages, and tells the drop-in
+ * (`pg-bill-expire` with `orderPaid`), which keeps the other methods away. Measured 22,401 (+10),
+ * with the answer checks 23,861 (+14), 48,335 (+138) and 55,171 (+199) bytes.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -98,8 +105,8 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 
 const INITIAL_BUDGET_BYTES = 22_450;
 const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
-const ENGLISH_BUDGET_BYTES = 48_250;
-const FOLDER_BUDGET_BYTES = 55_050;
+const ENGLISH_BUDGET_BYTES = 48_400;
+const FOLDER_BUDGET_BYTES = 55_250;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

@@ -91,6 +91,8 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #askedAt = -Infinity;
   /** The answer moves focus to the bill's title (if focus fell with the old view): not for a bill shown again on load. */
   #focusOnAnswer = false;
+  /** The bill that expired unpaid while the order was paid another way (a card under its next attempt). */
+  #paidElsewhere: ShownBill | undefined;
 
   /** The bill on screen, as a page would store it (the element's `issuedBill`). */
   get issuedBill(): IssuedBill | undefined {
@@ -381,9 +383,12 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     // Another bill, or an answer already given by another question.
     if (this.bill !== bill || (this.phase !== 'issued' && this.phase !== 'checking')) return;
     if (outcome.status === 'success') {
-      const { authorized_amount = 0, captured_amount = 0 } = outcome.value;
-      // The core's reading of CHECK_STATUS (orderStatusOf): where the amounts show money, the order is paid.
-      if (paymentAmountOf({ authorized_amount, captured_amount }) !== undefined) return this.#showPaid(bill);
+      const { authorized_amount = 0, captured_amount = 0, payment_reference } = outcome.value;
+      // The core's reading of CHECK_STATUS (orderStatusOf): where the amounts show money, the order is paid;
+      // under another attempt (a card after the bill expired unpaid), not by this bill, which keeps the order's reference.
+      if (paymentAmountOf({ authorized_amount, captured_amount }) !== undefined) {
+        return payment_reference ? this.#showExpired(bill, true) : this.#showPaid(bill);
+      }
     }
     // A question from before the expiry (the customer came back just before it) says nothing of it.
     if (this.phase !== 'checking' || askedAt < bill.expiresAt || outcome.status === 'aborted') return;
@@ -401,11 +406,12 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
     this.host.dispatchEvent(new PgBillPaidEvent(bill.billNumber, this.host.merchantReference));
   }
 
-  #showExpired(bill: ShownBill): void {
+  #showExpired(bill: ShownBill, orderPaid = false): void {
     this.phase = 'expired';
+    this.#paidElsewhere = orderPaid ? bill : undefined;
     this.#focusTitle = this.#focusOnAnswer;
-    this.kit.announce(this.#messages.expiredNow, 'error');
-    this.host.dispatchEvent(new PgBillExpireEvent(bill.billNumber));
+    this.kit.announce(orderPaid ? this.#messages.paidElsewhereTitle : this.#messages.expiredNow, orderPaid ? 'success' : 'error');
+    this.host.dispatchEvent(new PgBillExpireEvent(bill.billNumber, orderPaid));
   }
 
   #selectBillNumber(): void {
@@ -578,6 +584,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #renderExpired(): TemplateResult {
     const bill = this.bill as ShownBill;
     const m = this.#messages;
+    if (this.#paidElsewhere === bill) return this.#renderNotice('expired', m.paidElsewhereTitle, m.paidElsewhereBody(this.#renderBillNumber(bill.billNumber, true)));
     const canReissue = this.host.allowReissue && this.#canAsk;
     const reissuing = this.kit.endpointRequests.isPending('bill');
     return this.#renderNotice(

@@ -28,12 +28,16 @@ export class PgBillIssueEvent extends PgEvent {
 
 /**
  * The bill on screen expired unpaid: its expiry passed while it was shown, or it was shown again
- * after its expiry (a reload), and the endpoint's status of the order shows no payment. The hold
- * on the order is cancelled.
+ * after its expiry (a reload), and the endpoint's status of the order shows no payment of it. The
+ * hold on the order is cancelled. `orderPaid`: the order was since paid another way.
  */
 export class PgBillExpireEvent extends PgEvent {
   static readonly eventName = 'pg-bill-expire';
-  constructor(readonly billNumber: string) {
+  constructor(
+    readonly billNumber: string,
+    /** The order was paid another way after the bill expired (a card, under its next attempt): nothing is due. */
+    readonly orderPaid = false,
+  ) {
     super(PgBillExpireEvent.eventName);
   }
 }

@@ -53,6 +53,8 @@ export const billVoucherAr: BillVoucherMessages = {
   checking: 'جارٍ التحقق من دفع الفاتورة…',
   paidTitle: 'تم دفع هذه الفاتورة',
   paidBody: (billNumber) => html`تم دفع الفاتورة ${billNumber}. شكرًا لك: طلبك مدفوع.`,
+  paidElsewhereTitle: 'تم دفع طلبك',
+  paidElsewhereBody: (billNumber) => html`دُفع الطلب بطريقة أخرى. انتهت صلاحية الفاتورة ${billNumber} دون دفع، ولا يُستحق عليها شيء.`,
   unconfirmedTitle: 'لم يتأكّد الدفع بعد',
   unconfirmed: 'تعذّر التحقق مما إذا كانت هذه الفاتورة قد دُفعت. إذا كنت قد دفعتها فاحتفظ بالإيصال.',
   reissue: 'أصدر فاتورة جديدة',

@@ -39,6 +39,9 @@ export interface BillVoucherMessages extends SharedMessages {
   /** The title of a paid bill; also what the live region says when it turns out paid. */
   readonly paidTitle: string;
   readonly paidBody: (billNumber: Renderable) => Renderable;
+  /** The bill expired unpaid and the order was paid another way (a card, under the order's next attempt). */
+  readonly paidElsewhereTitle: string;
+  readonly paidElsewhereBody: (billNumber: Renderable) => Renderable;
   /** The expiry passed and the endpoint could not say whether the bill was paid: never "expired unpaid". */
   readonly unconfirmedTitle: string;
   readonly unconfirmed: string;
@@ -93,6 +96,8 @@ export const billVoucherMessages: Catalogs<BillVoucherMessages> = {
     checking: 'Checking whether the bill has been paid…',
     paidTitle: 'This bill has been paid',
     paidBody: (billNumber) => html`Bill ${billNumber} has been paid. Thank you: your order is paid.`,
+    paidElsewhereTitle: 'Your order has been paid',
+    paidElsewhereBody: (billNumber) => html`It was paid another way. Bill ${billNumber} expired unpaid; nothing is due on it.`,
     unconfirmedTitle: 'Payment not confirmed yet',
     unconfirmed: 'We could not check whether this bill has been paid. If you paid it, keep your receipt.',
     reissue: 'Issue a new bill',

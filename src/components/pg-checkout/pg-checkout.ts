@@ -4,6 +4,7 @@ import { CUSTOMER_CANCEL_CODE } from '../../core/customer-outcome.ts';
 import type { FormPostResult, OrderResult } from '../../core/endpoint-results.ts';
 import { hostedPageCall, merchantPageCall, orderCall, saveCardCall } from '../../core/endpoint-routes.ts';
 import { billMemoryKey } from '../pg-bill-voucher/bill-key.ts';
+import type { PgBillExpireEvent } from '../pg-bill-voucher/events.ts';
 import type { PgInstallments } from '../pg-installments/pg-installments.ts';
 import type { PgPayInFullEvent } from '../pg-installments/events.ts';
 import { CardFormController, cardFormStyles, renderCardFields } from '../shared/card-form.ts';
@@ -829,11 +830,12 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   };
 
   /**
-   * The hosted voucher issued the order's bill (the other methods wait for it), saw it paid (they
-   * stay away, without the note that they return) or expire unpaid (they are offered again).
+   * The hosted voucher issued the order's bill (the other methods wait for it), saw it paid, or the
+   * order paid another way since it expired (they stay away, without the note that they return), or
+   * saw it expire unpaid (they are offered again).
    */
   readonly #onBill = (event: Event): void => {
-    this.billWaits = event.type === 'pg-bill-paid' ? 'paid' : event.type === 'pg-bill-issue';
+    this.billWaits = event.type === 'pg-bill-paid' || (event as PgBillExpireEvent).orderPaid ? 'paid' : event.type === 'pg-bill-issue';
     if (!this.billWaits) this.announce(this.#messages.billExpired);
   };
 

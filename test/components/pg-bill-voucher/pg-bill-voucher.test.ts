@@ -505,6 +505,38 @@ describe('<pg-bill-voucher>', () => {
       expect(network.requestsTo('/status').map((request) => request.fields?.['merchant_reference'])).to.deep.equal([reference]);
     });
 
+    it('says the order is paid, not the bill, when a card paid it under its next attempt after the bill expired', async () => {
+      const clock = createManualClock(Date.now());
+      const reference = newOrder();
+      const el = await voucher({ clock, reference, allowReissue: true });
+      await issue(el);
+      // The status route names the attempt whose money it shows when it is not the order's own.
+      network.transformAnswer('/status', (answer) => ({ ...answer, authorized_amount: 250_000, captured_amount: 250_000, payment_reference: `${reference}.pg2` }));
+      const events = recordEvents(el, 'pg-bill-paid', 'pg-bill-expire');
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      expect(events.map((event) => event.type)).to.deep.equal(['pg-bill-expire']);
+      expect((events[0] as PgBillExpireEvent).orderPaid).to.equal(true);
+      expect(title(el)).to.equal('Your order has been paid');
+      expect(plain(textOf(shadowQuery(el, '[part~="expired"]')))).to.contain('It was paid another way.').and.to.contain('expired unpaid; nothing is due on it.');
+      expect(status(el)).to.equal('Your order has been paid');
+      expect(el.matches(':state(expired)')).to.equal(true);
+      expect(el.matches(':state(paid)')).to.equal(false);
+      expect(shadowQueryAll(el, 'button.reissue, button.copy, [part~="countdown"]')).to.have.length(0);
+    });
+
+    it('says so in Arabic', async () => {
+      const clock = createManualClock(Date.now());
+      const reference = newOrder();
+      const el = await voucher({ clock, reference, language: 'ar' });
+      await issue(el);
+      network.transformAnswer('/status', (answer) => ({ ...answer, authorized_amount: 250_000, captured_amount: 250_000, payment_reference: `${reference}.pg2` }));
+      clock.set(parseExpiry(el.issuedBill!.expires)!);
+      await settled(el);
+      expect(title(el)).to.equal('تم دفع طلبك');
+      expect(plain(textOf(shadowQuery(el, '[part~="expired"]')))).to.contain('دُفع الطلب بطريقة أخرى');
+    });
+
     it('says the bill expired, and fires pg-bill-expire, once the endpoint shows it unpaid', async () => {
       const clock = createManualClock(Date.now());
       const el = await voucher({ clock });

@@ -91,6 +91,27 @@ describe('<pg-checkout mode="drop-in"> once the cash bill is paid at the counter
     expect(el.shadowRoot!.querySelector('[part~="bill-note"]')).to.equal(null);
   });
 
+  it('keeps the other methods away, saying the order is paid, when a card paid it after the bill expired unpaid (a reload)', async () => {
+    const reference = newOrder();
+    const clock = createManualClock(Date.now());
+    const first = await dropIn(reference, clock);
+    shadowQuery(voucherOf(first), 'button.issue').click();
+    await settled(first);
+    const expiresAt = parseExpiry(voucherOf(first).issuedBill!.expires)!;
+    first.remove();
+    clock.set(expiresAt + 3_600_000);
+    // Paid by card under the order's next attempt: the status route names that attempt with the money.
+    network.transformAnswer('/status', (answer) => ({ ...answer, authorized_amount: 250_000, captured_amount: 250_000, payment_reference: `${reference}.pg2` }));
+
+    const el = await dropIn(reference, clock, 'card');
+    const voucher = voucherOf(el);
+    expect(textOf(shadowQuery(voucher, '#bill-title'))).to.equal('Your order has been paid');
+    expect(voucher.matches(':state(paid)')).to.equal(false, 'the bill itself was not paid');
+    expect(offered(el)).to.deep.equal(['voucher']);
+    expect(el.shadowRoot!.querySelector('[part~="bill-note"]')).to.equal(null);
+    expect(textOf(shadowQuery(el, '.frame > [role="status"]'))).not.to.contain('Choose another payment method');
+  });
+
   it('offers the other methods again after such a reload only once the endpoint shows the bill unpaid', async () => {
     const reference = newOrder();
     const clock = createManualClock(Date.now());
