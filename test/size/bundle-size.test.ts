@@ -90,8 +90,8 @@
  * (`<order>.pg2`), a page reloaded with the bill still remembered said "This bill has been paid".
  * The status route now names the attempt its money is under, and `<pg-bill-voucher>` says the order
  * was paid another way and the bill is owed nothing, in both languages, and tells the drop-in
- * (`pg-bill-expire` with `orderPaid`), which keeps the other methods away. Measured 22,401 (+10),
- * with the answer checks 23,861 (+14), 48,335 (+138) and 55,171 (+199) bytes.
+ * (`pg-bill-expire` with `orderPaid`), which keeps the other methods away. Measured 22,404 (+13),
+ * with the answer checks 23,864 (+17), 48,342 (+145) and 55,178 (+206) bytes.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';

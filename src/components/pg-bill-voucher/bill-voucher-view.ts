@@ -584,7 +584,7 @@ export class BillVoucherView extends ElementView<PgBillVoucher, BillVoucherMessa
   #renderExpired(): TemplateResult {
     const bill = this.bill as ShownBill;
     const m = this.#messages;
-    if (this.#paidElsewhere === bill) return this.#renderNotice('expired', m.paidElsewhereTitle, m.paidElsewhereBody(this.#renderBillNumber(bill.billNumber, true)));
+    if (this.#paidElsewhere === bill) return this.#renderNotice('order-paid', m.paidElsewhereTitle, m.paidElsewhereBody(this.#renderBillNumber(bill.billNumber, true)));
     const canReissue = this.host.allowReissue && this.#canAsk;
     const reissuing = this.kit.endpointRequests.isPending('bill');
     return this.#renderNotice(

@@ -518,7 +518,7 @@ describe('<pg-bill-voucher>', () => {
       expect(events.map((event) => event.type)).to.deep.equal(['pg-bill-expire']);
       expect((events[0] as PgBillExpireEvent).orderPaid).to.equal(true);
       expect(title(el)).to.equal('Your order has been paid');
-      expect(plain(textOf(shadowQuery(el, '[part~="expired"]')))).to.contain('It was paid another way.').and.to.contain('expired unpaid; nothing is due on it.');
+      expect(plain(textOf(shadowQuery(el, '[part~="order-paid"]')))).to.contain('It was paid another way.').and.to.contain('expired unpaid; nothing is due on it.');
       expect(status(el)).to.equal('Your order has been paid');
       expect(el.matches(':state(expired)')).to.equal(true);
       expect(el.matches(':state(paid)')).to.equal(false);
@@ -534,7 +534,7 @@ describe('<pg-bill-voucher>', () => {
       clock.set(parseExpiry(el.issuedBill!.expires)!);
       await settled(el);
       expect(title(el)).to.equal('تم دفع طلبك');
-      expect(plain(textOf(shadowQuery(el, '[part~="expired"]')))).to.contain('دُفع الطلب بطريقة أخرى');
+      expect(plain(textOf(shadowQuery(el, '[part~="order-paid"]')))).to.contain('دُفع الطلب بطريقة أخرى');
     });
 
     it('says the bill expired, and fires pg-bill-expire, once the endpoint shows it unpaid', async () => {
