@@ -46,7 +46,7 @@ const complete = !quick && SECTIONS.every(wanted);
 
 const settings = {
   firstRender: { loads: quick ? 5 : 30, timeoutMs: 30_000 },
-  phone: { loads: quick ? 2 : 11, timeoutMs: 60_000 },
+  phone: { loads: quick ? 2 : 21, timeoutMs: 60_000 },
   installments: { loads: quick ? 1 : 5, changesPerLoad: quick ? 10 : 25, timeoutMs: 60_000 },
   signer: { durationMs: quick ? 300 : 2000, maxIterations: 5_000_000 },
   endpoint: { durationSeconds: quick ? 2 : 5, warmUpSeconds: 1, rounds: quick ? 1 : 2, connections: 10 },
