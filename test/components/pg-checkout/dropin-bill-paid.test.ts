@@ -60,6 +60,19 @@ describe('<pg-checkout mode="drop-in"> once the cash bill is paid at the counter
     return { voucher, expiresAt: parseExpiry(bill.expires)! };
   }
 
+  /** A bill issued for a new order and never paid; the page closed, and the clock an hour past its expiry. */
+  async function billLeftUnpaidPastExpiry() {
+    const reference = newOrder();
+    const clock = createManualClock(Date.now());
+    const first = await dropIn(reference, clock);
+    shadowQuery(voucherOf(first), 'button.issue').click();
+    await settled(first);
+    const expiresAt = parseExpiry(voucherOf(first).issuedBill!.expires)!;
+    first.remove();
+    clock.set(expiresAt + 3_600_000);
+    return { reference, clock };
+  }
+
   it('keeps the bill in view, paid, and the other methods away without saying they return, when the expiry comes', async () => {
     const clock = createManualClock(Date.now());
     const el = await dropIn(newOrder(), clock);
@@ -92,14 +105,7 @@ describe('<pg-checkout mode="drop-in"> once the cash bill is paid at the counter
   });
 
   it('keeps the other methods away, saying the order is paid, when a card paid it after the bill expired unpaid (a reload)', async () => {
-    const reference = newOrder();
-    const clock = createManualClock(Date.now());
-    const first = await dropIn(reference, clock);
-    shadowQuery(voucherOf(first), 'button.issue').click();
-    await settled(first);
-    const expiresAt = parseExpiry(voucherOf(first).issuedBill!.expires)!;
-    first.remove();
-    clock.set(expiresAt + 3_600_000);
+    const { reference, clock } = await billLeftUnpaidPastExpiry();
     // Paid by card under the order's next attempt: the status route names that attempt with the money.
     network.transformAnswer('/status', (answer) => ({ ...answer, authorized_amount: 250_000, captured_amount: 250_000, payment_reference: `${reference}.pg2` }));
 
@@ -113,14 +119,7 @@ describe('<pg-checkout mode="drop-in"> once the cash bill is paid at the counter
   });
 
   it('offers the other methods again after such a reload only once the endpoint shows the bill unpaid', async () => {
-    const reference = newOrder();
-    const clock = createManualClock(Date.now());
-    const first = await dropIn(reference, clock);
-    shadowQuery(voucherOf(first), 'button.issue').click();
-    await settled(first);
-    const expiresAt = parseExpiry(voucherOf(first).issuedBill!.expires)!;
-    first.remove();
-    clock.set(expiresAt + 3_600_000);
+    const { reference, clock } = await billLeftUnpaidPastExpiry();
 
     const el = await dropIn(reference, clock, 'card');
     expect(network.requestsTo('/status')).to.have.length(1);
