@@ -120,13 +120,16 @@ async function ledgerSaysPaid(reference: string, runtime: EndpointRuntime): Prom
 }
 
 /**
- * After the gateway refused the flow's reference as taken (00005): whether CHECK_STATUS shows the
- * order paid, under that reference (a card took it since the first step) or another attempt.
+ * After the gateway refused the flow's reference as taken (00005): what CHECK_STATUS shows holds
+ * it. `paid`: the order is paid, under that reference (a card took it since the first step) or
+ * another attempt; `in_progress`: a payment waits under it (a bill issued or a 3-D Secure check
+ * begun in another tab), as the first step refuses it; else undefined (the gateway's refusal stands).
  */
-async function gatewaySaysPaid(reference: string, language: Language, runtime: EndpointRuntime): Promise<boolean> {
+async function whatHoldsReference(reference: string, language: Language, runtime: EndpointRuntime): Promise<'paid' | 'in_progress' | undefined> {
   const own = await gatewayOrderStatus(runtime, reference, language);
-  if (own !== undefined && isPaidState(own.state)) return true;
-  return (await otherAttemptPaid(reference, language, runtime)) !== undefined;
+  if (own !== undefined && isPaidState(own.state)) return 'paid';
+  if ((await otherAttemptPaid(reference, language, runtime)) !== undefined) return 'paid';
+  return own?.state === 'pending' ? 'in_progress' : undefined;
 }
 
 /** The merchant_reference the flow's gateway calls use: sealed at its first step, else (a token sealed before attempts) the order's. */
@@ -315,10 +318,15 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
         products,
       },
     });
-    // Refused as taken (00005) by a card that paid the order meanwhile, its return not recorded yet:
-    // the customer is told the order is paid, not the gateway's generic refusal.
-    if (answer.response_code === DUPLICATE_REFERENCE && (await gatewaySaysPaid(reference, language, runtime))) {
-      refusePaidMeanwhile(runtime, order, reference, 'gateway');
+    // Refused as taken (00005) by a card that paid the order meanwhile, its return not recorded yet,
+    // or by a payment begun in another tab: the customer is told so, not the gateway's generic refusal.
+    if (answer.response_code === DUPLICATE_REFERENCE) {
+      const held = await whatHoldsReference(reference, language, runtime);
+      if (held === 'paid') refusePaidMeanwhile(runtime, order, reference, 'gateway');
+      if (held === 'in_progress') {
+        runtime.log.info('order_in_progress', { merchant_reference: order.merchant_reference, attempt: reference, by: 'gateway' });
+        throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
+      }
     }
     requireSuccess(answer, language);
     if (answer.transaction_id === undefined || answer.total_down_payment === undefined) {

@@ -339,10 +339,21 @@ describe('the code by SMS (OTP_GENERATE), once a card paid the order after the f
     assertAlreadyPaid(await harness.post('/financing/otp', { ...ORDER, flow }));
   });
 
-  it('keeps the gateway\'s refusal when 00005 comes and no attempt is paid (a bill issued in another tab)', async () => {
+  it('answers 00005 with order_in_progress when a payment waits under the flow\'s reference (a bill issued in another tab), as the first step would', async () => {
     refuseHeldReferences(harness);
     const flow = await steps.verifyCustomer();
     harness.gateway.holds('order-1001', 'bill_issued');
+    const answer = await harness.post('/financing/otp', { ...ORDER, language: 'ar', flow });
+    assert.equal(answer.status, 409);
+    const { code, field, message } = parse(endpointError, answer.body).error;
+    assert.deepEqual([code, field], ['order_in_progress', 'merchant_reference']);
+    assert.match(message, /[\u0600-\u06ff]/, 'in the request\'s language');
+  });
+
+  it('keeps the gateway\'s refusal when 00005 comes and CHECK_STATUS shows nothing paid or waiting (a bill that expired meanwhile)', async () => {
+    refuseHeldReferences(harness);
+    const flow = await steps.verifyCustomer();
+    harness.gateway.holds('order-1001', 'bill_expired');
     const answer = await harness.post('/financing/otp', { ...ORDER, flow });
     assert.equal(answer.status, 422);
     const { code, response_code } = parse(endpointError, answer.body).error;
