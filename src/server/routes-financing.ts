@@ -49,7 +49,7 @@ import { EndpointRefusal } from './errors.ts';
 import { limiterKey } from './rate-limit.ts';
 import type { FlowState, FlowStep } from './flow-token.ts';
 import { gatewayAmount, gatewayMonths, requireSuccess } from './gateway-client.ts';
-import { gatewayOrderStatus, payableReference, refuseOrderPaidByMerchant } from './gateway-status.ts';
+import { gatewayOrderStatus, payableReference, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
@@ -120,16 +120,18 @@ async function ledgerSaysPaid(reference: string, runtime: EndpointRuntime): Prom
 }
 
 /**
- * After the gateway refused the flow's reference as taken (00005): what CHECK_STATUS shows holds
- * it. `paid`: the order is paid, under that reference (a card took it since the first step) or
- * another attempt; `in_progress`: a payment waits under it (a bill issued or a 3-D Secure check
- * begun in another tab), as the first step refuses it; else undefined (the gateway's refusal stands).
+ * After the gateway refused the flow's reference as taken (00005), what CHECK_STATUS shows holds
+ * it: the order paid, under that reference (a card took it since the first step) or another
+ * attempt, is `order_already_paid`; a payment waiting under it (a bill issued or a 3-D Secure check
+ * begun in another tab) is `order_in_progress`, as the first step refuses it
+ * (`refuseUnpayableStatus`). Otherwise returns, and the gateway's refusal stands.
  */
-async function whatHoldsReference(reference: string, language: Language, runtime: EndpointRuntime): Promise<'paid' | 'in_progress' | undefined> {
+async function refuseTakenReference(runtime: EndpointRuntime, order: MerchantOrder, reference: string, language: Language): Promise<void> {
   const own = await gatewayOrderStatus(runtime, reference, language);
-  if (own !== undefined && isPaidState(own.state)) return 'paid';
-  if ((await otherAttemptPaid(reference, language, runtime)) !== undefined) return 'paid';
-  return own?.state === 'pending' ? 'in_progress' : undefined;
+  if ((own !== undefined && isPaidState(own.state)) || (await otherAttemptPaid(reference, language, runtime)) !== undefined) {
+    refusePaidMeanwhile(runtime, order, reference, 'gateway');
+  }
+  refuseUnpayableStatus(runtime, reference, own);
 }
 
 /** The merchant_reference the flow's gateway calls use: sealed at its first step, else (a token sealed before attempts) the order's. */
@@ -320,14 +322,7 @@ export const financingOtpRoute: JsonRoute<unknown> = defineRoute<FinancingOtpReq
     });
     // Refused as taken (00005) by a card that paid the order meanwhile, its return not recorded yet,
     // or by a payment begun in another tab: the customer is told so, not the gateway's generic refusal.
-    if (answer.response_code === DUPLICATE_REFERENCE) {
-      const held = await whatHoldsReference(reference, language, runtime);
-      if (held === 'paid') refusePaidMeanwhile(runtime, order, reference, 'gateway');
-      if (held === 'in_progress') {
-        runtime.log.info('order_in_progress', { merchant_reference: order.merchant_reference, attempt: reference, by: 'gateway' });
-        throw new EndpointRefusal('order_in_progress', { field: 'merchant_reference' });
-      }
-    }
+    if (answer.response_code === DUPLICATE_REFERENCE) await refuseTakenReference(runtime, order, reference, language);
     requireSuccess(answer, language);
     if (answer.transaction_id === undefined || answer.total_down_payment === undefined) {
       runtime.log.error('otp_generate_incomplete', { merchant_reference: order.merchant_reference });

@@ -73,7 +73,7 @@ describe('an order paid by card after its cash bill expired unpaid', () => {
       await page.locator('pg-checkout button.Pay').click();
       await page.locator('pg-checkout .outcome.success').waitFor({ timeout: 20_000 });
       const attempts = await page.evaluate(async () => (await (await fetch('/sandbox-tools/orders')).json()) as unknown);
-      assert.match(JSON.stringify(attempts), new RegExp(`${reference.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.pg2`), 'paid under the next attempt');
+      assert.ok(JSON.stringify(attempts).includes(`"${reference}.pg2"`), 'paid under the next attempt');
 
       await page.reload();
       const notice = voucher.locator('section[part~="order-paid"]');

@@ -356,13 +356,13 @@ export function charsetCheck(charset: Exclude<Charset, 'text'>, special = ''): z
   });
 }
 
-/** A whole-value shape check raising `invalid_format` with the format's name. */
-/* @__NO_SIDE_EFFECTS__ */
 /** The pattern of a field format, for a check outside zod (an HTML form's `pattern` attribute). */
 export function formatPattern(format: FieldFormat): RegExp {
   return FORMAT_PATTERNS[format];
 }
 
+/** A whole-value shape check raising `invalid_format` with the format's name. */
+/* @__NO_SIDE_EFFECTS__ */
 export function formatCheck(format: FieldFormat): z.core.$ZodCheck<string> {
   const pattern = FORMAT_PATTERNS[format];
   return z.check<string>((payload) => {
