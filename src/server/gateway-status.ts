@@ -214,7 +214,9 @@ export async function payableReference(runtime: EndpointRuntime, order: Merchant
  * authorization holds nothing, so a payment under a later attempt is the order's, as the payment
  * routes (`payableReference`) and the results (core `canMoveOrderPayment`) read it. One question
  * when the order had one attempt that is paid, waiting on a bill or unknown to the gateway. The
- * answer comes with the reference it was asked under.
+ * answer comes with the reference it was asked under. When a later attempt's question fails, the
+ * whole question does (the caller's `gateway_unreachable`): an earlier attempt's answer is not the
+ * order's while a payment may stand under the later one.
  */
 export async function queryOrderStatus(
   runtime: EndpointRuntime,
@@ -230,13 +232,8 @@ export async function queryOrderStatus(
   for (let attempt = 2; attempt <= MAX_PAYMENT_ATTEMPTS; attempt += 1) {
     const reference = attemptReference(orderReference, attempt);
     if (reference === undefined) break;
-    let answer: CheckStatusResponse;
-    try {
-      answer = await queryStatus(runtime, reference, language);
-    } catch (error) {
-      if (!(error instanceof EndpointRefusal)) throw error;
-      break;
-    }
+    // A question that failed is "could not say", never "nothing there": the money may be under this attempt.
+    const answer = await queryStatus(runtime, reference, language);
     const { state } = stateOfAnswer(answer);
     if (state === 'not_found' || state === 'unknown') break;
     chosen = answer;

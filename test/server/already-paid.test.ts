@@ -221,6 +221,17 @@ describe('the status route after a new attempt', () => {
     assert.deepEqual([answer.body.payment_reference, answer.body.captured_amount], ['order-1001.pg2', ORDERS[0]!.amount]);
   });
 
+  it('cannot say, rather than answer the expired bill, when the question about the next attempt fails', async () => {
+    harness.gateway.holds('order-1001', 'bill_expired');
+    harness.gateway.holds('order-1001.pg2', 'captured');
+    harness.gateway.failWith(503, 'order-1001.pg2');
+    const answer = await harness.post('/status', { ...ORDER, language: 'ar' });
+    assert.equal(answer.status, 502);
+    assert.equal(answer.body.error.code, 'gateway_unreachable');
+    assert.match(answer.body.error.message, /[\u0600-\u06FF]/, 'in the request\'s language');
+    assert.equal(answer.body.transaction_code, undefined, 'the bill\'s 31001 is not passed on');
+  });
+
   it('asks once when the order had one attempt, and names no other', async () => {
     harness.gateway.holds('order-1001', 'captured');
     const answer = await harness.post('/status', ORDER);

@@ -307,8 +307,8 @@ export interface FakeGateway {
   goOffline(): void;
   /** The gateway's host refuses connections (ECONNREFUSED): no request leaves. */
   refuseConnections(): void;
-  /** The gateway answers every call with this HTTP status and an unsigned error body. */
-  failWith(status: number): void;
+  /** The gateway answers every call (or every call about one merchant_reference) with this HTTP status and an unsigned error body. */
+  failWith(status: number, merchantReference?: string): void;
   reset(): void;
   callsOf(operation: Operation): GatewayCallRecord[];
 }
@@ -320,13 +320,15 @@ export function createFakeGateway(): FakeGateway {
   const tokens = new Map<string, KeptToken>();
   let overrides: Partial<Record<Operation, AnswerFor>> = {};
   let offline: false | 'broken' | 'refused' = false;
-  let failure: number | undefined;
+  let failure: { readonly status: number; readonly reference?: string | undefined } | undefined;
 
   const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input instanceof Request ? input.url : input);
     if (offline === 'refused') throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     if (offline) throw new TypeError('fetch failed');
-    if (failure !== undefined) return Response.json({ error: 'internal' }, { status: failure });
+    if (failure !== undefined && (failure.reference === undefined || JSON.parse(String(init?.body))['merchant_reference'] === failure.reference)) {
+      return Response.json({ error: 'internal' }, { status: failure.status });
+    }
     if (url !== `${GATEWAY_BASE_URL}/${API_ROOT}/paymentApi`) {
       problems.push(`unexpected URL ${url}`);
       return new Response('not found', { status: 404 });
@@ -435,8 +437,8 @@ export function createFakeGateway(): FakeGateway {
     refuseConnections() {
       offline = 'refused';
     },
-    failWith(status) {
-      failure = status;
+    failWith(status, merchantReference) {
+      failure = { status, reference: merchantReference };
     },
     reset() {
       overrides = {};
