@@ -88,12 +88,21 @@ export function typedExpiryToYymm(typed: string): string | undefined {
   return `${year}${String(month).padStart(2, '0')}`;
 }
 
+/** The wire's expiry: year then month, two digits each, the month 01–12 (captures: year, month). */
+export const YYMM = /^(\d{2})(0[1-9]|1[0-2])$/;
+
+/** A YYMM expiry ("3012") as the card form shows it ("12/30"); undefined when it is not one. */
+export function yymmAsTyped(yymm: string): string | undefined {
+  const match = YYMM.exec(yymm);
+  return match ? `${match[2]}/${match[1]}` : undefined;
+}
+
 /**
  * True when a YYMM expiry is before the month of `now` (UTC): a card is valid through the last day
  * of its expiry month. Years are read as 20YY.
  */
 export function isExpiredYymm(yymm: string, now: Date): boolean {
-  const match = /^(\d{2})(0[1-9]|1[0-2])$/.exec(yymm);
+  const match = YYMM.exec(yymm);
   if (!match) return true;
   const year = 2000 + Number(match[1]);
   const month = Number(match[2]);

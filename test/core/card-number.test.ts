@@ -8,6 +8,7 @@ import {
   isLuhnValid,
   maskCardNumber,
   typedExpiryToYymm,
+  yymmAsTyped,
 } from '../../src/core/card-number.ts';
 
 describe('card numbers', () => {
@@ -55,6 +56,13 @@ describe('expiry dates', () => {
     assert.equal(typedExpiryToYymm('13/29'), undefined);
     assert.equal(typedExpiryToYymm('00/29'), undefined);
     assert.equal(typedExpiryToYymm('829'), undefined);
+  });
+
+  it('shows the wire\'s YYMM as the card prints it, and nothing for what is not one', () => {
+    assert.equal(yymmAsTyped('2908'), '08/29');
+    assert.equal(yymmAsTyped('2913'), undefined);
+    assert.equal(yymmAsTyped('08/29'), undefined);
+    for (const yymm of ['2908', '3012', '2601']) assert.equal(typedExpiryToYymm(yymmAsTyped(yymm) ?? ''), yymm, 'and back');
   });
 
   it('counts a card valid through its expiry month', () => {

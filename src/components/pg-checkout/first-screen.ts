@@ -3,6 +3,7 @@
  * (src/server/first-screen.ts): a card form that posts to the gateway without any script, until
  * the element takes it over with what the customer typed in it.
  */
+import { yymmAsTyped } from '../../core/card-number.ts';
 import { normalizeDigits } from '../../core/language.ts';
 import { cardDigits, formatExpiryInput } from '../shared/card.ts';
 import type { CardField } from '../shared/card-form.ts';
@@ -13,11 +14,11 @@ export const FIRST_SCREEN = '[data-pg-first-screen]';
 /**
  * The expiry typed into the first screen, as the card form shows it. Without script nothing turns
  * MM/YY into the gateway's YYMM, so the server's field takes YYMM: "2712" is "12/27" here; other
- * text is read as if typed here.
+ * text ("1227", which is no YYMM) is read as if typed here.
  */
 export function firstScreenExpiry(typed: string): string {
   const text = normalizeDigits(typed);
-  return /^\d{4}$/.test(text) ? `${text.slice(2)}/${text.slice(0, 2)}` : formatExpiryInput(text);
+  return yymmAsTyped(text) ?? formatExpiryInput(text);
 }
 
 /** What the customer typed into the first screen in `root` (and "remember this card"), in the card form's formats. */

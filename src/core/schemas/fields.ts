@@ -14,6 +14,7 @@
  */
 import * as z from 'zod/mini';
 import { MAX_AMOUNT_DIGITS } from '../amounts.ts';
+import { YYMM } from '../card-number.ts';
 import { pure } from './pure.ts';
 
 export { pure } from './pure.ts';
@@ -303,7 +304,7 @@ const FORMAT_PATTERNS: Record<FieldFormat, RegExp> = {
   // YYYY-MM-DDThh:mm:ss+hh:mm exactly (General rules 5); 25 characters, the bill's limit.
   datetime_offset:
     /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d[+-]([01]\d|2[0-3]):[0-5]\d$/,
-  yymm: /^\d{2}(0[1-9]|1[0-2])$/,
+  yymm: YYMM,
   email: /^[^@\s]+@[^@\s]+\.[^@\s]+$/,
   month_list: /^\d+(-\d+)*$/,
 };

@@ -311,6 +311,8 @@ describe('<pg-checkout> taking over the server-rendered first screen', () => {
       expect(firstScreenExpiry('122')).to.equal('12/2');
       expect(firstScreenExpiry('12/2')).to.equal('12/2');
       expect(firstScreenExpiry('')).to.equal('');
+      // No YYMM (month 27): the customer typed the card's MMYY, and the form shows it as printed.
+      expect(firstScreenExpiry('1227')).to.equal('12/27');
     });
   });
 });
