@@ -14,7 +14,7 @@ export const FAULT_STATUSES = [429, 503] as const;
 export type FaultStatus = (typeof FAULT_STATUSES)[number];
 
 /**
- * The next `count` requests (of `operation` only, when named) answer `status`, with `Retry-After:
+ * The next `count` requests (of `operation` and `merchantReference` only, when named) answer `status`, with `Retry-After:
  * retryAfterSeconds`; or, with `delayMs` alone, are carried out and answered that much later.
  */
 export interface SandboxFaults {
@@ -26,6 +26,8 @@ export interface SandboxFaults {
   readonly delayMs?: number;
   /** `command`, `query_command` or `service_command` of the requests to fail, e.g. `CAPTURE`; default every one. */
   readonly operation?: string;
+  /** The `merchant_reference` of the requests to fail, e.g. `order-1001.pg2`; default any (or none). */
+  readonly merchantReference?: string;
 }
 
 /** Most requests one plan fails, and the longest `Retry-After` it sends. */
@@ -42,23 +44,33 @@ export function isFaultPlan(plan: SandboxFaults): boolean {
     (plan.delayMs === undefined || whole(plan.delayMs, MAX_FAULT_DELAY_MS, 1)) &&
     whole(plan.count, MAX_FAULT_COUNT, 1) &&
     (plan.retryAfterSeconds === undefined || whole(plan.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS)) &&
-    (plan.operation === undefined || /^[A-Z0-9_]{1,50}$/.test(plan.operation))
+    (plan.operation === undefined || /^[A-Z0-9_]{1,50}$/.test(plan.operation)) &&
+    (plan.merchantReference === undefined || /^[A-Za-z0-9_.-]{1,40}$/.test(plan.merchantReference))
   );
 }
 
-/** The operation a request names, read from a copy of its body (JSON, or the multipart upload's form). */
-async function operationOf(request: Request): Promise<string | undefined> {
+/** The operation and merchant_reference a request names, read from a copy of its body (JSON, or the multipart upload's form). */
+async function subjectOf(request: Request): Promise<{ readonly operation?: unknown; readonly merchantReference?: unknown }> {
   try {
     const copy = request.clone();
     const type = request.headers.get('content-type') ?? '';
     const fields: Record<string, unknown> = type.startsWith('multipart/')
       ? Object.fromEntries(await copy.formData())
       : (JSON.parse(await copy.text()) as Record<string, unknown>);
-    const name = fields['command'] ?? fields['query_command'] ?? fields['service_command'];
-    return typeof name === 'string' ? name : undefined;
+    return { operation: fields['command'] ?? fields['query_command'] ?? fields['service_command'], merchantReference: fields['merchant_reference'] };
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** Whether `plan` fails `request`: every request, or those of its operation and merchant_reference when it names them. */
+async function isPlannedFor(plan: SandboxFaults, request: Request): Promise<boolean> {
+  if (plan.operation === undefined && plan.merchantReference === undefined) return true;
+  const subject = await subjectOf(request);
+  return (
+    (plan.operation === undefined || subject.operation === plan.operation) &&
+    (plan.merchantReference === undefined || subject.merchantReference === plan.merchantReference)
+  );
 }
 
 const OUTAGE_PAGE = `<!doctype html>
@@ -93,7 +105,7 @@ export class FaultPlan {
    */
   async answer(request: Request, handle: (request: Request) => Promise<Response>): Promise<Response> {
     const plan = this.#plan;
-    if (!plan || (plan.operation !== undefined && (await operationOf(request)) !== plan.operation)) return handle(request);
+    if (!plan || !(await isPlannedFor(plan, request))) return handle(request);
     this.#plan = plan.count > 1 ? { ...plan, count: plan.count - 1 } : undefined;
     const { status } = plan;
     const response = status === undefined ? await handle(request) : faultAnswer({ ...plan, status });
@@ -102,7 +114,10 @@ export class FaultPlan {
   }
 }
 
-/** `POST sandbox-tools/faults` with `{"status"?: 429 | 503, "delay_ms"?: D, "count": N, "retry_after"?: S, "operation"?: "CAPTURE"}`. */
+/**
+ * `POST sandbox-tools/faults` with `{"status"?: 429 | 503, "delay_ms"?: D, "count": N, "retry_after"?: S, "operation"?: "CAPTURE",
+ * "merchant_reference"?: "order-1001.pg2"}`.
+ */
 export async function faultsTool(request: Request, plan: FaultPlan): Promise<Response> {
   let body: Record<string, unknown>;
   try {
@@ -117,6 +132,7 @@ export async function faultsTool(request: Request, plan: FaultPlan): Promise<Res
     count: body['count'],
     ...(body['retry_after'] === undefined ? {} : { retryAfterSeconds: body['retry_after'] }),
     ...(body['operation'] === undefined ? {} : { operation: body['operation'] }),
+    ...(body['merchant_reference'] === undefined ? {} : { merchantReference: body['merchant_reference'] }),
   } as SandboxFaults;
   if (!isFaultPlan(asked)) return jsonResponse({ error: 'faults_invalid' }, 400);
   plan.set(asked);
@@ -133,5 +149,6 @@ export function faultsView(plan: FaultPlan): Response {
     count: pending.count,
     ...(pending.retryAfterSeconds === undefined ? {} : { retry_after: pending.retryAfterSeconds }),
     ...(pending.operation === undefined ? {} : { operation: pending.operation }),
+    ...(pending.merchantReference === undefined ? {} : { merchant_reference: pending.merchantReference }),
   });
 }

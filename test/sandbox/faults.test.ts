@@ -83,6 +83,16 @@ describe('POST sandbox-tools/faults', () => {
     assert.equal((await callApi(lb, capture))['response_code'], '20064');
   });
 
+  it('fails only the requests about the merchant_reference it names, the others passing through', async () => {
+    const reference = `fault-one-${Date.now()}`;
+    await callApi(lb, authorizationOf(reference));
+    const planned = await tool('POST', { status: 503, count: 1, operation: 'CHECK_STATUS', merchant_reference: `${reference}.pg2` });
+    assert.deepEqual(await planned.json(), { status: 503, count: 1, operation: 'CHECK_STATUS', merchant_reference: `${reference}.pg2` });
+    assert.equal((await callApi(lb, status(reference)))['authorized_amount'], '10000', 'the order\'s own reference is answered');
+    assert.equal((await post(lb.gateway.paths.paymentApi, status(`${reference}.pg2`))).status, 503);
+    assert.deepEqual(await (await tool('GET')).json(), { count: 0 }, 'spent by the request it named');
+  });
+
   it('answers late when asked for a slow gateway, having done what the request asked at once', async () => {
     const reference = `fault-slow-${Date.now()}`;
     const planned = await tool('POST', { delay_ms: 1_500, count: 1, operation: 'AUTHORIZATION' });
@@ -112,7 +122,7 @@ describe('POST sandbox-tools/faults', () => {
   });
 
   it('refuses a plan out of bounds with 400 faults_invalid', async () => {
-    for (const body of [{ status: 500, count: 1 }, { status: 429, count: 0 }, { status: 429, count: 1, retry_after: -1 }, { status: 429, count: 1, operation: 'capture' }, { count: 1 }, { delay_ms: 0, count: 1 }, { delay_ms: 200_000, count: 1 }]) {
+    for (const body of [{ status: 500, count: 1 }, { status: 429, count: 0 }, { status: 429, count: 1, retry_after: -1 }, { status: 429, count: 1, operation: 'capture' }, { status: 503, count: 1, merchant_reference: 'has space' }, { status: 503, count: 1, merchant_reference: 'x'.repeat(41) }, { count: 1 }, { delay_ms: 0, count: 1 }, { delay_ms: 200_000, count: 1 }]) {
       const answer = await tool('POST', body);
       assert.equal(answer.status, 400, JSON.stringify(body));
       assert.deepEqual(await answer.json(), { error: 'faults_invalid' });
