@@ -9,6 +9,7 @@
  */
 import type { Language } from './language.ts';
 import { BILL_ISSUED, canMoveOrderState, isPaidState, type OrderState } from './order-status.ts';
+import { classifyResponse } from './response.ts';
 
 /** Attempts an order may have: the first, and eight more after abandoned 3-D Secure checks. */
 export const MAX_PAYMENT_ATTEMPTS = 9;
@@ -94,6 +95,23 @@ const BILL_EXPIRED = '31001';
  */
 export function isReferenceLetGo(status: { readonly state: string; readonly transaction_code?: string | undefined }): boolean {
   return status.state === 'failed' && status.transaction_code !== BILL_EXPIRED;
+}
+
+/**
+ * True when a failed answer the customer's browser brought back is its own word, not the failure
+ * CHECK_STATUS reads under its reference (`status`): that reading is of a declined card's charge
+ * the gateway let go (isReferenceLetGo), and the answer names no charge or another one (its
+ * `svc_id`): a card page the customer left ("Back to the shop", 00072) or one refused before any
+ * charge, under the reference the next card was given. The declined charge stays as it was
+ * recorded; this answer is its own result. The return of that declined charge itself (the same
+ * `svc_id`) is the reading's, as is any answer while the gateway holds money or a payment waits.
+ */
+export function isOwnFailure(
+  answer: { readonly response_code?: unknown; readonly status?: unknown; readonly svc_id?: unknown },
+  status: { readonly state: string; readonly transaction_code?: string | undefined; readonly svc_id?: string | undefined },
+): boolean {
+  const charge = answer.svc_id === undefined || answer.svc_id === '' ? undefined : String(answer.svc_id);
+  return classifyResponse(answer) === 'failure' && isReferenceLetGo(status) && charge !== status.svc_id;
 }
 
 /**

@@ -36,7 +36,7 @@ import {
   type OrderState,
   type OrderStatus,
 } from '../core/order-status.ts';
-import { orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
+import { isOwnFailure, orderReferenceOf, paidOtherAttempt } from '../core/payment-attempts.ts';
 import { classifyResponse, parseResponseCode } from '../core/response.ts';
 import { fileDigest } from '../core/signature.ts';
 import { getTokensRequest, getTokensResponse, type GetTokensResponse, type TokenListEntry } from '../core/schemas/index.ts';
@@ -278,8 +278,10 @@ export async function confirmedResult(
     if (!postedDisagrees(answer, order)) return recordedInState(reference, orderStatus, runtime.settings.resultLedger);
   }
   const accepted = await acceptedAmountOf(reference, orderStatus, runtime.settings.resultLedger);
-  // Nothing at the gateway: the answer's own code is all there is to report (a refused form, say).
-  const transaction = orderStatus.transaction_code === undefined ? answer : {
+  // Nothing at the gateway: the answer's own code is all there is to report (a refused form, say);
+  // likewise a card page left after a declined card, whose charge the reading is (core isOwnFailure).
+  const ownFailure = isOwnFailure(answer, orderStatus);
+  const transaction = orderStatus.transaction_code === undefined || ownFailure ? answer : {
     response_code: orderStatus.transaction_code,
     status: orderStatus.transaction_status,
   };
@@ -291,7 +293,8 @@ export async function confirmedResult(
     responseCode: parseResponseCode(transaction['response_code'])?.code ?? '',
     status: text(transaction['status']) ?? '',
     message: gatewayMessage(transaction, language),
-    svcId: orderStatus.svc_id ?? text(answer['svc_id']),
+    // The declined charge's id is not this answer's: its result's key would be the decline's.
+    svcId: ownFailure ? text(answer['svc_id']) : orderStatus.svc_id ?? text(answer['svc_id']),
     source,
     orderStatus,
     ...(accepted === undefined ? {} : { accepted }),

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { OrderState } from '../../src/core/order-status.ts';
-import { attemptOf, attemptReference, isAbandonableCheck, isAttemptReference, isReferenceLetGo, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
+import { attemptOf, attemptReference, isAbandonableCheck, isAttemptReference, isOwnFailure, isReferenceLetGo, orderReferenceOf, paidOtherAttempt } from '../../src/core/payment-attempts.ts';
 
 describe('the merchant_reference of each attempt at paying an order', () => {
   it('is the order reference for the first attempt and `<order>.pg<n>` after', () => {
@@ -71,5 +71,22 @@ describe('isReferenceLetGo', () => {
     assert.equal(isReferenceLetGo({ state: 'failed', transaction_code: '31001' }), false);
     assert.equal(isReferenceLetGo({ state: 'pending', transaction_code: '30000' }), false);
     assert.equal(isReferenceLetGo({ state: 'captured', transaction_code: '14000' }), false);
+  });
+});
+
+describe('isOwnFailure', () => {
+  const declined = { state: 'failed', transaction_code: '13001', svc_id: '169990' } as const;
+
+  it('takes a card page left after a declined card as its own word, not the decline CHECK_STATUS reads', () => {
+    assert.equal(isOwnFailure({ response_code: '00072', status: '00' }, declined), true);
+    assert.equal(isOwnFailure({ response_code: '13001', status: '13', svc_id: '169991' }, declined), true, 'another card\'s decline');
+  });
+
+  it('leaves the reading to the declined charge\'s own return, to any success, and while money is held or a payment waits', () => {
+    assert.equal(isOwnFailure({ response_code: '13001', status: '13', svc_id: '169990' }, declined), false);
+    assert.equal(isOwnFailure({ response_code: '14000', status: '14', svc_id: '169991' }, declined), false);
+    assert.equal(isOwnFailure({ response_code: '00072', status: '00' }, { state: 'captured', transaction_code: '14000', svc_id: '169990' }), false);
+    assert.equal(isOwnFailure({ response_code: '00072', status: '00' }, { state: 'pending', transaction_code: '20000' }), false);
+    assert.equal(isOwnFailure({ response_code: '00072', status: '00' }, { state: 'failed', transaction_code: '31001' }), false, 'an expired bill keeps its reference');
   });
 });

@@ -288,6 +288,25 @@ describe('merchant page completion', () => {
     assert.equal(harness.results[0]?.outcome, 'success');
   });
 
+  it('reports a card page the customer left after a declined card as cancelled, not as the earlier decline', async () => {
+    // The declined card's charge stays under the reference, which the gateway lets go for the next card.
+    harness.gateway.holds('order-1001', 'declined', { svcId: '169990' });
+    // "Back to the shop" on the gateway's card page: a signed 00072, no token, no card.
+    const answer = await formPost(await gatewayAnswer('00072', { service_command: 'TOKENIZATION', merchant_reference: 'order-1001', merchant_extra1: 'PURCHASE' }));
+    assert.equal(redirectParams(answer.headers.get('location'))['response_code'], '00072');
+    assert.equal(harness.gateway.callsOf('TOKEN_PAYMENT').length, 0, 'nothing charged');
+    assert.deepEqual(
+      [harness.results[0]?.response_code, harness.results[0]?.outcome, harness.results[0]?.idempotency_key],
+      ['00072', 'failure', 'order-1001:00072'],
+    );
+  });
+
+  it('still reports the gateway\'s decline when the return of that declined charge comes back', async () => {
+    harness.gateway.holds('order-1001', 'declined', { svcId: '169990' });
+    await formPost(await gatewayAnswer('13001', { command: 'PURCHASE', merchant_reference: 'order-1001', amount: '250000', currency: 'EGP', svc_id: '169990' }));
+    assert.deepEqual([harness.results[0]?.response_code, harness.results[0]?.idempotency_key], ['13001', 'order-1001:169990:failed']);
+  });
+
   it('completes with AUTHORIZATION when the element chose it', async () => {
     await formPost(await tokenization({ merchant_extra1: 'AUTHORIZATION' }));
     assert.equal(harness.gateway.callsOf('TOKEN_PAYMENT')[0]?.request['command'], 'AUTHORIZATION');
