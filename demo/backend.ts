@@ -22,6 +22,7 @@ import {
 import { createSandboxGateway, endpointCredentials, SANDBOX_MERCHANT, type SandboxGateway } from '../src/sandbox/index.ts';
 import { createDemoApi, type DemoState } from './demo-api.ts';
 import { QUICK_CHECKOUT_PATH, quickCheckoutPage } from './quick-checkout-page.ts';
+import { RESULT_PATH, resultPage } from './result-page.ts';
 
 /** The demo shop's session cookie: HttpOnly (no script reads it), SameSite=Lax. */
 export const DEMO_SESSION_COOKIE = 'pg_demo_session';
@@ -107,12 +108,13 @@ export function createDemoBackend(origin: string, logs = false): DemoBackend {
   return {
     gateway,
     state,
-    handles: (path) => path === QUICK_CHECKOUT_PATH || path.startsWith('/pg/') || path.startsWith('/demo-api/') || gateway.handles(new URL(path, origin)),
+    handles: (path) => path === QUICK_CHECKOUT_PATH || path === RESULT_PATH || path.startsWith('/pg/') || path.startsWith('/demo-api/') || gateway.handles(new URL(path, origin)),
     async handle(request, context = {}) {
       const { pathname } = new URL(request.url);
       if (pathname.startsWith('/pg/')) return endpoint(request, context);
       if (pathname.startsWith('/demo-api/')) return api(request);
       if (pathname === QUICK_CHECKOUT_PATH) return quickCheckoutPage(state, request);
+      if (pathname === RESULT_PATH) return resultPage(state, request);
       return gateway.handle(request);
     },
   };

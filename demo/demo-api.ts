@@ -15,7 +15,7 @@ import type { SandboxGateway } from '../src/sandbox/index.ts';
 import { fromMinorUnits } from '../src/core/amounts.ts';
 import { backOfficeApi } from './back-office-api.ts';
 import { cartTotal, DEMO_CURRENCY, PRODUCTS, type CartLine } from './catalog.ts';
-import type { OperationRecord } from './views.ts';
+import type { OperationRecord, OrderView } from './views.ts';
 
 export interface DemoState {
   readonly orders: InMemoryOrderStore;
@@ -125,6 +125,15 @@ async function orderView(state: DemoState, merchantReference: string, audience: 
 }
 
 /** `/demo-api/*` as a fetch-style handler. */
+/** An order as its result page shows it, to the browser session that created it only. */
+export async function customerOrderView(state: DemoState, request: Request, reference: string): Promise<OrderView | undefined> {
+  const session = sessionOf(state, request);
+  if (session === undefined || state.owners.get(reference) !== session) return undefined;
+  const view = await orderView(state, reference, 'customer');
+  // As the page's script reads it: the JSON the route answers.
+  return view === undefined ? undefined : (JSON.parse(JSON.stringify(view)) as OrderView);
+}
+
 export function createDemoApi(state: DemoState): (request: Request) => Promise<Response> {
   return async (request) => {
     const { pathname } = new URL(request.url);
@@ -148,10 +157,7 @@ export function createDemoApi(state: DemoState): (request: Request) => Promise<R
       }
       const reference = decodeURIComponent(parts[1] ?? '');
       if (parts.length === 2 && request.method === 'GET') {
-        // The customer's result page: their own orders only.
-        const session = sessionOf(state, request);
-        const view =
-          session !== undefined && state.owners.get(reference) === session ? await orderView(state, reference, 'customer') : undefined;
+        const view = await customerOrderView(state, request, reference);
         return view ? json(view) : json({ error: 'unknown order' }, 404);
       }
       if (parts.length === 3 && parts[2] === 'pay-bill' && request.method === 'POST') {

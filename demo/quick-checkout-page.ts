@@ -7,6 +7,7 @@
 import { firstScreenHtml } from '../src/server/index.ts';
 import { DEMO_CSP } from './csp.ts';
 import { createOrder, newSession, sessionCookie, sessionOf, type DemoState } from './demo-api.ts';
+import { MESSAGES } from './i18n.ts';
 
 export const QUICK_CHECKOUT_PATH = '/quick-checkout';
 
@@ -45,7 +46,7 @@ export async function quickCheckoutPage(state: DemoState, request: Request): Pro
 <script type="module" src="/quick-checkout.ts"></script>
 </head>
 <body>
-<header class="site-header"><a class="brand" href="/">Nile Gadgets</a><nav class="switches"><a href="?lang=${language === 'ar' ? 'en' : 'ar'}" lang="${language === 'ar' ? 'en' : 'ar'}">${text.other}</a> <a href="/">${text.back}</a></nav></header>
+<header class="site-header"><a class="brand" href="/">${MESSAGES[language].brand}</a><nav class="switches"><a href="?lang=${language === 'ar' ? 'en' : 'ar'}" lang="${language === 'ar' ? 'en' : 'ar'}">${text.other}</a> <a href="/">${text.back}</a></nav></header>
 <main id="main"><section class="checkout"><h1>${text.heading}</h1>
 ${checkout ?? `<p class="message" role="alert">${text.failed}</p>`}
 </section></main>

@@ -58,6 +58,14 @@ describe('the first screen with no script', () => {
       assert.equal(landed.searchParams.get('outcome'), 'success');
       const reference = landed.searchParams.get('merchant_reference') ?? '';
       assert.equal(demo.gateway.order({ merchantReference: reference })?.capturedAmount, 189_900, 'the order\'s amount, charged once');
+      // The result page, still without a script: the outcome, the amount and the order, in the payment's language.
+      assert.equal(await page.locator('html').getAttribute('lang'), language);
+      assert.equal(await page.locator('html').getAttribute('dir'), language === 'ar' ? 'rtl' : 'ltr');
+      assert.equal(await page.locator('#outcome').textContent(), language === 'en' ? 'Payment successful' : 'تم الدفع بنجاح');
+      assert.equal(await page.locator('[data-summary="order"]').textContent(), reference);
+      assert.match((await page.locator('[data-summary="amount"]').textContent()) ?? '', language === 'en' ? /^EGP\s1,899\.00$/ : /ج\.م/);
+      assert.equal(await page.locator('.brand').first().textContent(), language === 'en' ? 'Nile Gadgets' : 'نايل جادجتس');
+      await noHorizontalScroll(page);
       await page.close();
     });
   }
@@ -74,7 +82,8 @@ describe('the first screen taken over by the element', () => {
 
   for (const language of ['en', 'ar'] as const) {
     it(`keeps what was typed before the script arrived, then pays in place (${language})`, async () => {
-      const observed = await session.newPage(language);
+      // The storefront last seen in English: the quick checkout's language is the page's own.
+      const observed = await session.newPage('en');
       const { page } = observed;
       await page.setViewportSize({ width: 375, height: 800 });
       // The element's script is held back, as on a slow network, until the customer has typed.
@@ -109,6 +118,7 @@ describe('the first screen taken over by the element', () => {
       await page.locator('pg-checkout button.Pay').click();
       const result = await expectResultInPlace(page, 'success');
       assert.equal(result.fields.response_code, '14000');
+      assert.equal(await page.locator('html').getAttribute('lang'), language, 'the result page in the payment\'s language');
       await assertNoCspViolation(observed);
       await page.close();
     });
