@@ -6,6 +6,7 @@
  * it too.
  */
 import { ConfigError } from '../gateway/settings.ts';
+import { StartupError } from '../server/errors.ts';
 import { StoreOpenError } from '../store/store.ts';
 import { GatewayRequestError, GatewayUnavailableError, mayHaveArrived } from '../gateway/transport.ts';
 import { batchCommand } from './batch-command.ts';
@@ -86,7 +87,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     io.stderr.write(`pg-checkout ${name}: ${message}\n`);
     // A store that cannot be opened (an unwritable folder, an unreachable database, a newer schema) is the configuration's.
-    if (error instanceof ConfigError || error instanceof CliConfigError || error instanceof StoreOpenError) return EXIT.configuration;
+    if (error instanceof ConfigError || error instanceof CliConfigError || error instanceof StoreOpenError || error instanceof StartupError) return EXIT.configuration;
     if (error instanceof GatewayUnavailableError) {
       const changedNothing = !mayHaveArrived(error.kind) || READ_OPERATIONS.has(error.operation);
       io.stderr.write(

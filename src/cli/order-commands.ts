@@ -28,7 +28,7 @@ import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand, type Io } from './c
 import { CliError } from './input.ts';
 import { backOfficeConfigFromEnv } from '../server/config.ts';
 import { DEFAULT_GATEWAY_REFERENCE_FIELD } from '../core/wire-names.ts';
-import { recordedCurrency, tellShopOfMove } from './store-env.ts';
+import { recordedCurrency, tellShopOfMove, watchBeforeMove, type WatchedBeforeMove } from './store-env.ts';
 
 const ORDER_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -177,6 +177,8 @@ interface MoveReport {
   /** Whether a reading shows the move: the client's own test for a lost answer. */
   readonly shows: Judge;
   readonly json: boolean;
+  /** The watch written before the call was sent (`watchBeforeMove`), ended once the move is recorded. */
+  readonly watched: WatchedBeforeMove | undefined;
 }
 
 async function reportMoneyResult(io: Io, client: GatewayClient, report: MoveReport): Promise<number> {
@@ -192,7 +194,7 @@ async function reportMoneyResult(io: Io, client: GatewayClient, report: MoveRepo
       currency,
       language: client.language,
       readAfter,
-    });
+    }, report.watched);
   if (report.json) {
     printJson(io, result);
     await tellShop();
@@ -260,11 +262,12 @@ ${EXIT_CODES_HELP}`,
       // could be more (a capture in between) than what was confirmed and is reported.
       const sent = amount ?? (asked ? planned : undefined);
       const input = { ...query, currency, ...(sent === undefined ? {} : { amount: sent }) } as { merchant_reference: string; currency: string; amount?: number };
+      const watched = await watchBeforeMove(io, query.merchant_reference, client.language, currency, order);
       const result = capture ? await client.capture(input) : await client.refund(input);
       const done = `${capture ? 'Captured' : 'Refunded'} ${money(planned, currency)}`;
       const applied = capture ? captureApplied : refundApplied;
       const shows = order === undefined ? NEVER_SHOWN : applied(order, sent ?? planned);
-      return reportMoneyResult(io, client, { command, result, done, query, currency, before: order, shows, json: values.json });
+      return reportMoneyResult(io, client, { command, result, done, query, currency, before: order, shows, json: values.json, watched });
     },
   };
 }
@@ -306,6 +309,7 @@ ${EXIT_CODES_HELP}`,
         return EXIT.cancelled;
       }
     }
+    const watched = await watchBeforeMove(io, query.merchant_reference, client.language, currency, before.order);
     const result = await client.voidAuthorization(query);
     return reportMoneyResult(io, client, {
       command: 'void',
@@ -316,6 +320,7 @@ ${EXIT_CODES_HELP}`,
       before: before.order,
       shows: voidApplied(before.order),
       json: values.json,
+      watched,
     });
   },
 };

@@ -8,6 +8,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../server/config.ts';
+import { StartupError } from '../server/errors.ts';
 import { serve, type RunningServer } from '../server/serve.ts';
 import {
   createSandboxGateway,
@@ -107,9 +108,13 @@ function originOf(url: string): string | undefined {
 export async function serveFromEnv(env: Env, options: { sandbox?: boolean } = {}): Promise<RunningServer> {
   if (!options.sandbox) return serve(env);
   const settings = withSandboxDefaults(env);
-  if (settings.PG_PORT === '0') throw new Error('PG_PORT: --sandbox needs a fixed port, since the gateway addresses name it');
+  if (settings.PG_PORT === '0') throw new StartupError('PG_PORT: --sandbox needs a fixed port, since the gateway addresses name it');
   const { dataDir } = storeLocationFromEnv(settings);
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new StartupError(`PG_DATA_DIR: ${dataDir} cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
   const referenceField = settings.PG_GATEWAY_REFERENCE_FIELD?.trim();
   const gateway = createGateway({
     merchants: [

@@ -16,7 +16,7 @@ import { keyedResultOfReading, moveOfReading, type WatchedPayment } from '../ser
 import { recordAndReport } from '../server/results.ts';
 import { DEFAULT_WATCH_SETTINGS, moneyCallWatch } from '../server/watches.ts';
 import { openStore, storeLocationFromEnv } from '../store/open.ts';
-import { StoreOpenError, type Store } from '../store/store.ts';
+import { StoreOpenError, type NewWatch, type Store, type WatchVersion } from '../store/store.ts';
 import { CliConfigError } from './client-env.ts';
 import type { Io } from './command.ts';
 
@@ -83,12 +83,17 @@ export interface MoneyMove {
  * cannot record it, leaves the payment watched instead: the reconciler reports what CHECK_STATUS
  * later shows. An open authorization or bill watch stays as it is (the store keeps it over a weaker
  * write): the reconciler finds a move recorded here under its key and reports nothing twice.
+ *
+ * The watch the command wrote before sending the call (`watchBeforeMove`) is ended once the move is
+ * recorded, or once the gateway refused or declined it (nothing moved); otherwise it stays, and the
+ * reconciler settles the move.
  */
-export async function tellShopOfMove(io: Io, move: MoneyMove): Promise<void> {
+export async function tellShopOfMove(io: Io, move: MoneyMove, watchedBefore?: WatchedBeforeMove): Promise<void> {
   const { reference, result } = move;
-  if ((result.outcome !== 'unknown' && result.outcome !== 'success') || reference === undefined) return;
+  if (reference === undefined) return;
   const location = storeLocationFromEnv(io.env);
   if (location.databaseUrl === undefined && !existsSync(location.dataDir)) {
+    if (result.outcome !== 'unknown' && result.outcome !== 'success') return;
     io.stderr.write(
       result.outcome === 'unknown'
         ? `  not watched: no store at ${location.dataDir} (PG_DATA_DIR); check it later with pg-checkout status\n`
@@ -96,25 +101,21 @@ export async function tellShopOfMove(io: Io, move: MoneyMove): Promise<void> {
     );
     return;
   }
-  let interval = 60;
-  try {
-    interval = backOfficeConfigFromEnv(io.env).reconcileIntervalSeconds;
-  } catch {
-    // The client was built from the same variables; a default schedule is fine here.
-  }
-  const svcId = move.before?.svc_id ?? result.order?.svc_id;
-  const watch = moneyCallWatch(
-    { merchant_reference: reference, language: move.language, ...(svcId ? { svc_id: svcId } : {}), ...(move.currency ? { currency: move.currency } : {}) },
-    move.before?.state ?? result.order?.state ?? 'unknown',
-    Date.now(),
-    { ...DEFAULT_WATCH_SETTINGS, intervalSeconds: interval },
-  );
+  const watch = moveWatch(io, reference, move.language, move.currency, move.before ?? result.order);
   let store: Store | undefined;
   try {
     store = await openStore(location);
+    // Pending: the watch written before the call stays, and the reconciler reports where it ends.
+    if (result.outcome === 'pending') return;
+    if (result.outcome !== 'unknown' && result.outcome !== 'success') {
+      // Refused or declined: nothing moved, so the watch written before the call has nothing to find.
+      await endWatchBeforeMove(store, reference, watchedBefore, 'nothing_moved');
+      return;
+    }
     if (result.outcome === 'success') {
       const recorded = await recordMove(store, watch, move);
       if ('key' in recorded) {
+        await endWatchBeforeMove(store, reference, watchedBefore, 'recorded');
         io.stderr.write(`  recorded for the shop: ${recorded.key} (the service's webhook delivers it)\n`);
         return;
       }
@@ -123,10 +124,71 @@ export async function tellShopOfMove(io: Io, move: MoneyMove): Promise<void> {
     await store.watches.watch(watch, new Date());
     io.stderr.write('  watched: the reconciler reports the order’s new state to the shop once CHECK_STATUS shows it\n');
   } catch (error) {
-    io.stderr.write(`  not watched: ${(error as Error).message.split('\n')[0]}\n`);
+    io.stderr.write(
+      watchedBefore
+        ? `  not recorded: ${(error as Error).message.split('\n')[0]}; the watch written before the ${move.command} stays, and the reconciler reports it\n`
+        : `  not watched: ${(error as Error).message.split('\n')[0]}\n`,
+    );
   } finally {
     await store?.close();
   }
+}
+
+/** The money-call watch of an order, as the reconciler settles a back-office move (watches.ts `moneyCallWatch`). */
+function moveWatch(io: Io, reference: string, language: Language, currency: string | undefined, before: OrderStatus | undefined): NewWatch {
+  let interval = 60;
+  try {
+    interval = backOfficeConfigFromEnv(io.env).reconcileIntervalSeconds;
+  } catch {
+    // The client was built from the same variables; a default schedule is fine here.
+  }
+  const svcId = before?.svc_id;
+  return moneyCallWatch(
+    { merchant_reference: reference, language, ...(svcId ? { svc_id: svcId } : {}), ...(currency ? { currency } : {}) },
+    before?.state ?? 'unknown',
+    Date.now(),
+    { ...DEFAULT_WATCH_SETTINGS, intervalSeconds: interval },
+  );
+}
+
+/** The watch a money command wrote before sending its call (`watchBeforeMove`), to end once the move is recorded. */
+export interface WatchedBeforeMove {
+  readonly version: WatchVersion | undefined;
+}
+
+/**
+ * Before a money command sends a capture, refund or void: the order watched in the service's store,
+ * as the service watches a call that may move money before it sends it. The process may be killed,
+ * or cut off (a closed pipe, a lost terminal), between the gateway's move and `tellShopOfMove`: the
+ * reconciler still finds the move with CHECK_STATUS and reports it to the shop. The watch is first
+ * due after the reconcile interval, by when the command has recorded the move itself and ended it.
+ * An open authorization watch stays as it is: it already reports a capture or a void.
+ *
+ * Undefined, and nothing written, where there is no store (no folder at `PG_DATA_DIR`, no
+ * `PG_DATABASE_URL`): no service delivers from one. A store that exists but cannot take the watch
+ * refuses the move before anything is sent (a configuration error): sent unwatched, a move the
+ * command could not record would never reach the shop.
+ */
+export async function watchBeforeMove(io: Io, reference: string | undefined, language: Language, currency: string | undefined, before: OrderStatus | undefined): Promise<WatchedBeforeMove | undefined> {
+  if (reference === undefined) return undefined;
+  const location = storeLocationFromEnv(io.env);
+  if (location.databaseUrl === undefined && !existsSync(location.dataDir)) return undefined;
+  let store: Store | undefined;
+  try {
+    store = await openStore(location);
+    await store.watches.watch(moveWatch(io, reference, language, currency, before), new Date());
+    const written = await store.watches.get(reference);
+    return { version: written?.kind === 'money_call' && !written.ended_at ? { created_at: written.created_at } : undefined };
+  } catch (error) {
+    throw new CliConfigError(`the service's store cannot watch order ${reference} (${(error as Error).message.split('\n')[0]}); nothing was sent`);
+  } finally {
+    await store?.close();
+  }
+}
+
+async function endWatchBeforeMove(store: Store, reference: string, watched: WatchedBeforeMove | undefined, reason: string): Promise<void> {
+  if (watched?.version === undefined) return;
+  await store.watches.end(reference, new Date(), reason, watched.version);
 }
 
 /**

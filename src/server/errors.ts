@@ -228,3 +228,8 @@ export class EndpointRefusal extends Error {
     };
   }
 }
+
+/** The service cannot start with the settings it was given (a port taken, a folder it cannot write): the operator's to fix. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}

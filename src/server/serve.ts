@@ -33,6 +33,7 @@ import { createResultWebhook, type ResultWebhookSender } from './result-webhook.
 import { createResultsRoutes } from './results-routes.ts';
 import { ShopAvailability } from './shop-client.ts';
 import { SERVICE_ROUTES } from './shop-protocol.ts';
+import { StartupError } from './errors.ts';
 
 /** The orders `serve` starts with when it is given no store: one per kind of currency exponent. */
 export const DEMO_ORDERS: readonly MerchantOrder[] = [
@@ -228,7 +229,7 @@ export async function serve(
       server.once('error', (error: NodeJS.ErrnoException) => {
         const reason =
           error.code === 'EADDRINUSE' ? 'is already in use' : `cannot be listened on (${error.code ?? error.message})`;
-        reject(new Error(`PG_PORT / PG_HOST: ${config.host}:${config.port} ${reason}`));
+        reject(new StartupError(`PG_PORT / PG_HOST: ${config.host}:${config.port} ${reason}`));
       });
       server.listen(config.port, config.host, resolve);
     });

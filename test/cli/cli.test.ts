@@ -1,7 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { authorize, clientFor } from '../gateway/support.ts';
@@ -289,5 +292,37 @@ describe('pg-checkout serve --sandbox', () => {
     });
     assert.equal(result.status, 3, result.stderr);
     assert.match(result.stderr, /PG_SANDBOX_SUCCESS_CODES must be spec or live/);
+  });
+
+  it('stops with the configuration exit code, in one line naming the setting, for a port or a data folder it cannot use', async () => {
+    const serveWith = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], { env: { ...process.env, PG_DATA_DIR: mkdtempSync(`${tmpdir()}/pg-cli-serve-`), ...env }, encoding: 'utf8' });
+    const unfixed = serveWith({ PG_PORT: '0' });
+    assert.equal(unfixed.status, 3, unfixed.stderr);
+    assert.match(unfixed.stderr, /^pg-checkout serve: PG_PORT: --sandbox needs a fixed port/);
+
+    const file = join(mkdtempSync(`${tmpdir()}/pg-cli-serve-`), 'a-file');
+    writeFileSync(file, '');
+    const notAFolder = serveWith({ PG_PORT: '18998', PG_DATA_DIR: file });
+    assert.equal(notAFolder.status, 3, notAFolder.stderr);
+    assert.match(notAFolder.stderr, /^pg-checkout serve: PG_DATA_DIR: .*a-file cannot be written \(EEXIST\)\n$/);
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', bin, 'serve', '--sandbox'], {
+          env: { ...process.env, PG_PORT: String(port), PG_DATA_DIR: mkdtempSync(`${tmpdir()}/pg-cli-serve-`) },
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        child.once('exit', (status) => resolve({ status, stderr }));
+      });
+      assert.equal(result.status, 3, result.stderr);
+      assert.match(result.stderr, /PG_PORT \/ PG_HOST: 127\.0\.0\.1:\d+ is already in use/);
+    } finally {
+      taken.close();
+    }
   });
 });

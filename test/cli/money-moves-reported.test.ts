@@ -7,9 +7,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { EXIT } from '../../src/cli/command.ts';
 import type { VerifiedResult } from '../../src/core/verified-result.ts';
 import { silentLogger } from '../../src/log/logger.ts';
@@ -20,6 +22,8 @@ import { openStore } from '../../src/store/open.ts';
 import { authorize, clientFor, nextReference, startFaultProxy, startSandbox, type FaultProxy, type Sandbox } from '../gateway/support.ts';
 import { HOOK_SECRET, startFakeShop, type FakeShop } from '../server/fake-shop.ts';
 import { runCaptured, sandboxAccountEnv } from './support/run.ts';
+
+const bin = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
 
 let sandbox: Sandbox;
 let proxy: FaultProxy;
@@ -214,5 +218,76 @@ describe('without the service’s store', () => {
     assert.equal(run.code, EXIT.success, run.stderr);
     assert.match(run.stderr, /not recorded: no store at .*not-here \(PG_DATA_DIR\)/);
     assert.equal(existsSync(missing), false);
+  });
+});
+
+/** The CLI in a process of its own, as an operator's shell runs it; `started` sees the child at once. */
+function spawnCli(args: readonly string[], started: (child: ChildProcessWithoutNullStreams) => void = () => {}): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env['PATH'] ?? '', ...sandboxAccountEnv(proxy.origin), PG_DATA_DIR: dataDir };
+    const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code, signal) => resolve({ code, signal, stderr }));
+    child.stdin.end();
+    started(child);
+  });
+}
+
+describe('a move the gateway made while the command could not tell the shop', () => {
+  it('is watched before it is sent: a refund killed (kill -9) after the gateway made it reaches the shop through the reconciler', { timeout: 60_000 }, async () => {
+    const reference = nextReference('cli-killed');
+    const svcId = await authorize(clientFor(sandbox.origin), reference, 10_000);
+    await move('capture', reference);
+    await deliverDue();
+    // The refund reaches the gateway, its answer does not come back, and no reading after it is answered.
+    proxy.inject('REFUND', 'late');
+    proxy.beforeForward = (operation) => {
+      if (operation === 'REFUND') proxy.inject('CHECK_STATUS', 'hang', Infinity);
+    };
+    const made = proxy.delivered('REFUND');
+    const run = await spawnCli(['refund', '--reference', reference, '--amount', '25.00', '--currency', 'EGP', '--yes'], (child) => {
+      void made.then(() => child.kill('SIGKILL'));
+    });
+    proxy.beforeForward = undefined;
+    proxy.inject('CHECK_STATUS', 'pass', 0);
+    assert.equal(run.signal, 'SIGKILL');
+    assert.equal(sandbox.gateway.order({ merchantReference: reference })?.refundedAmount, 2_500, 'the gateway made the refund');
+
+    const round = await reconcileNow(reference);
+    assert.deepEqual(round.results, [`${reference}:${svcId}:partially_refunded`]);
+    assert.deepEqual(
+      delivered(reference).map((result) => [result.idempotency_key, result.order_status?.refunded_amount]),
+      [[`${reference}:${svcId}:captured`, 0], [`${reference}:${svcId}:partially_refunded`, 2_500]],
+    );
+  });
+
+  it('is recorded though the reader of its output has gone (`| head -1`), and the command exits 0', { timeout: 60_000 }, async () => {
+    const reference = nextReference('cli-epipe');
+    const svcId = await authorize(clientFor(sandbox.origin), reference, 10_000);
+    const run = await spawnCli(['capture', '--reference', reference, '--amount', '40.00', '--currency', 'EGP', '--yes'], (child) => child.stdout.destroy());
+    assert.equal(run.code, EXIT.success, run.stderr);
+    assert.match(run.stderr, new RegExp(`recorded for the shop: ${reference}:${svcId}:captured`));
+    const store = await openStore({ dataDir });
+    try {
+      assert.equal((await store.watches.get(reference))?.ended_at !== undefined, true, 'the watch written before the capture is ended once it is recorded');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('leaves nothing watched when the move is refused: nothing moved', async () => {
+    const reference = nextReference('cli-refused');
+    await authorize(clientFor(sandbox.origin), reference, 10_000);
+    const run = await cli(['capture', '--reference', reference, '--amount', '200.00', '--currency', 'EGP', '--yes']);
+    assert.equal(run.code, EXIT.refused, run.stderr);
+    const store = await openStore({ dataDir });
+    try {
+      const watch = await store.watches.get(reference);
+      assert.ok(watch === undefined || watch.ended_at !== undefined, 'no watch left asking about it');
+    } finally {
+      await store.close();
+    }
   });
 });
