@@ -281,8 +281,21 @@ async function toRequest(
   return new NodeRequest(url, init, outgoing);
 }
 
+/**
+ * How long an idle keep-alive connection is kept open: longer than the idle timeout of the load
+ * balancers a service runs behind (60 s for AWS's Application Load Balancer and Google's, nginx's
+ * upstream keepalive_timeout 60 s), so that the balancer closes an idle connection first. With
+ * Node's default 5 s, a balancer reusing a connection the service has just closed gets a reset,
+ * and the customer's request a 502.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** A `node:http` server (not yet listening) that answers every request with `handler`. */
 export async function createNodeServer(handler: FetchHandler, options: NodeListenerOptions = {}): Promise<Server> {
   const http = await import('node:http');
-  return http.createServer(toNodeListener(handler, options));
+  const server = http.createServer(toNodeListener(handler, options));
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Longer than the keep-alive wait, as Node asks, so a request arriving as it ends is not cut.
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  return server;
 }

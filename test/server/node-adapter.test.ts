@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { endpointError } from '../../src/core/endpoint-api.ts';
 import { createJsonLogger } from '../../src/log/logger.ts';
 import { serve, type RunningServer } from '../../src/server/serve.ts';
@@ -77,6 +79,28 @@ function assertEndpointRefusal(answer: RawAnswer, status: number) {
 }
 
 describe('the Node adapter', () => {
+  it('keeps an idle keep-alive connection open past 5 s, so a load balancer reusing it is answered, not reset', { timeout: 20_000 }, async () => {
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const ask = async () => {
+      const before = received.length;
+      socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+      const deadline = Date.now() + 5_000;
+      while (!/HTTP\/1\.1 \d{3}[\s\S]*\r\n\r\n[\s\S]*\}/.test(received.slice(before)) && !socket.closed && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return received.slice(before);
+    };
+    assert.match(await ask(), /^HTTP\/1\.1 200/);
+    // Node's own default closes an idle connection after 5 s; a balancer keeps its side for 60.
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    assert.equal(socket.closed, false, 'the service kept the idle connection');
+    assert.match(await ask(), /^HTTP\/1\.1 200/, 'the same connection answers again');
+    socket.destroy();
+  });
+
   it('answers TRACE with 405, an Allow header and the security headers', async () => {
     const answer = await raw('TRACE', '/order');
     assert.deepEqual(assertEndpointRefusal(answer, 405), { code: 'method_not_allowed', message: 'This method is not allowed here.' });
