@@ -92,6 +92,11 @@
  * was paid another way and the bill is owed nothing, in both languages, and tells the drop-in
  * (`pg-bill-expire` with `orderPaid`), which keeps the other methods away. Measured 22,404 (+13),
  * with the answer checks 23,864 (+17), 48,342 (+145) and 55,178 (+206) bytes.
+ * A ninth exception, 0.05 kB on each budget, for an accessibility defect: after a decline on the
+ * embedded card page, **Try again** left the focus on the page's body while the new card page
+ * loaded, so a keyboard or screen-reader user had to find the form again. The new page's frame now
+ * takes the focus once it is shown. Measured 22,460 (+56), with the answer checks 23,920, 48,398 and
+ * 55,234 bytes.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -103,10 +108,10 @@ import { gzipSync } from 'node:zlib';
 
 const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, import.meta.url));
 
-const INITIAL_BUDGET_BYTES = 22_450;
-const WITH_SCHEMAS_BUDGET_BYTES = 23_900;
-const ENGLISH_BUDGET_BYTES = 48_400;
-const FOLDER_BUDGET_BYTES = 55_250;
+const INITIAL_BUDGET_BYTES = 22_500;
+const WITH_SCHEMAS_BUDGET_BYTES = 23_950;
+const ENGLISH_BUDGET_BYTES = 48_450;
+const FOLDER_BUDGET_BYTES = 55_300;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

@@ -739,9 +739,21 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
     this.outcome = undefined;
     this.consent = false;
     this.clearStatus();
-    // The embedded page loads again by itself; the card form waits for the customer.
+    // The embedded page loads again by itself, and takes the focus once it is there; the card form waits for the customer.
+    this.#focusFrame = this.#cardFlow === 'embedded';
     this.#focusAfterUpdate('#card-number, #save-consent, .Pay');
   };
+
+  /** Whether the embedded page's frame, loading again, takes the focus once a render shows it. */
+  #focusFrame = false;
+
+  protected override updated(changed: PropertyValues): void {
+    super.updated(changed);
+    const frame = this.#focusFrame && this.renderRoot.querySelector<HTMLElement>('.payment-frame');
+    if (!frame) return;
+    this.#focusFrame = false;
+    frame.focus();
+  }
 
   /** The customer starts on the card form: the frames that will take the payment start loading. */
   readonly #onFormFocus = (): void => {

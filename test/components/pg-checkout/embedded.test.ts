@@ -223,6 +223,8 @@ describe('<pg-checkout mode="embedded">', () => {
       shadowQuery(el, '.outcome .retry').click();
       await settled(el);
       await waitUntil(() => posts.length === 2, 'a new form');
+      // Focus goes to the new page's frame, not to the document's body.
+      await waitUntil(() => el.shadowRoot?.activeElement === shadowQuery(el, 'iframe.payment-frame'), 'the new page focused');
     });
 
     /** Where the text of `element` starts and ends on screen (its own box may be wider than its words). */
