@@ -20,9 +20,9 @@ import { progressBar } from './progress.ts';
 
 /** The three subcommands, as `batch` alone lists them. */
 const SUBCOMMANDS = `Usage:
-  pg-checkout batch upload FILE [--reference R] [--wait] [--json]
-  pg-checkout batch status REFERENCE:ID [--wait] [--json]
-  pg-checkout batch process REFERENCE:ID [--file FILE] [--yes] [--no-wait] [--json]`;
+  pg-checkout batch upload FILE [--reference R] [--wait] [--poll-seconds N] [--json]
+  pg-checkout batch status REFERENCE:ID [--wait] [--poll-seconds N] [--json]
+  pg-checkout batch process REFERENCE:ID [--file FILE] [--yes] [--no-wait] [--poll-seconds N] [--json]`;
 
 const USAGE = `${SUBCOMMANDS}
 

@@ -54,12 +54,14 @@ export function clientFromEnv(io: Io, options: { readonly language?: string | un
 }
 
 /** `--currency`, else `PG_CURRENCY`; required where the gateway needs one. */
-export function currencyOf(io: Io, given: string | undefined, required: string | undefined): string | undefined {
+export function currencyOf(io: Io, given: string | undefined, required: string | undefined, option = '--currency'): string | undefined {
   const currency = (given ?? io.env['PG_CURRENCY'])?.trim().toUpperCase() || undefined;
   if (currency === undefined) {
     if (required) {
       throw new CliError(
-        `--currency is required: ${required} needs the order's currency and CHECK_STATUS does not answer one (or set PG_CURRENCY)`,
+        option === '--currency'
+          ? `--currency is required: ${required} needs the order's currency and CHECK_STATUS does not answer one (or set PG_CURRENCY)`
+          : `${option} is required: ${required} needs it (or set PG_CURRENCY)`,
       );
     }
     return undefined;
@@ -67,7 +69,7 @@ export function currencyOf(io: Io, given: string | undefined, required: string |
   try {
     currencyExponent(currency);
   } catch {
-    throw new CliError(`--currency ${currency} is not an ISO 4217 currency code such as EGP`);
+    throw new CliError(`${given !== undefined ? option : 'PG_CURRENCY'} ${currency} is not an ISO 4217 currency code such as EGP`);
   }
   return currency;
 }
@@ -77,9 +79,9 @@ export function currencyOf(io: Io, given: string | undefined, required: string |
  * from. CHECK_STATUS answers no currency, so a wrong --currency would otherwise show the order's
  * minor units as convincing amounts of another currency (the gateway refuses the operation itself, 00013).
  */
-export function currencyNote(given: string | undefined, currency: string | undefined): string {
+export function currencyNote(given: string | undefined, currency: string | undefined, fromStore = false): string {
   if (currency === undefined) return '';
-  const origin = given !== undefined ? '--currency' : 'PG_CURRENCY';
+  const origin = given !== undefined ? '--currency' : fromStore ? "the service's record of the order" : 'PG_CURRENCY';
   return ` Amounts in ${currency}, from ${origin}: CHECK_STATUS does not say the order's currency.`;
 }
 
@@ -161,7 +163,9 @@ export function describeOutcome(result: GatewayResult<unknown>): string {
 export function failed(io: Io, command: string, result: GatewayResult<unknown>, currency?: string): number {
   io.stderr.write(`pg-checkout ${command}: ${describeOutcome(result)}\n`);
   if (result.order) io.stderr.write(`  order: ${result.order.state}; ${amountsOf(result.order, currency)}\n`);
-  if (result.outcome === 'unknown') io.stderr.write('  The operation was not sent again. Check the order (pg-checkout status) before trying again.\n');
+  // A batch is checked by its own reading (batch status), an order by CHECK_STATUS (status).
+  const check = command.startsWith('batch') ? 'the batch (pg-checkout batch status)' : 'the order (pg-checkout status)';
+  if (result.outcome === 'unknown') io.stderr.write(`  The operation was not sent again. Check ${check} before trying again.\n`);
   return exitCodeOf(result.outcome);
 }
 

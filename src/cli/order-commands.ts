@@ -134,7 +134,10 @@ ${EXIT_CODES_HELP}`,
     const status = await client.checkStatus({ ...query, ...(values['third-party'] ? { return_third_party_response_codes: true } : {}) });
     if (values.json) printJson(io, status);
     if (status.order?.state === 'not_found') {
-      if (!values.json) io.stderr.write(`pg-checkout status: ${NO_ORDER}${status.response_code ? ` (${status.response_code})` : ''}\n`);
+      // Both named, and 00007: the gateway id is another order's, or the reference is (docs/decisions.md).
+      const neither = query.merchant_reference !== undefined && query.svc_id !== undefined && status.response_code === '00007';
+      const said = neither ? 'the reference and the gateway id do not name the same order at the gateway' : NO_ORDER;
+      if (!values.json) io.stderr.write(`pg-checkout status: ${said}${status.response_code ? ` (${status.response_code})` : ''}\n`);
       return EXIT.refused;
     }
     if (status.outcome !== 'success' || !status.order) return values.json ? exitCodeOf(status.outcome) : failed(io, 'status', status);
@@ -231,7 +234,8 @@ answer lost on the way is settled with CHECK_STATUS (exit 7 when that cannot say
   --reference R     the order's merchant_reference (or --svc-id)
 ${GATEWAY_ID_USAGE}
   --amount A        in major units of the currency, e.g. 12.50 (default: the rest)
-  --currency C      the order's currency, required by the gateway (default PG_CURRENCY)
+  --currency C      the order's currency, required by the gateway (default PG_CURRENCY, else the
+                    one the service recorded for the order, where its store is at hand)
   --yes             do not ask (required when stdin is not a terminal)
 ${COMMON_USAGE}
 
@@ -240,8 +244,10 @@ ${EXIT_CODES_HELP}`,
       refuseNegativeAmountArgument(args);
       const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, amount: { type: 'string' }, yes: { type: 'boolean', default: false } }, strict: true });
       const query = referenceOf(values);
-      const currency = currencyOf(io, values.currency, command.toUpperCase()) as string;
-      if (query.merchant_reference) refuseOtherCurrency(values.currency, currency, query.merchant_reference, await recordedCurrency(io, query.merchant_reference));
+      // Else PG_CURRENCY, else the currency the service recorded for the order, where its store is at hand.
+      const recorded = query.merchant_reference ? await recordedCurrency(io, query.merchant_reference) : undefined;
+      const currency = (currencyOf(io, values.currency, recorded ? undefined : command.toUpperCase()) ?? recorded) as string;
+      if (query.merchant_reference) refuseOtherCurrency(values.currency, currency, query.merchant_reference, recorded);
       const amount = values.amount === undefined ? undefined : amountOf(values.amount, currency);
       const client = clientFromEnv(io, values);
       const before = await client.checkStatus(query);
@@ -252,7 +258,7 @@ ${EXIT_CODES_HELP}`,
       const asked = order !== undefined && planned > 0 && planned <= allowed;
       if (asked) {
         const reference = query.merchant_reference ?? order.svc_id ?? '';
-        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${standingOf(order, currency)}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency)}`;
+        const question = `${verb} ${money(planned, currency)} of order ${reference}${amount === undefined ? ' (the rest)' : ''}? It is ${standingOf(order, currency)}: ${amountsOf(order, currency)}.${currencyNote(values.currency, currency, values.currency === undefined && !io.env['PG_CURRENCY']?.trim())}`;
         if (!(await confirm(io, question, values.yes))) {
           io.stderr.write(`pg-checkout ${command}: cancelled; nothing was sent\n`);
           return EXIT.cancelled;

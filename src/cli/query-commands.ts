@@ -69,8 +69,8 @@ ${EXIT_CODES_HELP}`,
     if (values.amount === undefined || values.from === undefined || values.to === undefined) {
       throw new CliError('--amount, --from and --to are required');
     }
-    const from = currencyOf(io, values.from, 'the conversion') as string;
-    const to = currencyOf(io, values.to, 'the conversion') as string;
+    const from = currencyOf(io, values.from, 'the conversion', '--from') as string;
+    const to = currencyOf(io, values.to, 'the conversion', '--to') as string;
     const amount = amountOf(values.amount, from);
     const client = clientFromEnv(io, values);
     const result = await client.currencyExchange({ amount, currency: from, converted_currency: to });

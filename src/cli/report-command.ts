@@ -8,7 +8,7 @@ import { rename, rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REPORT_COLUMNS } from '../core/report-file.ts';
 import { REPORT_COLUMNS, type ReportColumn } from '../core/schemas/index.ts';
-import { GatewayUnavailableError } from '../gateway/transport.ts';
+import { GatewayRequestError, GatewayUnavailableError } from '../gateway/transport.ts';
 import { clientFromEnv, COMMON_OPTIONS, COMMON_USAGE, failed, printJson } from './client-env.ts';
 import { EXIT, EXIT_CODES_HELP, exitCodeOf, type CliCommand } from './command.ts';
 import { dateOption, timeReference } from './dates.ts';
@@ -32,6 +32,20 @@ function fileSink(path: string) {
       }),
     close: () => new Promise<void>((resolve) => stream.end(() => resolve())),
   };
+}
+
+/**
+ * The client's refusal of a report request, in the options the operator typed: the dates' wire
+ * fields as `--from` and `--to`, and a window the core refuses for ending before it starts
+ * (`to_date` invalid) said so.
+ */
+function inOptionWords(error: GatewayRequestError, window: { readonly from: string; readonly to: string }): string {
+  return error.errors
+    .map(({ field, rule, message }) => {
+      if (field === 'to_date' && rule === 'invalid') return `--to ${window.to} is before --from ${window.from}`;
+      return field === 'from_date' || field === 'to_date' ? message.replace(field, field === 'from_date' ? '--from' : '--to') : message;
+    })
+    .join('; ');
 }
 
 export const reportCommand: CliCommand = {
@@ -76,12 +90,15 @@ ${EXIT_CODES_HELP}`,
     const reference = values.reference ?? timeReference('rep', 'merchant_reference');
     const client = clientFromEnv(io, values);
 
-    const generated = await client.generateReport({
-      merchant_reference: reference,
-      from_date: dateOption(values.from, 'start', '--from'),
-      to_date: dateOption(values.to, 'end', '--to'),
-      columns: columns ? (columns as ReportColumn[]) : [...DEFAULT_REPORT_COLUMNS],
-    });
+    const window = { from: values.from, to: values.to };
+    const generated = await client
+      .generateReport({
+        merchant_reference: reference,
+        from_date: dateOption(window.from, 'start', '--from'),
+        to_date: dateOption(window.to, 'end', '--to'),
+        columns: columns ? (columns as ReportColumn[]) : [...DEFAULT_REPORT_COLUMNS],
+      })
+      .catch((error: unknown) => Promise.reject(error instanceof GatewayRequestError ? new CliError(inOptionWords(error, window)) : error));
     if (generated.outcome !== 'success') {
       if (values.json) printJson(io, { generate: generated });
       return values.json ? exitCodeOf(generated.outcome) : failed(io, 'report', generated);

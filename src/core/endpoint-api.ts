@@ -136,14 +136,17 @@ export const FIRST_SCREEN_ROUTE = '/first-screen';
 /** Every route's name as the endpoint logs it and tells the order lookup: the elements' routes and `firstScreen`. */
 export type EndpointRouteName = RouteName | 'firstScreen';
 
+/** A URL the first screen writes into the page: a path on the page's own origin, or an http(s) URL (never `javascript:`, nor `//host`). */
+const PAGE_URL = /^(?:\/(?![/\\])|https?:\/\/)\S*$/;
+
 export const firstScreenRequest = z.object({
   ...base,
   command: z.optional(z.enum(PAYMENT_COMMANDS)),
   mode: z.optional(z.enum(['merchant-page', 'drop-in'])),
   methods: z.optional(z.array(z.enum(['card', 'installments', 'voucher', 'financing'])).check(z.minLength(1), z.maxLength(4))),
   /** The element's `endpoint` attribute: the URL the browser calls, which may differ from the one the shop's server used. */
-  endpoint: z.string().check(z.minLength(1), z.maxLength(2000)),
-  theme_href: z.optional(z.string().check(z.minLength(1), z.maxLength(2000))),
+  endpoint: z.string().check(z.maxLength(2000), z.regex(PAGE_URL)),
+  theme_href: z.optional(z.string().check(z.maxLength(2000), z.regex(PAGE_URL))),
   hide_remember_me: z.optional(z.boolean()),
   /** The page's Content-Security-Policy nonce, for the element's own `<style>`. */
   style_nonce: z.optional(z.string().check(z.regex(/^[A-Za-z0-9+/=_-]{1,200}$/))),

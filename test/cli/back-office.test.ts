@@ -297,6 +297,18 @@ describe('pg-checkout tokens, exchange, report', () => {
     assert.equal(run.stdout.trim(), 'USD 100.00 = AED 367.25 (rate 3.672500)');
   });
 
+  it('refuses a report window that ends before it starts, in the options typed', async () => {
+    const run = await cli(['report', '--from', '2026-11-30', '--to', '2026-11-01']);
+    assert.equal(run.code, EXIT.usage);
+    assert.equal(run.stderr, 'pg-checkout report: --to 2026-11-01 is before --from 2026-11-30\n');
+  });
+
+  it('names the option that holds a currency it does not know', async () => {
+    const run = await cli(['exchange', '--amount', '100', '--from', 'USD', '--to', 'ZZZ']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--to ZZZ is not an ISO 4217 currency code/);
+  });
+
   it('lists the stored tokens', async () => {
     await client.createToken({ merchant_reference: nextReference('cli-tok'), card_number: '4111111111111111', expiry_date: '2908', remember_me: 'YES', token_name: 'cli-token-1' });
     const run = await cli(['tokens', '--status', 'ACTIVE']);
@@ -433,6 +445,15 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.equal(run.code, EXIT.refused);
     assert.match(run.stderr, /no order with this reference at the gateway/);
     assert.doesNotMatch(run.stdout, /EGP 0\.00/);
+  });
+
+  it('says the reference and the gateway id name different orders when the gateway answers 00007', async () => {
+    const reference = nextReference('cli-one');
+    await authorize(client, reference, 10_000);
+    const otherId = await authorize(client, nextReference('cli-other'), 10_000);
+    const run = await cli(['status', '--reference', reference, '--svc-id', otherId, '--currency', 'EGP']);
+    assert.equal(run.code, EXIT.refused);
+    assert.match(run.stderr, /the reference and the gateway id do not name the same order at the gateway \(00007\)/);
   });
 
   it('lists the batch subcommands when none is given (exit 2)', async () => {

@@ -141,6 +141,22 @@ describe('batch process --file refuses a malformed file before anything is sent'
     assert.deepEqual(proxy.received, ['GET_BATCH_RESULTS']);
   });
 
+  it('points to batch status, not to an order, when the answer to PROCESS_BATCH is lost and no reading can say', async () => {
+    const { handle, references } = await validatedBatch();
+    const path = file('lost.csv', buildBatchFile(references.map((reference) => ({ command: 'CAPTURE', merchant_reference: reference, amount: '9000', currency: 'EGP' }))));
+    proxy.inject('PROCESS_BATCH', 'bad_gateway_after_forward');
+    proxy.beforeForward = (operation) => {
+      // The first reading (before the question) is answered; those after the lost answer are not.
+      if (operation === 'PROCESS_BATCH') proxy.inject('GET_BATCH_RESULTS', 'unavailable', Infinity);
+    };
+    const lost = await run(['batch', 'process', handle, '--file', path, '--yes', '--no-wait']);
+    proxy.beforeForward = undefined;
+    proxy.inject('GET_BATCH_RESULTS', 'pass', 0);
+    assert.equal(lost.code, EXIT.unknown, lost.stderr);
+    assert.match(lost.stderr, /Check the batch \(pg-checkout batch status\) before trying again/);
+    sandbox.clock.advance(BATCH_PROCESSING_MS);
+  });
+
   it('processes the batch with the file it was uploaded from, its money in the question', async () => {
     const { handle, references } = await validatedBatch();
     const path = file('good.csv', buildBatchFile(references.map((reference) => ({ command: 'CAPTURE', merchant_reference: reference, amount: '9000', currency: 'EGP' }))));

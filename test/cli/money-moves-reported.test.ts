@@ -153,6 +153,18 @@ describe('two captures of one hold and two refunds, made back to back with no re
   });
 });
 
+describe('a refund with no currency given', () => {
+  it('takes the currency the service recorded for the order', async () => {
+    const reference = nextReference('cli-recorded-currency');
+    await authorize(clientFor(sandbox.origin), reference, 10_000);
+    await move('capture', reference);
+    const run = await cli(['refund', '--reference', reference, '--amount', '5.00', '--yes']);
+    assert.equal(run.code, EXIT.success, run.stderr);
+    assert.match(run.stdout, /^Refunded EGP 5\.00: /);
+    assert.match(run.stderr, /recorded for the shop: .+:partially_refunded/);
+  });
+});
+
 describe('a void the gateway confirmed', () => {
   it('reaches the shop as the order voided', async () => {
     const reference = nextReference('cli-void');

@@ -120,6 +120,14 @@ describe('the first screen written by the shop server', () => {
     assert.equal(unknown.body.error.code, 'unknown_order');
     const signing = await post('/first-screen', { ...ASK, signature: 'x' });
     assert.deepEqual([signing.status, signing.body.error.field], [400, 'signature']);
+    // Written into the page as the element's attributes: a path or an http(s) URL, nothing a browser would run.
+    for (const [field, value] of [['endpoint', 'javascript:alert(1)'], ['endpoint', '//elsewhere.example/pg'], ['theme_href', 'data:text/css,x']] as const) {
+      const unsafe = await post('/first-screen', { ...ASK, [field]: value });
+      assert.deepEqual([unsafe.status, unsafe.body.error.field], [400, field], value);
+      assert.doesNotMatch(JSON.stringify(unsafe.body), /<pg-checkout/);
+    }
+    const absolute = await post('/first-screen', { ...ASK, endpoint: 'https://pay.shop.example/pg', theme_href: '/themes/dark.css' });
+    assert.equal(absolute.status, 200);
   });
 
   it('is asked for by a Node shop with firstScreenHtml, as the customer whose page it writes', async () => {
