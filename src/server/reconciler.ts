@@ -79,7 +79,7 @@ import type { MerchantOrder, ResolveOrder } from './orders.ts';
 import { keyedForLedger, ledgerKeyOf, recordedUnder } from './result-ledger.ts';
 import type { OperationSpec } from '../gateway/call.ts';
 import { checkTakenAmount, savedCardResult, tokenLookupOf, type TokenLookup } from './results.ts';
-import { billKeptBy, DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
+import { billKeptBy, billNamedBy, DEFAULT_WATCH_SETTINGS, endsUnanswered, isFinalFor, nextCheckAt, resultWatch, type WatchSettings } from './watches.ts';
 
 const GET_TOKENS: OperationSpec<GetTokensResponse> = { name: 'GET_TOKENS', requestSchema: getTokensRequest, answerSchema: getTokensResponse };
 const DAY_MS = 24 * 3600_000;
@@ -384,14 +384,16 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
    * 30000) under its bill watch, when the shop has not heard of the bill: neither the bill's own
    * result (key `billKeyOf`, the number its watch kept) nor this reading's (the key a request
    * reading the bill waiting records it under, results.ts `reportOnce`) is in the ledger. It
-   * carries the bill the watch kept (none when BILL_PRESENTMENT's answer was lost: CHECK_STATUS
-   * names no bill number). Undefined otherwise, and when the store given has no results to read.
+   * carries the bill the watch kept; when BILL_PRESENTMENT's answer was lost, the one CHECK_STATUS
+   * names (`billNamedBy`: the specification lists no bill number there, so a gateway may name none,
+   * and the result then carries no bill). Undefined otherwise, and when the store given has no results to read.
    */
   const unreportedBill = async (watch: PaymentWatch, reading: OrderReading): Promise<VerifiedResult | undefined> => {
     const { status } = reading;
     const lookup = store.results && recordedUnder(store.results);
     if (watch.kind !== 'bill' || status.state !== 'pending' || status.transaction_code !== BILL_ISSUED || !lookup) return undefined;
-    const bill = billKeptBy(watch);
+    // A bill whose BILL_PRESENTMENT answer was lost: its number as the gateway names it, when it does.
+    const bill = billKeptBy(watch) ?? billNamedBy(watch, reading.answer);
     const result = resultOfReading(watch, reading, log);
     const keys = [...(bill === undefined ? [] : [billKeyOf(watch.merchant_reference, bill.bill_number)]), result.idempotency_key];
     for (const key of keys) {

@@ -2,7 +2,6 @@
  * Routes answered by one server-to-server call: installment plans (GET_INSTALLMENTS_PLANS), the
  * cash bill (BILL_PRESENTMENT) and the order's status (CHECK_STATUS, gateway-status.ts).
  */
-import { fromMinorUnits } from '../core/amounts.ts';
 import { customerNameForGateway } from '../core/customer-name.ts';
 import { formatDateTimeWithOffset } from '../core/dates.ts';
 import {
@@ -21,22 +20,27 @@ import {
 } from '../core/endpoint-api.ts';
 import { filterPlans, InstallmentError, planQuote, type InstallmentIssuer } from '../core/installments.ts';
 import { VOUCHER_CURRENCY } from '../core/partners.ts';
-import { DUPLICATE_REFERENCE } from '../core/order-status.ts';
+import { AmountError, fromMinorUnits } from '../core/amounts.ts';
+import type { Language } from '../core/language.ts';
+import { BILL_ISSUED, DUPLICATE_REFERENCE, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
+import { read } from '../core/shape.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
   installmentsPlansRequest,
   installmentsPlansResponse,
   type BillPresentmentResponse,
+  type CheckStatusResponse,
 } from '../core/schemas/index.ts';
 import { EndpointRefusal } from './errors.ts';
 import { gatewayAmount, requireSuccess } from './gateway-client.ts';
-import { orderStatusBeforePayment, queryOrderStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
+import { orderStatusBeforePayment, queryOrderStatus, queryStatus, refuseOrderPaidByMerchant, refuseUnpayableStatus } from './gateway-status.ts';
 import { identityParams, orderParams } from './gateway-params.ts';
 import { forMerchantHooks, issuedBillResult, recordAndReport, reportingOf, sendWatched, watchPayment } from './results.ts';
-import { billWatch, keptBillOf } from './watches.ts';
+import { billDetailsOf, billNamedBy, billWatch, keptBillOf } from './watches.ts';
+import { resultOfReading } from './reconciler.ts';
 import type { PaymentWatch } from '../store/store.ts';
-import { customerFieldsFor } from './orders.ts';
+import { customerFieldsFor, type MerchantOrder } from './orders.ts';
 import { assertPurchaseAllowed } from './routes-payment-pages.ts';
 import { defineRoute, type EndpointRuntime, type JsonRoute } from './route.ts';
 
@@ -134,6 +138,9 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     // The bill already issued for this order, still waiting at the partner's counter (or the
     // gateway cannot say): shown again as it was, not issued twice.
     if (kept && (status === undefined || status.state === 'pending')) return showAgain(kept);
+    // Issued, but its answer was lost (the watch keeps no number): shown when the gateway names its number.
+    const recovered = status?.transaction_code === BILL_ISSUED && !kept ? await billOfLostAnswer(runtime, order, seen.watch, language, request) : undefined;
+    if (recovered) return showAgain(recovered);
     refuseUnpayableStatus(runtime, reference, status);
     // The order's name and e-mail, else the browser's (a guest checkout). The merchant's name for
     // the customer is sent as the gateway takes it, or not at all: an optional field never stops a
@@ -146,11 +153,12 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     const now = settings.now().getTime();
     const expiry = now + settings.billLifetimeMinutes * 60_000;
     const basis = { ...order, language };
+    const asked = { request_expiry_date: formatDateTimeWithOffset(expiry), payment_partner: partner };
     // Watched from before it is sent: paid at the partner's counter, or cancelled at its expiry,
     // the reconciler asks, even if the answer with the bill number never arrives.
     let answer: BillPresentmentResponse;
     try {
-      answer = await sendWatched(runtime, billWatch(basis, expiry, now, settings.watchSettings), async () => {
+      answer = await sendWatched(runtime, billWatch(basis, expiry, now, settings.watchSettings, asked), async () => {
         const issued = await gateway.call({
           operation: 'BILL_PRESENTMENT',
           schema: billPresentmentRequest,
@@ -160,8 +168,7 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
           params: {
             service_command: 'BILL_PRESENTMENT',
             ...orderParams(settings, order, language),
-            request_expiry_date: formatDateTimeWithOffset(expiry),
-            payment_partner: partner,
+            ...asked,
             customer_name: customerName,
             customer_email: customer.values.customer_email,
           },
@@ -203,6 +210,54 @@ export const billRoute: JsonRoute<unknown> = defineRoute<BillRequest>({
     return bill;
   },
 });
+
+/**
+ * The bill of an order whose BILL_PRESENTMENT answer never came back (a gateway too slow, a
+ * process killed while it waited): its watch, written before the call, keeps the partner and expiry
+ * asked for but no number. When CHECK_STATUS shows the bill waiting and names its number
+ * (`billNamedBy`), the watch keeps the bill, the shop hears of it (recorded once, under the key the
+ * reconciler would report it with) and the customer is shown it, instead of `order_in_progress`
+ * until it expires. Undefined when the watch is not such a bill's (ended, another order's amount,
+ * expired) or the gateway names no number.
+ */
+async function billOfLostAnswer(
+  runtime: EndpointRuntime,
+  order: MerchantOrder,
+  watch: PaymentWatch | undefined,
+  language: Language,
+  request: Request,
+): Promise<BillResult | undefined> {
+  const { settings, log } = runtime;
+  const now = settings.now().getTime();
+  if (watch?.kind !== 'bill' || watch.ended_at !== undefined || watch.due_at === undefined || Date.parse(watch.due_at) <= now) return undefined;
+  if (watch.amount !== order.amount || watch.currency !== order.currency) return undefined;
+  let answer: CheckStatusResponse;
+  try {
+    answer = await queryStatus(runtime, order.merchant_reference, language);
+  } catch (error) {
+    if (error instanceof EndpointRefusal) return undefined;
+    throw error;
+  }
+  const bill = billNamedBy(watch, answer);
+  const status = bill && readableStatus(answer);
+  if (!bill || status?.state !== 'pending' || status.transaction_code !== BILL_ISSUED) return undefined;
+  const kept = await settings.watches?.watchIfUnchanged(billWatch({ ...order, language }, Date.parse(watch.due_at), now, settings.watchSettings, bill), new Date(now), watch);
+  if (settings.watches && !kept) return undefined;
+  log.warn('bill_recovered', { merchant_reference: order.merchant_reference, bill_number: bill.bill_number });
+  const reading = resultOfReading(watch, { status, answer }, log);
+  await recordAndReport({ ...reading, source: 'bill', bill: billDetailsOf(bill) }, reportingOf(runtime), request);
+  return read(billResult, { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency });
+}
+
+/** Where a verified CHECK_STATUS answer says the order stands; undefined when an amount in it cannot be read. */
+function readableStatus(answer: CheckStatusResponse): OrderStatus | undefined {
+  try {
+    return orderStatusOf(answer);
+  } catch (error) {
+    if (error instanceof AmountError) return undefined;
+    throw error;
+  }
+}
 
 export const statusRoute: JsonRoute<unknown> = defineRoute<StatusRequest>({
   schema: statusRequest,

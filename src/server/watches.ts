@@ -23,6 +23,7 @@ import type { OrderState } from '../core/order-status.ts';
 import type { IssuedBillDetails, VerifiedResult } from '../core/verified-result.ts';
 import { billResult, type BillResult } from '../core/endpoint-results.ts';
 import { text } from '../core/order-answer.ts';
+import { field } from '../core/schemas/index.ts';
 import { object, read } from '../core/shape.ts';
 import type { NewWatch, PaymentWatch, WatchKind } from '../store/store.ts';
 import type { MerchantOrder } from './orders.ts';
@@ -177,15 +178,39 @@ export function billDetailsOf(bill: IssuedBillDetails): IssuedBillDetails {
 }
 
 /**
- * A cash bill, payable until `expiresAt`: written before BILL_PRESENTMENT is sent (no `bill` yet:
- * an answer lost on the way back still leaves the bill watched), then again with the bill issued.
+ * A cash bill, payable until `expiresAt`: written before BILL_PRESENTMENT is sent with what it asks
+ * for (its partner and expiry: no number yet, so an answer lost on the way back still leaves the
+ * bill watched, and what CHECK_STATUS later names completes it, `billNamedBy`), then again with the
+ * bill issued.
  */
-export function billWatch(basis: WatchBasis, expiresAt: number, now: number, settings: WatchSettings, bill?: IssuedBillDetails): NewWatch {
+export function billWatch(
+  basis: WatchBasis,
+  expiresAt: number,
+  now: number,
+  settings: WatchSettings,
+  bill?: IssuedBillDetails | Omit<IssuedBillDetails, 'bill_number'>,
+): NewWatch {
   const watch = newWatch('bill', basis, 'pending', expiresAt, now, settings);
-  return bill === undefined ? watch : { ...watch, detail: { bill: billDetailsOf(bill) } };
+  if (bill === undefined) return watch;
+  const { payment_partner, request_expiry_date } = bill;
+  return { ...watch, detail: { bill: 'bill_number' in bill ? billDetailsOf(bill) : { payment_partner, request_expiry_date } } };
 }
 
 const issuedBill = object({ bill_number: text, payment_partner: text, request_expiry_date: text });
+const askedBill = object({ payment_partner: text, request_expiry_date: text });
+
+/**
+ * The bill a watch written before BILL_PRESENTMENT stands for, once a CHECK_STATUS answer names its
+ * number (`bill_number`, the field's rule: 14 digits): the partner and expiry it was asked with,
+ * kept in the watch. Undefined when the watch kept none (written before they were kept) or the
+ * answer names no number. The gateway's specification lists no bill number in CHECK_STATUS: a
+ * gateway that answers one lets a bill whose answer was lost be shown and reported (the sandbox does).
+ */
+export function billNamedBy(watch: Pick<PaymentWatch, 'kind' | 'detail'>, answer: Readonly<Record<string, unknown>>): IssuedBillDetails | undefined {
+  const asked = watch.kind === 'bill' ? read(askedBill, watch.detail?.['bill']) : undefined;
+  const number = field('bill_number').safeParse(answer['bill_number']);
+  return asked === undefined || !number.success ? undefined : { bill_number: number.data, ...asked };
+}
 
 /**
  * The issued bill a bill watch keeps (its number, partner and expiry): undefined for another kind

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { VerifiedResult } from '../../src/server/config.ts';
 import type { MerchantOrder } from '../../src/server/orders.ts';
+import { SANDBOX_VOUCHER_PARTNER_CODE } from '../../src/sandbox/index.ts';
 import { billWatch, DEFAULT_WATCH_SETTINGS } from '../../src/server/watches.ts';
 import { StoreUnavailableError, type ResultStore } from '../../src/store/store.ts';
 import { START } from './harness.ts';
@@ -206,6 +207,53 @@ describe('a cash bill whose own result was never recorded (sandbox)', () => {
         ['reconcile', 'pending', 'pending'],
         ['reconcile', 'captured', 'success'],
       ],
+    );
+  });
+});
+
+describe('a cash bill whose answer was lost on its way back (sandbox, which names the bill number in CHECK_STATUS)', () => {
+  const order: MerchantOrder = { merchant_reference: 'cash-lost', amount: 45_000, currency: 'EGP', description: 'cash order' };
+
+  it('is shown when the customer asks again, not refused as in progress, and the shop hears of it once with its number', async () => {
+    const w = sandboxWorld([order], { gatewayTimeoutMs: 300 });
+    // The gateway issues the bill, and its answer leaves after the endpoint has stopped waiting.
+    w.gateway.injectFaults({ delayMs: 1_000, count: 1, operation: 'BILL_PRESENTMENT' });
+    const lost = await w.post('/bill', { merchant_reference: 'cash-lost', language: 'ar' });
+    assert.equal(lost.status, 502);
+    const billNumber = w.gateway.order({ merchantReference: 'cash-lost' })?.bill?.billNumber ?? '';
+    assert.match(billNumber, /^\d{14}$/, 'the gateway issued a bill');
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // the late answer is spent
+
+    const again = await w.post('/bill', { merchant_reference: 'cash-lost', language: 'ar' });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const shown = again.body as unknown as { bill_number: string; amount: number; payment_partner: string; request_expiry_date: string };
+    assert.deepEqual([shown.bill_number, shown.amount, shown.payment_partner], [billNumber, 45_000, SANDBOX_VOUCHER_PARTNER_CODE]);
+    assert.deepEqual(w.results.map((result) => [result.source, result.order_state, result.bill?.bill_number]), [['bill', 'pending', billNumber]]);
+
+    // Shown again as kept, and the reconciler reports nothing twice.
+    const third = await w.post('/bill', { merchant_reference: 'cash-lost', language: 'en' });
+    assert.equal((third.body as unknown as { bill_number: string }).bill_number, billNumber);
+    w.clock.advance(31 * MINUTE);
+    await w.reconciler.runDue();
+    assert.equal(w.results.length, 1, 'the shop heard of the bill once');
+
+    w.gateway.payBill(billNumber);
+    w.clock.advance(31 * MINUTE);
+    await w.reconciler.runDue();
+    assert.deepEqual(w.results.map((result) => [result.source, result.order_state]), [['bill', 'pending'], ['reconcile', 'captured']]);
+  });
+
+  it('reaches the shop with its number from the reconciler when the customer does not come back', async () => {
+    const w = sandboxWorld([order], { gatewayTimeoutMs: 300 });
+    w.gateway.injectFaults({ delayMs: 1_000, count: 1, operation: 'BILL_PRESENTMENT' });
+    assert.equal((await w.post('/bill', { merchant_reference: 'cash-lost', language: 'en' })).status, 502);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const billNumber = w.gateway.order({ merchantReference: 'cash-lost' })?.bill?.billNumber;
+    w.clock.advance(31 * MINUTE);
+    await w.reconciler.runDue();
+    assert.deepEqual(
+      w.results.map((result) => [result.source, result.order_state, result.bill?.bill_number, result.bill?.payment_partner]),
+      [['reconcile', 'pending', billNumber, SANDBOX_VOUCHER_PARTNER_CODE]],
     );
   });
 });

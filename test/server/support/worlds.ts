@@ -60,7 +60,17 @@ export function formPost(url: string, fields: Record<string, string>): Request {
 
 /** The endpoint's `fetch` to the sandbox gateway, in process. */
 export function sandboxFetch(gateway: SandboxGateway): typeof fetch {
-  return ((input: RequestInfo | URL, init?: RequestInit) => gateway.handle(new Request(input, init))) as typeof fetch;
+  return ((input: RequestInfo | URL, init?: RequestInit) => {
+    const answer = gateway.handle(new Request(input, init));
+    const signal = init?.signal;
+    if (!signal) return answer;
+    // A caller that stops waiting (its time limit) gets its abort, as over the network; the gateway goes on.
+    return new Promise<Response>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      answer.then(resolve, reject);
+    });
+  }) as typeof fetch;
 }
 
 /** The endpoint's settings of the sandbox merchant, its gateway the sandbox at SANDBOX, as a shop's `/pg`. */
@@ -139,6 +149,8 @@ export function reconcilerWorld(options: ReconcilerWorldOptions = {}) {
 export interface SandboxWorldOptions {
   /** The reconciler asks the shop for the order as it is now (`orderOf`), each reference kept in `lookedUp`. */
   readonly orderLookup?: boolean;
+  /** How long the endpoint waits for the gateway (its default otherwise): shorter than a planned slow answer, the answer is lost. */
+  readonly gatewayTimeoutMs?: number;
 }
 
 /** The endpoint, the sandbox gateway, a store, a reconciler and a shop that records results, on one clock. */
@@ -165,6 +177,7 @@ export function sandboxWorld(orders: MerchantOrder[], options: SandboxWorldOptio
     fetch: fetchGateway,
     now: clock.now,
     logger: log,
+    ...(options.gatewayTimeoutMs === undefined ? {} : { gatewayTimeoutMs: options.gatewayTimeoutMs }),
   } as EndpointConfig);
   const lookedUp: string[] = [];
   const reconciler = createReconciler({
