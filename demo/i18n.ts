@@ -41,7 +41,8 @@ const en = {
   ordersTitle: 'Orders',
   reference: 'Reference',
   amount: 'Amount',
-  result: 'Result',
+  // The result the customer was shown at checkout; the order's state since is the lifecycle's.
+  result: 'At checkout',
   status: 'Status',
   actions: 'Actions',
   payBill: 'Customer pays the bill',
@@ -138,7 +139,7 @@ const ar: DemoMessages = {
   ordersTitle: 'الطلبات',
   reference: 'المرجع',
   amount: 'المبلغ',
-  result: 'النتيجة',
+  result: 'عند الدفع',
   status: 'الحالة',
   actions: 'إجراءات',
   payBill: 'العميل يدفع الفاتورة',
