@@ -280,6 +280,8 @@ export class PgCheckout extends PgElement<CheckoutMessages> {
   protected override willUpdate(changed: PropertyValues): void {
     // Only the endpoint's answer about the order can make the security code optional (CVV suppression).
     if (changed.has('order')) this.#card.cvvOptional = this.order?.cvv_optional;
+    // A card saved is no payment, nor a payment a saved card: asked for the other, its outcome goes.
+    if (changed.get('intent') && this.outcome?.intent !== this.intent) this.outcome = undefined;
     if (changed.has('endpoint') || changed.has('merchantReference')) {
       this.outcome = undefined;
       this.billWaits = this.#rememberedBillWaits();

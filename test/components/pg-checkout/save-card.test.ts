@@ -225,6 +225,10 @@ describe('<pg-checkout intent="save-card">', () => {
         expect([island.dir, textOf(island)]).to.deep.equal(['ltr', lastFour]);
         expect(island.getClientRects()).to.have.length(1);
         await expect(el).to.be.accessible();
+        // The shop then asks to pay the order (its intent switched to pay): the saved card's outcome gives way.
+        el.intent = 'pay';
+        await settled(el);
+        expect(shadowQueryAll(el, '.outcome'), 'no saved-card outcome over the payment').to.have.length(0);
       } finally {
         await setViewport({ width: 800, height: 600 });
       }
