@@ -91,6 +91,8 @@ export interface MoneyMove {
 export async function tellShopOfMove(io: Io, move: MoneyMove, watchedBefore?: WatchedBeforeMove): Promise<void> {
   const { reference, result } = move;
   if (reference === undefined) return;
+  // Nothing moved, or nothing settled yet, and no watch of this command's to end: nothing to write.
+  if (result.outcome !== 'unknown' && result.outcome !== 'success' && watchedBefore?.version === undefined) return;
   const location = storeLocationFromEnv(io.env);
   if (location.databaseUrl === undefined && !existsSync(location.dataDir)) {
     if (result.outcome !== 'unknown' && result.outcome !== 'success') return;

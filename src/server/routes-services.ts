@@ -23,7 +23,6 @@ import { VOUCHER_CURRENCY } from '../core/partners.ts';
 import { AmountError, fromMinorUnits } from '../core/amounts.ts';
 import type { Language } from '../core/language.ts';
 import { BILL_ISSUED, DUPLICATE_REFERENCE, orderStatusOf, type OrderStatus } from '../core/order-status.ts';
-import { read } from '../core/shape.ts';
 import {
   billPresentmentRequest,
   billPresentmentResponse,
@@ -244,9 +243,17 @@ async function billOfLostAnswer(
   const kept = await settings.watches?.watchIfUnchanged(billWatch({ ...order, language }, Date.parse(watch.due_at), now, settings.watchSettings, bill), new Date(now), watch);
   if (settings.watches && !kept) return undefined;
   log.warn('bill_recovered', { merchant_reference: order.merchant_reference, bill_number: bill.bill_number });
-  const reading = resultOfReading(watch, { status, answer }, log);
-  await recordAndReport({ ...reading, source: 'bill', bill: billDetailsOf(bill) }, reportingOf(runtime), request);
-  return read(billResult, { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: order.currency });
+  // As for a bill issued here: the customer gets the bill whatever the merchant's hook does (a
+  // failure is logged, and the reconciler, which now reads the number too, reports it).
+  try {
+    const reading = resultOfReading(watch, { status, answer }, log);
+    await recordAndReport({ ...reading, source: 'bill', bill: billDetailsOf(bill) }, reportingOf(runtime), request);
+  } catch (error) {
+    log.error('bill_report_failed', { merchant_reference: order.merchant_reference, error });
+  }
+  const shown: BillResult = { ...bill, merchant_reference: order.merchant_reference, amount: order.amount, currency: VOUCHER_CURRENCY };
+  await settings.onBill?.({ ...shown, gateway: forMerchantHooks(answer) }, request);
+  return shown;
 }
 
 /** Where a verified CHECK_STATUS answer says the order stands; undefined when an amount in it cannot be read. */
