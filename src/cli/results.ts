@@ -13,6 +13,7 @@ import { HOOK_SIGNATURE_HEADER, signHookBody, verifyHookSignature } from '../ser
 import type { StoredResult as OutboxEntry } from '../store/store.ts';
 import { SERVICE_ROUTES } from '../server/shop-protocol.ts';
 import type { CliCommand } from './command.ts';
+import { CliConfigError } from './client-env.ts';
 import { CliError } from './input.ts';
 import type { Io as CommandIo } from './command.ts';
 import { printJson } from './json-output.ts';
@@ -32,7 +33,7 @@ The store is the one pg-checkout serve uses: PG_DATABASE_URL, else the SQLite fi
 (default ./pg-checkout-data). With --url, requests are signed with PG_HOOK_SECRET (set it in the
 environment) and the service is --url (its endpoint URL, base path included).
 Exit 0 on success, 1 when the key is unknown (or not awaiting acknowledgement), 2 on a usage error,
-3 when the store cannot be opened.`;
+3 when the store cannot be opened or PG_HOOK_SECRET is missing or not the service's (--url).`;
 
 interface Io {
   readonly stdout: { write(text: string): unknown };
@@ -54,13 +55,13 @@ async function call(url: string, secret: string, body: unknown): Promise<{ statu
     throw new CliError(`the service at ${new URL(url).origin} could not be reached (is pg-checkout serve running?)`);
   }
   const answer = await response.text();
-  if (response.status === 401) throw new CliError('the service refused the signature: PG_HOOK_SECRET differs from the service’s, or the clocks are more than 5 minutes apart');
+  if (response.status === 401) throw new CliConfigError('the service refused the signature: PG_HOOK_SECRET differs from the service’s, or the clocks are more than 5 minutes apart');
   if (response.status === 404 && !answer.includes('unknown_result')) {
     throw new CliError('the service has no results routes: start it with PG_HOOK_SECRET set');
   }
   if (response.ok) {
     const verified = await verifyHookSignature(answer, response.headers.get(HOOK_SIGNATURE_HEADER), secret);
-    if (!verified.valid) throw new CliError(`the answer's signature is ${verified.reason}: not the service sharing PG_HOOK_SECRET`);
+    if (!verified.valid) throw new CliConfigError(`the answer's signature is ${verified.reason}: not the service sharing PG_HOOK_SECRET`);
   }
   let value: unknown;
   try {
@@ -160,7 +161,7 @@ async function runResults(args: string[], io: Io): Promise<number> {
     throw new CliError('--url lists pending results and acknowledges them; --redeliver, --since and the other states read the store');
   }
   const secret = io.env['PG_HOOK_SECRET']?.trim();
-  if (!secret) throw new CliError('PG_HOOK_SECRET is not set (the shared secret the service signs with)');
+  if (!secret) throw new CliConfigError('PG_HOOK_SECRET is not set (the shared secret the service signs with)');
   const base = values.url.replace(/\/+$/, '');
 
   if (values.ack !== undefined) {

@@ -95,9 +95,10 @@ describe('pg-checkout results', () => {
 
   it('over --url: stops with a clear message without the secret, with another secret, or with no service', async () => {
     const missing = await run(['--url', service.endpointUrl], { PG_HOOK_SECRET: '' });
-    assert.deepEqual([missing.code, missing.stderr], [2, 'pg-checkout results: PG_HOOK_SECRET is not set (the shared secret the service signs with)\n']);
+    // A missing or wrong secret is the configuration's (exit 3), as a store that cannot be opened is.
+    assert.deepEqual([missing.code, missing.stderr], [3, 'pg-checkout results: PG_HOOK_SECRET is not set (the shared secret the service signs with)\n']);
     const wrong = await run(['--url', service.endpointUrl], { PG_HOOK_SECRET: 'another-secret-0123456789abcdef012345' });
-    assert.equal(wrong.code, 2);
+    assert.equal(wrong.code, 3);
     assert.match(wrong.stderr, /refused the signature: PG_HOOK_SECRET differs/);
     assert.ok(!wrong.stderr.includes('another-secret'));
     const nobody = await run(['--url', 'http://127.0.0.1:1/pg']);
