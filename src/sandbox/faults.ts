@@ -8,6 +8,7 @@
  * up first has lost an answer to something that was done. `POST {basePath}/sandbox-tools/faults`
  * sets them (docs/sandbox.md, "Outages").
  */
+import { field } from '../core/schemas/index.ts';
 import { BodyError, jsonResponse, readJson } from './wire.ts';
 
 export const FAULT_STATUSES = [429, 503] as const;
@@ -45,7 +46,7 @@ export function isFaultPlan(plan: SandboxFaults): boolean {
     whole(plan.count, MAX_FAULT_COUNT, 1) &&
     (plan.retryAfterSeconds === undefined || whole(plan.retryAfterSeconds, MAX_RETRY_AFTER_SECONDS)) &&
     (plan.operation === undefined || /^[A-Z0-9_]{1,50}$/.test(plan.operation)) &&
-    (plan.merchantReference === undefined || /^[A-Za-z0-9_.-]{1,40}$/.test(plan.merchantReference))
+    (plan.merchantReference === undefined || field('merchant_reference').safeParse(plan.merchantReference).success)
   );
 }
 
