@@ -3,7 +3,7 @@
  * factor (spec, General rules 1), an integer of at most 10 digits. Everything here works on
  * strings and safe integers, never on binary floating point.
  */
-import type { Language } from './language.ts';
+import { groupDigits, type Language } from './language.ts';
 
 /** The wire limit on `amount`: at most 10 characters, so always a safe integer. */
 export const MAX_AMOUNT_DIGITS = 10;
@@ -40,59 +40,32 @@ export const AMOUNT_RULE_TEXT: Record<AmountRule, (limit?: number) => string> = 
 };
 
 /**
- * Where CLDR (and so `Intl`) disagrees with ISO 4217 on the minor unit. CLDR gives the digits
- * people write; the gateway multiplies by the ISO 4217 exponent.
+ * ISO 4217 minor units other than 2, by exponent. Written out rather than asked of `Intl`: a tab's
+ * first `Intl.NumberFormat` costs a phone about 200 ms (`groupDigits`), and CLDR, which `Intl`
+ * follows, gives the digits people write where it differs from ISO 4217 (IQD: 0, not 3; LBP, PKR,
+ * IDR…: 0, not 2), while the gateway multiplies by the ISO 4217 exponent. CLF and UYW are ISO
+ * codes that `Intl` does not list.
  */
-const ISO_4217_OVERRIDES: Readonly<Record<string, number>> = {
-  IQD: 3,
-  LBP: 2,
-  IRR: 2,
-  RSD: 2,
-  SYP: 2,
-  YER: 2,
-  KPW: 2,
-  MGA: 2,
-  ALL: 2,
-  AFN: 2,
-  AMD: 2,
-  COP: 2,
-  HUF: 2,
-  IDR: 2,
-  LAK: 2,
-  MMK: 2,
-  PKR: 2,
-  SLL: 2,
-  SOS: 2,
-  TWD: 2,
-  TZS: 2,
-  UZS: 2,
-  MRU: 2,
-  CLF: 4,
-  UYW: 4,
-};
+const EXPONENTS: ReadonlyMap<string, number> = new Map(
+  ['BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF', '', '', 'BHD IQD JOD KWD LYD OMR TND', 'CLF UYW'].flatMap(
+    (codes, exponent) => (codes ? codes.split(' ').map((code) => [code, exponent] as const) : []),
+  ),
+);
 
 let knownCurrencies: ReadonlySet<string> | undefined;
-const exponentCache = new Map<string, number>();
 
 function isKnownCurrency(code: string): boolean {
+  // Listing the codes reads no number-formatting data.
   knownCurrencies ??= new Set(Intl.supportedValuesOf('currency'));
-  return knownCurrencies.has(code) || code in ISO_4217_OVERRIDES;
+  return knownCurrencies.has(code) || EXPONENTS.has(code);
 }
 
 /** The ISO 4217 minor-unit exponent: 2 for EGP, 3 for KWD, 0 for JPY. */
 export function currencyExponent(currency: string, field = 'currency'): number {
-  const cached = exponentCache.get(currency);
-  if (cached !== undefined) return cached;
   if (!/^[A-Z]{3}$/.test(currency) || !isKnownCurrency(currency)) {
     throw new AmountError(field, 'unknown_currency');
   }
-  const exponent =
-    ISO_4217_OVERRIDES[currency] ??
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
-      .maximumFractionDigits ??
-    2;
-  exponentCache.set(currency, exponent);
-  return exponent;
+  return EXPONENTS.get(currency) ?? 2;
 }
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
@@ -159,12 +132,44 @@ function wireAmountDigits(minor: number, field: string): string {
 }
 
 /**
- * An amount for people to read, in the page language ("EGP 1,234.50", "‏1٬234٫50 ج.م.‏").
- * Formats the exact decimal string, so no float ever carries the value. Any safe integer, not only
- * a wire amount: a plan's total with its fees may pass the 10 digits the order's amount keeps to.
+ * The currencies written without `Intl` (`groupDigits`): the gateway's region, each with its
+ * Arabic symbol as CLDR writes it for ar-EG (a full stop and a right-to-left mark follow it), and
+ * the currencies its merchants most often price in besides. English writes the region's by their
+ * ISO codes ("EGP 1,234.50"), as CLDR does. Any other currency is written by `Intl.NumberFormat`.
+ */
+const REGION_SYMBOLS = 'AED د.إ BHD د.ب DZD د.ج EGP ج.م IQD د.ع JOD د.أ KWD د.ك LBP ل.ل LYD د.ل MAD د.م OMR ر.ع QAR ر.ق SAR ر.س SYP ل.س TND د.ت YER ر.ي';
+let symbols: ReadonlyMap<string, readonly [en: string, ar: string]> | undefined;
+
+function symbolsOf(currency: string): readonly [en: string, ar: string] | undefined {
+  if (!symbols) {
+    const words = REGION_SYMBOLS.split(' ');
+    symbols = new Map<string, readonly [en: string, ar: string]>([
+      ['USD', ['$', 'US$']],
+      ['EUR', ['€', '€']],
+      ['GBP', ['£', 'UK£']],
+      ['JPY', ['¥', 'JP¥']],
+      ...words.flatMap((code, index) => (index % 2 ? [] : [[code, [code, `${words[index + 1]}.\u200f`]] as const])),
+    ]);
+  }
+  return symbols.get(currency);
+}
+
+/**
+ * An amount for people to read, in the page language ("EGP 1,234.50", "‏١٬٢٣٤٫٥٠ ج.م.‏"): the
+ * text `Intl.NumberFormat` writes (currency style, `en` or `ar-EG`), formatted from the exact
+ * decimal string, so no float ever carries the value. The region's currencies are written without
+ * `Intl`, so their pages never wait for the browser's number-formatting data (`groupDigits`). Any
+ * safe integer, not only a wire amount: a plan's total with its fees may pass the 10 digits the
+ * order's amount keeps to.
  */
 export function formatMoney(minor: number, currency: string, language: Language): string {
   const decimal = totalFromMinorUnits(minor, currency);
+  const known = symbolsOf(currency);
+  if (known) {
+    const number = groupDigits(decimal, language);
+    if (language === 'ar') return `\u200f${number}\u00a0${known[1]}`;
+    return known[0] === currency ? `${currency}\u00a0${number}` : known[0] + number;
+  }
   const exponent = currencyExponent(currency);
   const format = new Intl.NumberFormat(language === 'ar' ? 'ar-EG' : 'en', {
     style: 'currency',

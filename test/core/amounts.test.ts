@@ -11,6 +11,7 @@ import {
   totalFromMinorUnits,
 } from '../../src/core/amounts.ts';
 import { amountErrorMessage } from '../../src/core/amount-messages.ts';
+import { intlMoney, MINOR_AMOUNTS } from './intl-oracle.ts';
 
 describe('currencyExponent', () => {
   it('gives 2 for EGP, 3 for KWD and BHD, 0 for JPY', () => {
@@ -20,8 +21,24 @@ describe('currencyExponent', () => {
     assert.equal(currencyExponent('JPY'), 0);
   });
 
-  it('follows ISO 4217 where CLDR writes fewer digits (IQD has 3)', () => {
+  it('follows ISO 4217 where CLDR writes fewer digits (IQD has 3, LBP and PKR 2)', () => {
     assert.equal(currencyExponent('IQD'), 3);
+    assert.equal(currencyExponent('LBP'), 2);
+    assert.equal(currencyExponent('PKR'), 2);
+  });
+
+  it('knows the ISO 4217 units that Intl does not list (CLF and UYW have 4)', () => {
+    assert.equal(currencyExponent('CLF'), 4);
+    assert.equal(currencyExponent('UYW'), 4);
+  });
+
+  it('gives every currency the runtime lists the digits Intl writes, unless ISO 4217 says otherwise', () => {
+    const iso4217Differs = new Set(['IQD', 'LBP', 'IRR', 'RSD', 'SYP', 'YER', 'KPW', 'MGA', 'ALL', 'AFN', 'AMD', 'COP', 'HUF', 'IDR', 'LAK', 'MMK', 'PKR', 'SLL', 'SOS', 'TWD', 'TZS', 'UZS', 'MRU']);
+    for (const currency of Intl.supportedValuesOf('currency')) {
+      if (iso4217Differs.has(currency)) continue;
+      const cldr = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+      assert.equal(currencyExponent(currency), cldr, currency);
+    }
   });
 
   it('refuses a code that is not a currency, naming the field', () => {
@@ -138,6 +155,26 @@ describe('formatMoney', () => {
 
   it('still refuses fractions, negatives and unsafe integers', () => {
     for (const minor of [1.5, -1, 2 ** 53]) assert.throws(() => formatMoney(minor, 'EGP', 'en'), AmountError);
+  });
+
+  it('writes what Intl.NumberFormat writes, for every currency the runtime lists, in both languages', () => {
+    for (const currency of Intl.supportedValuesOf('currency')) {
+      for (const language of ['en', 'ar'] as const) {
+        for (const minor of MINOR_AMOUNTS) {
+          assert.equal(formatMoney(minor, currency, language), intlMoney(minor, currency, language), `${currency} ${language} ${minor}`);
+        }
+      }
+    }
+  });
+
+  it('asks Intl.NumberFormat nothing, so a page never waits for its number-formatting data', (t) => {
+    t.mock.method(Intl, 'NumberFormat', () => {
+      throw new Error('Intl.NumberFormat was asked');
+    });
+    assert.equal(plainSpaces(formatMoney(19900, 'SAR', 'en')), 'SAR 199.00');
+    assert.equal(formatMoney(2500, 'KWD', 'ar'), '\u200f٢٫٥٠٠\u00a0د.ك.\u200f');
+    assert.equal(formatMoney(500, 'USD', 'en'), '$5.00');
+    assert.equal(currencyExponent('BHD'), 3);
   });
 });
 

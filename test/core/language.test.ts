@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { directionOf, formatCount, normalizeDigits } from '../../src/core/language.ts';
+import { intlCount } from './intl-oracle.ts';
 import { AmountError } from '../../src/core/amounts.ts';
 import { financingProductsTotal, normalizeFinancingPhone } from '../../src/core/partners.ts';
 
@@ -50,6 +51,12 @@ describe('formatCount', () => {
   it('keeps the fraction digits of a decimal string', () => {
     assert.equal(formatCount('12.50', 'ar'), '١٢٫٥٠');
     assert.equal(formatCount('5', 'ar'), '٥');
+  });
+
+  it('writes what Intl.NumberFormat writes for ar-EG, grouping, fraction and minus sign included', () => {
+    for (const value of ['0', '7', '1200', '1234567.5', '12.50', '-12', '-1234.05', String(Number.MAX_SAFE_INTEGER)]) {
+      assert.equal(formatCount(value, 'ar'), intlCount(value), value);
+    }
   });
 
   it('leaves English numbers as written', () => {
