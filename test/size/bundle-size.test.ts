@@ -104,6 +104,11 @@
  * same text (`formatMoney`, `groupDigits`, an ISO 4217 exponent table; docs/decisions.md). On the
  * phone the amount followed the usable form by a median 244 ms before, 111 ms after (12 loads a
  * case, interleaved). Measured 22,788 (+328), with the answer checks 24,248, 48,756 and 55,589 bytes.
+ * An eleventh, the English page's by 0.1 kB and the folder's by 0.16 kB, for what a customer audit
+ * found unexplained: the installments summary's total payable is more than the Pay button's amount.
+ * A line under the summary now says, in both languages, that the card is charged the order amount
+ * and the bank collects the total payable (the on-demand view and its Arabic catalog only). Measured
+ * 48,841 (+85) and 55,746 (+157) bytes; the financing steps counted as three, not four, add 12 B.
  */
 import { registersElement } from '../../bundle-chunks.ts';
 import { describe, it } from 'node:test';
@@ -117,8 +122,8 @@ const root = (relative: string) => fileURLToPath(new URL(`../../${relative}`, im
 
 const INITIAL_BUDGET_BYTES = 22_830;
 const WITH_SCHEMAS_BUDGET_BYTES = 24_290;
-const ENGLISH_BUDGET_BYTES = 48_800;
-const FOLDER_BUDGET_BYTES = 55_640;
+const ENGLISH_BUDGET_BYTES = 48_900;
+const FOLDER_BUDGET_BYTES = 55_800;
 const BUNDLE_DIR = root('dist/bundle');
 const BUNDLE_ENTRY = 'pg-checkout.js';
 const ELEMENT_TAGS = ['pg-checkout', 'pg-installments', 'pg-bill-voucher', 'pg-financing-otp'];

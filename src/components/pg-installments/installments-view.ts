@@ -432,6 +432,7 @@ export class InstallmentsView extends ElementView<PgInstallments, InstallmentsMe
           ${row(m.fees, ltr(this.#money(plan.fees)))} ${row(m.total, ltr(this.#money(plan.totalPayable)))}
           ${row(m.extra, ltr(this.#money(plan.costOverFull)))}
         </dl>
+        <p class="receipt-note muted">${m.charged(ltr(this.#money(this.plans?.amount ?? 0)))}</p>
       </section>
     `;
   }

@@ -36,6 +36,8 @@ export interface InstallmentsMessages extends SharedMessages {
     readonly fees: string;
     readonly total: string;
     readonly extra: string;
+    /** Under the summary: why the card is charged less than the total payable. */
+    readonly charged: (amount: Renderable) => Renderable;
   };
   readonly bankTitle: (issuer: string) => string;
   readonly noTerms: string;
@@ -92,6 +94,7 @@ export const installmentsMessages: Catalogs<InstallmentsMessages> = {
       fees: 'Fees',
       total: 'Total payable',
       extra: 'Extra cost over paying in full',
+      charged: (amount) => html`Your card is charged the order amount, ${amount}. Your bank then collects it in the monthly payments above, its fees included.`,
     },
     bankTitle: (issuer) => `Terms of ${issuer}`,
     noTerms: 'The bank states no additional terms.',

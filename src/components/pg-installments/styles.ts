@@ -169,6 +169,11 @@ export const installmentsStyles = css`
     display: contents;
   }
 
+  .receipt-note {
+    margin: 0;
+    margin-block-start: 0.5rem;
+  }
+
   .receipt-container dd {
     margin: 0;
     text-align: end;

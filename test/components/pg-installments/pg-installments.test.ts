@@ -429,6 +429,15 @@ describe('<pg-installments>', () => {
       ]);
     });
 
+    it('says under the summary that the card is charged the order amount, not the total payable', async () => {
+      const el = await installments();
+      await chooseNilePlan(el, 'EGX12');
+      const quote = expectedQuote('EGX12');
+      expect(quote.totalPayable, 'this plan has fees').to.be.greaterThan(ORDERS.egp.amount);
+      const note = textOf(shadowQuery(el, '.receipt-container .receipt-note'));
+      expect(note).to.equal(`Your card is charged the order amount, ${egp(ORDERS.egp.amount)}. Your bank then collects it in the monthly payments above, its fees included.`);
+    });
+
     it('hides the summary with hide-receipt', async () => {
       const el = await installments({ hideReceipt: true });
       await chooseNilePlan(el);
