@@ -137,7 +137,7 @@ describe('consumer financing refusals', () => {
     await error.waitFor();
     assert.equal((await error.textContent())?.trim(), catalogs.ar.phone.notRegistered);
     // Numbers in Arabic text use the Arabic-Indic digits of the amounts.
-    assert.equal((await financing.locator('[part~="progress"]').textContent())?.trim(), 'الخطوة ١ من ٤');
+    assert.equal((await financing.locator('[part~="progress"]').textContent())?.trim(), 'الخطوة ١ من ٣');
     assert.equal(await phone.getAttribute('aria-invalid'), 'true');
     assert.match((await phone.getAttribute('aria-describedby')) ?? '', /phone-error/);
     // Still on the first step: no code was sent.

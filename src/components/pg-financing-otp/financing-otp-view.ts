@@ -50,7 +50,8 @@ interface StepFailure {
 
 const FINANCING_ROUTES = ['financingVerifyCustomer', 'financingOtp', 'financingVerifyOtp', 'financingPurchase'] as const;
 
-const STEP_NUMBER: Readonly<Record<FinancingStep, number>> = { phone: 1, verified: 2, otp: 2, tenure: 3, done: 4 };
+// The customer's three steps; the outcome that follows them is not one (a drop-in shows its own result there).
+const STEP_NUMBER: Readonly<Record<Exclude<FinancingStep, 'done'>, number>> = { phone: 1, verified: 2, otp: 2, tenure: 3 };
 
 export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMessages> {
   static {
@@ -420,7 +421,7 @@ export class FinancingOtpView extends ElementView<PgFinancingOtp, FinancingOtpMe
     return this.kit.renderFrame(html`
       <div class="financing" part="financing">
         <p class="title" part="title">${m.title}</p>
-        <p class="progress" part="progress">${m.progress(STEP_NUMBER[this.flow.step], 4)}</p>
+        ${this.flow.step === 'done' ? nothing : html`<p class="progress" part="progress">${m.progress(STEP_NUMBER[this.flow.step], 3)}</p>`}
         ${this.#renderStep()}
       </div>
     `);

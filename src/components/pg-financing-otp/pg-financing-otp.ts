@@ -31,7 +31,7 @@ const productsReader = propertyReader((value): FinancingProduct[] => (Array.isAr
  * @fires pg-request-complete - Last event of every started request.
  * @csspart financing - The whole financing flow.
  * @csspart title - The heading line.
- * @csspart progress - "Step n of 4".
+ * @csspart progress - "Step n of 3" (phone number, code, plan), left out once the outcome shows.
  * @csspart floatl - The container of each input.
  * @csspart phone - The mobile number field.
  * @csspart otp - The one-time code field.

@@ -692,14 +692,14 @@ describe('<pg-financing-otp>', () => {
     it('writes steps, counts, months and rates in Arabic-Indic digits, as the amounts are', async () => {
       const el = await financing({ language: 'ar' });
       const progress = () => textOf(shadowQuery(el, '[part~="progress"]'));
-      expect(progress()).to.equal('الخطوة ١ من ٤');
+      expect(progress()).to.equal('الخطوة ١ من ٣');
       expect(textOf(shadowQuery(el, '#phone-hint'))).to.equal('رقم هاتف محمول مصري، مثل ٠١٠ ١٢٣٤ ٥٦٧٨');
       expect(shadowQuery(el, '#phone-hint')?.textContent, 'the example phone is a left-to-right island').to.include('\u2066٠١٠ ١٢٣٤ ٥٦٧٨\u2069');
       await submitPhone(el, '123');
       expect(errorText(el)).to.equal('أدخل رقم هاتف محمول مصريًا من ١١ رقمًا يبدأ بـ ٠١٠ أو ٠١١ أو ٠١٢ أو ٠١٥.');
 
       await submitPhone(el);
-      expect(progress()).to.equal('الخطوة ٢ من ٤');
+      expect(progress()).to.equal('الخطوة ٢ من ٣');
       expect(status(el)).to.match(/يمكنك طلب رمز جديد بعد ٦٠ ثانية\.$/);
       expect(textOf(shadowQueryAll(el, '[part~="summary"] dd')[1]!)).to.equal('٣ أشهر، ٦ أشهر، ١٢ شهرًا');
       const length = arabicIndic(String(SANDBOX_OTP.length));
@@ -708,7 +708,7 @@ describe('<pg-financing-otp>', () => {
       expect(errorText(el)).to.equal(`يتكوّن الرمز من ${length} أرقام.`);
 
       await submitOtp(el);
-      expect(progress()).to.equal('الخطوة ٣ من ٤');
+      expect(progress()).to.equal('الخطوة ٣ من ٣');
       const rows = shadowQueryAll(el, '[part~="tenure-row"]');
       expect(rows.map((row) => plain(textOf(row.querySelector('th')!)))).to.deep.equal(['٣ أشهر', '٦ أشهر', '١٢ شهرًا']);
       // Rates as the browser writes a percentage in Arabic: the sign follows the digits, so it sits on
@@ -754,6 +754,7 @@ describe('<pg-financing-otp>', () => {
       await settled(el);
       expect(el.step).to.equal('done');
       expect(network.requestsTo('/financing/purchase')[0]!.fields?.['tenure']).to.equal(FINANCING_TENURES[1]!.months);
+      expect(el.shadowRoot!.querySelector('[part~="progress"]'), 'the outcome is not a fourth step').to.equal(null);
     });
   });
 });
