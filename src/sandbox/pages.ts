@@ -65,7 +65,7 @@ const STYLES = `
   .notice { font-size: 0.85rem; background: #fff7d6; padding: 0.5rem 0.75rem; border-radius: 0.25rem; }
   dl.summary { display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 1rem; }
   dl.summary dt { font-weight: 600; }
-  dl.summary dd { margin: 0; overflow-wrap: anywhere; }
+  dl.summary dd { margin: 0; overflow-wrap: break-word; }
   .floatl { margin-block-end: 1rem; }
   .floatl label { display: block; font-weight: 600; }
   .floatl .hint { display: block; font-size: 0.85rem; color: #4a5263; }

@@ -333,8 +333,9 @@ export function showChallenge(ctx: GatewayContext, request: Request): Response {
   const order = challenge && ctx.state.orderBySvcId(challenge.merchant.merchantIdentifier, challenge.svcId);
   if (!challenge || !order || order.state !== 'pending_3ds') return expired(challenge?.language ?? 'en');
   const text = PAGE_TEXT[challenge.language];
+  // What a bank's 3-D Secure page shows: the amount and the card, not the shop's reference (which
+  // names the attempt, `.pg2`, that the customer never saw).
   const lines: SummaryLine[] = [
-    { label: text.order, value: order.merchantReference, ltr: true },
     { label: text.amount, value: formatMoney(order.amount, order.currency, challenge.language) },
     ...(order.card ? [{ label: text.card, value: order.card.maskedNumber, ltr: true }] : []),
   ];

@@ -146,6 +146,15 @@ for (const language of ['en', 'ar'] as const) {
       assert.ok(dialog.bottom <= PHONE.height, `the dialog fits the screen (bottom ${dialog.bottom})`);
       const frame = await page.locator('pg-checkout dialog iframe.challenge-frame').boundingBox();
       assert.ok(frame && frame.height >= 96, `the bank's frame keeps room for its page: ${JSON.stringify(frame)}`);
+      // The bank's page: the masked card on one line, and no shop reference (it would name the attempt, ".pg2").
+      const bankPage = page.frameLocator('pg-checkout dialog iframe.challenge-frame');
+      const values = await bankPage.locator('dl.summary dd').evaluateAll((cells) =>
+        cells.map((cell) => ({ text: cell.textContent ?? '', lines: cell.firstElementChild?.getClientRects().length ?? cell.getClientRects().length })),
+      );
+      const card = values.find((value) => value.text.includes('*'));
+      assert.ok(card, `the bank's page shows the masked card: ${JSON.stringify(values)}`);
+      assert.equal(card.lines, 1, `the masked card is not broken over lines: ${card.text}`);
+      assert.ok(!values.some((value) => value.text.includes('.pg') || value.text.startsWith('demo-')), `no shop reference: ${JSON.stringify(values)}`);
       // What the phone shows, not the whole page: the dialog over the screen the customer sees.
       await page.screenshot({ path: await saveScreenshot(page, `narrow-3ds-dialog-${language}`) });
 
