@@ -56,6 +56,27 @@ for (const language of ['en', 'ar'] as const) {
       await page.close();
     });
 
+    it('on the hosted page, names a mistyped card number and starts the focus at the list of problems', async () => {
+      const observed = await session.newPage(language);
+      const { page } = observed;
+      await openCheckout(page);
+      await chooseMethod(page, 'card');
+      await chooseCardMode(page, 'redirect');
+      await page.locator('pg-checkout button.Pay').click();
+      await payOnHostedPage(page, { number: '4111111111111112', language });
+      await page.locator('.error-summary').waitFor();
+      // The page with its problems is answered 422, which the browser logs.
+      observed.expectConsoleError(/status of 422 .*\/paymentPage\/submit/);
+      assert.equal(await page.evaluate(() => document.activeElement?.className), 'error-summary', 'the focus is on the list of problems');
+      assert.equal(await page.locator('#card_number').getAttribute('aria-invalid'), 'true');
+      await page.locator('.error-summary a[href="#card_number"]').click();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'card_number', 'its link takes the customer to the field');
+      await payOnHostedPage(page, { number: card('success'), language });
+      assert.equal((await expectResult(page, 'success')).fields.response_code, '14000');
+      await assertNoCspViolation(observed);
+      await page.close();
+    });
+
     it('shows a declined card as not paid, with the gateway reason', async () => {
       const observed = await session.newPage(language);
       const { page } = observed;
