@@ -35,7 +35,7 @@ export const installmentsAr: InstallmentsMessages = {
     fees: 'الرسوم',
     total: 'الإجمالي المستحق',
     extra: 'التكلفة الإضافية مقارنة بالدفع الكامل',
-    charged: (amount) => html`يُخصم من بطاقتك مبلغ الطلب، ${amount}. ثم يحصّله بنكك على الدفعات الشهرية الموضحة أعلاه شاملةً رسومه.`,
+    charged: (amount) => html`يُخصم مبلغ الطلب ${amount} من بطاقتك، ثم يحصّله بنكك على الدفعات الشهرية الموضحة أعلاه شاملةً رسومه.`,
   },
   bankTitle: (issuer) => `شروط ${issuer}`,
   noTerms: 'لا يذكر البنك شروطًا إضافية.',

@@ -438,6 +438,13 @@ describe('<pg-installments>', () => {
       expect(note).to.equal(`Your card is charged the order amount, ${egp(ORDERS.egp.amount)}. Your bank then collects it in the monthly payments above, its fees included.`);
     });
 
+    it('says it in Arabic, the amount inside the sentence so that its symbol\'s full stop ends nothing', async () => {
+      const el = await installments({ language: 'ar' });
+      await chooseNilePlan(el, 'EGX12');
+      const note = textOf(shadowQuery(el, '.receipt-container .receipt-note'));
+      expect(note).to.equal(`يُخصم مبلغ الطلب ${egp(ORDERS.egp.amount, 'ar')} من بطاقتك، ثم يحصّله بنكك على الدفعات الشهرية الموضحة أعلاه شاملةً رسومه.`);
+    });
+
     it('hides the summary with hide-receipt', async () => {
       const el = await installments({ hideReceipt: true });
       await chooseNilePlan(el);
