@@ -52,7 +52,7 @@ export const financingOtpAr: FinancingOtpMessages = {
         : attemptsLeft === 2
           ? 'الرمز غير صحيح. بقيت محاولتان.'
           : `الرمز غير صحيح. بقيت ${formatCount(attemptsLeft, 'ar')} محاولات.`,
-    locked: 'أدخلت رموزًا خاطئة كثيرة. اطلب رمزًا جديدًا.',
+    locked: 'أدخلت رموزًا خاطئة كثيرة. تحتاج إلى رمز جديد للمتابعة.',
     resend: 'أرسل رمزًا جديدًا',
     resendIn: (time) => html`يمكنك طلب رمز جديد بعد ${time}.`,
     resendReady: 'يمكنك الآن طلب رمز جديد.',

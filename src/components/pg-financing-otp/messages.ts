@@ -117,7 +117,7 @@ export const financingOtpMessages: Catalogs<FinancingOtpMessages> = {
       format: (digits) => `The code has ${digits} digits.`,
       wrong: (attemptsLeft) =>
         attemptsLeft === 1 ? 'That code is not right. 1 attempt left.' : `That code is not right. ${attemptsLeft} attempts left.`,
-      locked: 'Too many wrong codes. Ask for a new code.',
+      locked: 'Too many wrong codes. You need a new code to continue.',
       resend: 'Send a new code',
       resendIn: (time) => html`You can ask for a new code in ${time}.`,
       resendReady: 'You can now ask for a new code.',

@@ -371,7 +371,7 @@ describe('<pg-financing-otp>', () => {
         expect(status(el)).to.equal(errorText(el));
       }
       await submitOtp(el, WRONG_OTP);
-      expect(errorText(el)).to.equal('Too many wrong codes. Ask for a new code.');
+      expect(errorText(el)).to.equal('Too many wrong codes. You need a new code to continue.');
       expect(otpInput(el).disabled).to.equal(true);
       expect(el.step).to.equal('otp');
       // "Send a new code" still waits: focus goes to the lock message, not to the greyed-out Verify.
