@@ -79,6 +79,20 @@ function refuseOtherCurrency(given: string | undefined, currency: string, refere
   );
 }
 
+/**
+ * The currency to show an order's amounts in: `--currency`, else the one the service recorded for
+ * the order, else `PG_CURRENCY`. A shop's usual currency in `PG_CURRENCY` must not show a SAR order
+ * as "EGP 199.00", nor a KWD order ten times off; a `--currency` the service knows to be wrong is
+ * refused, nothing sent.
+ */
+async function shownCurrency(io: Io, given: string | undefined, reference: string | undefined): Promise<string | undefined> {
+  const recorded = reference ? await recordedCurrency(io, reference) : undefined;
+  if (given === undefined && recorded !== undefined) return recorded;
+  const currency = currencyOf(io, given, undefined);
+  if (given !== undefined && currency !== undefined && reference) refuseOtherCurrency(given, currency, reference, recorded);
+  return currency;
+}
+
 /** How an order stands, in words: "authorized", "partly captured (EGP 78.48 left to capture)". */
 function standingOf(order: OrderStatus, currency: string | undefined): string {
   const summary = summarizeOrder(order);
@@ -118,8 +132,8 @@ Asks the gateway where the order stands: its state and the authorized, captured 
 amounts, shown in major units when the currency is known.
   --reference R     the order's merchant_reference (or --svc-id, the gateway's id)
 ${GATEWAY_ID_USAGE}
-  --currency C      the order's currency, for the amounts (default PG_CURRENCY, else the one the
-                    service recorded for the order in its store)
+  --currency C      the order's currency, for the amounts (default: the one the service recorded
+                    for the order in its store, else PG_CURRENCY)
   --third-party     ask for the processor's and acquirer's response codes too
 ${COMMON_USAGE}
 
@@ -127,9 +141,7 @@ ${EXIT_CODES_HELP}`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, 'third-party': { type: 'boolean', default: false } }, strict: true });
     const query = referenceOf(values);
-    // Else the currency the service recorded for the order, where its store is at hand.
-    const currency =
-      currencyOf(io, values.currency, undefined) ?? (query.merchant_reference ? await recordedCurrency(io, query.merchant_reference) : undefined);
+    const currency = await shownCurrency(io, values.currency, query.merchant_reference);
     const client = clientFromEnv(io, values);
     const status = await client.checkStatus({ ...query, ...(values['third-party'] ? { return_third_party_response_codes: true } : {}) });
     if (values.json) printJson(io, status);
@@ -289,7 +301,8 @@ Voids an authorization: the held amount is released. A captured order cannot be 
 It says what it will do and asks first; it is never sent twice (a lost answer is settled by CHECK_STATUS).
   --reference R     the order's merchant_reference (or --svc-id)
 ${GATEWAY_ID_USAGE}
-  --currency C      the order's currency, to show the amounts (default PG_CURRENCY)
+  --currency C      the order's currency, to show the amounts (default: the one the service
+                    recorded for the order in its store, else PG_CURRENCY)
   --yes             do not ask (required when stdin is not a terminal)
 ${COMMON_USAGE}
 
@@ -297,7 +310,7 @@ ${EXIT_CODES_HELP}`,
   async run(args, io) {
     const { values } = parseArgs({ args, options: { ...ORDER_OPTIONS, yes: { type: 'boolean', default: false } }, strict: true });
     const query = referenceOf(values);
-    const currency = currencyOf(io, values.currency, undefined);
+    const currency = await shownCurrency(io, values.currency, query.merchant_reference);
     const client = clientFromEnv(io, values);
     const before = await client.checkStatus(query);
     const name = query.merchant_reference ?? query.svc_id;

@@ -533,6 +533,14 @@ describe('an operator’s day without surprises (issue 24)', () => {
     assert.equal(status.code, EXIT.success, status.stderr);
     assert.match(status.stdout, /captured {4}EGP 50\.00/);
     assert.doesNotMatch(status.stdout, /minor units/);
+    // ... and so it does when the shop's usual currency in PG_CURRENCY is another one.
+    const usual = await cli(['status', '--reference', reference], { env: { ...env, PG_CURRENCY: 'KWD' } });
+    assert.equal(usual.code, EXIT.success, usual.stderr);
+    assert.match(usual.stdout, /captured {4}EGP 50\.00/);
+    // A --currency the service knows to be wrong is refused, as capture refuses it.
+    const mistaken = await cli(['status', '--reference', reference, '--currency', 'KWD'], { env });
+    assert.equal(mistaken.code, EXIT.usage, mistaken.stderr);
+    assert.match(mistaken.stderr, /--currency KWD \(3 decimal places\) is not the currency of order/);
   });
 
   it('names the settings to check when the gateway refuses the request phrase (00008 signature mismatch)', async () => {
