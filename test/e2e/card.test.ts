@@ -7,6 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { TEST_CARDS } from '../../src/sandbox/test-cards.ts';
 import { startDemoSession, type DemoSession } from './support/demo.ts';
 import {
@@ -26,6 +27,14 @@ const card = (outcome: string) => {
   if (!found) throw new Error(`no ${outcome} test card`);
   return found.number;
 };
+
+/** From the storefront to the gateway's hosted page: the card method, redirected, Pay pressed. */
+async function toHostedPage(page: Page): Promise<void> {
+  await openCheckout(page);
+  await chooseMethod(page, 'card');
+  await chooseCardMode(page, 'redirect');
+  await page.locator('pg-checkout button.Pay').click();
+}
 
 let session: DemoSession;
 before(async () => {
@@ -59,10 +68,7 @@ for (const language of ['en', 'ar'] as const) {
     it('on the hosted page, names a mistyped card number and starts the focus at the list of problems', async () => {
       const observed = await session.newPage(language);
       const { page } = observed;
-      await openCheckout(page);
-      await chooseMethod(page, 'card');
-      await chooseCardMode(page, 'redirect');
-      await page.locator('pg-checkout button.Pay').click();
+      await toHostedPage(page);
       await payOnHostedPage(page, { number: '4111111111111112', language });
       await page.locator('.error-summary').waitFor();
       // The page with its problems is answered 422, which the browser logs.
@@ -80,10 +86,7 @@ for (const language of ['en', 'ar'] as const) {
     it('shows a declined card as not paid, with the gateway reason', async () => {
       const observed = await session.newPage(language);
       const { page } = observed;
-      await openCheckout(page);
-      await chooseMethod(page, 'card');
-      await chooseCardMode(page, 'redirect');
-      await page.locator('pg-checkout button.Pay').click();
+      await toHostedPage(page);
       await payOnHostedPage(page, { number: card('decline'), language });
       const result = await expectResult(page, 'failure');
       assert.equal(result.fields.response_code, '13001');
