@@ -253,7 +253,7 @@ function errorSummary(model: CardPageModel): string {
     (field) => `<li><a href="#${field}">${escapeHtml(errors[field] ?? '')}</a></li>`,
   );
   if (items.length === 0) return '';
-  // Focused when the page loads, as the gateway's own pages do with their problems: a keyboard or screen-reader user starts at the list, each item a link to its field.
+  // Focused when the page loads: a keyboard or screen-reader user starts at the list, each item a link to its field.
   return `<div class="error-summary" role="alert" tabindex="-1" autofocus><p>${escapeHtml(PAGE_TEXT[model.language].errorSummary)}</p><ul>${items.join('')}</ul></div>`;
 }
 
