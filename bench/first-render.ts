@@ -158,9 +158,9 @@ export async function benchFirstRender(
     ours,
     adyen,
     `Up to DOM ready the ratio is ${formatRatio(readyRatio)}; the painted figure adds a median ${formatMs(frameWait)}: ` +
-      'two animation frames, which weigh more on the shorter time, and, when the order has answered by then, the Pay button\'s ' +
-      'amount, which pg-checkout formats right after its first frame (the page\'s first formatted amount loads the browser\'s ' +
-      'number-formatting data: 30–60 ms in a fresh tab on this machine). ' +
+      'two animation frames, which weigh more on the shorter time, and, when the order has answered by then, the update that ' +
+      'puts its amount on the Pay button right after the first frame (written without `Intl.NumberFormat`, so no longer the ' +
+      'browser\'s number-formatting data, 20–45 ms in a fresh tab here, as until issue 25\'s tenth round). ' +
       `A plain field and button with no framework are painted after ${formatMs(floorPainted)} on the same page (one small module ` +
       `and two frames): above that floor pg-checkout takes ${formatMs(ourPainted - floorPainted)} and Adyen ` +
       `${formatMs(adyenPainted - floorPainted)} (${formatRatio((ourPainted - floorPainted) / (adyenPainted - floorPainted))}); ` +
